@@ -1,0 +1,267 @@
+/*
+ * cavr-render - render a volume file to a PNG from the command line (see `cavr-render --help`).
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cavr/cavr.h"
+#include "cavr/cavr_io.h"
+
+#define TF_SIZE 1024
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: cavr-render INPUT [-o out.png] [--size WxH] [--rotate-x DEG] [--rotate-y DEG] [--rotate-z DEG]\n"
+          "                   [--projection ortho|perspective] [--tf PRESET|FILE] [--range MIN:MAX]\n"
+          "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average] [--shade]\n"
+          "                   [--interpolation nearest|linear] [--backend auto|cpu|cuda] [--threads N]\n"
+          "                   [--repeat N] [--json]\n"
+          "       raw input also needs: --dims X,Y,Z --type uint8|int8|uint16|int16|float32|uint32|int32|float64\n"
+          "                             [--spacing SX,SY,SZ]\n"
+          "INPUT is a NRRD file (.nrrd or .nhdr, raw or gzip data) or a headerless raw file.\n"
+          "Rotations orbit the camera about the volume centre: x first, then y, then z (degrees).\n"
+          "Transfer-function presets: ramp (default), ct-skin, ct-bone, mri; they span --range (default: data range).\n"
+          "A FILE holds lines 'VALUE R G B A' (and optionally 'domain normalized'); see docs/user-guide.md.\n"
+          "--repeat N renders N times and reports the median; --json prints one JSON object on stdout.\n");
+}
+
+static int fail(const char *what, const char *msg) {
+  fprintf(stderr, "cavr-render: %s%s%s\n", what, msg && msg[0] ? ": " : "", msg ? msg : "");
+  return 1;
+}
+
+static int parse_triple_int(const char *s, int v[3]) { return sscanf(s, "%d,%d,%d", &v[0], &v[1], &v[2]) == 3; }
+static int parse_triple_double(const char *s, double v[3]) {
+  return sscanf(s, "%lf,%lf,%lf", &v[0], &v[1], &v[2]) == 3;
+}
+static int parse_double(const char *s, double *v) {
+  char *end;
+  *v = strtod(s, &end);
+  return end != s && *end == '\0' && isfinite(*v);
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  if (n < m) return 0;
+  for (size_t i = 0; i < m; ++i)
+    if (tolower((unsigned char)s[n - m + i]) != suffix[i]) return 0;
+  return 1;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static const char *backend_name(CAVRBackend b) { return b == CAVR_BACKEND_CUDA ? "cuda" : "cpu"; }
+
+int main(int argc, char **argv) {
+  const char *out = "cavr.png", *tfName = "ramp", *type = NULL, *blend = "composite", *backend = "auto",
+             *interp = "linear", *projection = "ortho";
+  int width = 1024, height = 1024, repeat = 1, json = 0, shade = 0, threads = 0, haveDims = 0, haveRange = 0;
+  int dims[3] = {0, 0, 0};
+  double rot[3] = {0, 0, 0}, spacing[3] = {1, 1, 1}, range[2] = {0, 0}, sampleDistance = 0.5;
+  enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
+         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS };
+  static const struct option opts[] = {
+      {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, O_SIZE},
+      {"rotate-x", required_argument, 0, O_RX}, {"rotate-y", required_argument, 0, O_RY},
+      {"rotate-z", required_argument, 0, O_RZ}, {"projection", required_argument, 0, O_PROJ},
+      {"tf", required_argument, 0, O_TF},     {"range", required_argument, 0, O_RANGE},
+      {"sample-distance", required_argument, 0, O_SD}, {"blend", required_argument, 0, O_BLEND},
+      {"shade", no_argument, 0, O_SHADE},     {"backend", required_argument, 0, O_BACKEND},
+      {"repeat", required_argument, 0, O_REPEAT}, {"json", no_argument, 0, O_JSON},
+      {"dims", required_argument, 0, O_DIMS}, {"type", required_argument, 0, O_TYPE},
+      {"spacing", required_argument, 0, O_SPACING}, {"interpolation", required_argument, 0, O_INTERP},
+      {"threads", required_argument, 0, O_THREADS}, {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  int c;
+  while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'o': out = optarg; break;
+    case O_SIZE:
+      if (sscanf(optarg, "%dx%d", &width, &height) != 2 || width < 1 || height < 1 || width > CAVR_MAX_IMAGE_SIZE ||
+          height > CAVR_MAX_IMAGE_SIZE)
+        return fail("--size expects WxH, each in [1, 16384]", optarg);
+      break;
+    case O_RX: case O_RY: case O_RZ:
+      if (!parse_double(optarg, &rot[c - O_RX])) return fail("rotation expects degrees", optarg);
+      break;
+    case O_PROJ: projection = optarg; break;
+    case O_TF: tfName = optarg; break;
+    case O_RANGE:
+      if (sscanf(optarg, "%lf:%lf", &range[0], &range[1]) != 2 || !(range[0] < range[1]))
+        return fail("--range expects MIN:MAX with MIN < MAX", optarg);
+      haveRange = 1;
+      break;
+    case O_SD:
+      if (!parse_double(optarg, &sampleDistance)) return fail("--sample-distance expects voxels", optarg);
+      break;
+    case O_BLEND: blend = optarg; break;
+    case O_SHADE: shade = 1; break;
+    case O_BACKEND: backend = optarg; break;
+    case O_REPEAT:
+      repeat = atoi(optarg);
+      if (repeat < 1 || repeat > 100000) return fail("--repeat expects a count >= 1", optarg);
+      break;
+    case O_JSON: json = 1; break;
+    case O_DIMS:
+      if (!parse_triple_int(optarg, dims)) return fail("--dims expects X,Y,Z", optarg);
+      haveDims = 1;
+      break;
+    case O_TYPE: type = optarg; break;
+    case O_SPACING:
+      if (!parse_triple_double(optarg, spacing)) return fail("--spacing expects SX,SY,SZ", optarg);
+      break;
+    case O_INTERP: interp = optarg; break;
+    case O_THREADS:
+      threads = atoi(optarg);
+      if (threads < 0) return fail("--threads expects a count >= 0", optarg);
+      break;
+    case 'h': usage(stdout); return 0;
+    default: usage(stderr); return 2;
+    }
+  }
+  if (optind != argc - 1) {
+    usage(stderr);
+    return 2;
+  }
+  const char *input = argv[optind];
+
+  CAVRBlendMode blendMode;
+  if (!strcmp(blend, "composite")) blendMode = CAVR_BLEND_COMPOSITE;
+  else if (!strcmp(blend, "mip")) blendMode = CAVR_BLEND_MAXIMUM_INTENSITY;
+  else if (!strcmp(blend, "minip")) blendMode = CAVR_BLEND_MINIMUM_INTENSITY;
+  else if (!strcmp(blend, "average")) blendMode = CAVR_BLEND_AVERAGE_INTENSITY;
+  else return fail("--blend expects composite, mip, minip or average", blend);
+  CAVRBackend be;
+  if (!strcmp(backend, "auto")) be = CAVR_BACKEND_AUTO;
+  else if (!strcmp(backend, "cpu")) be = CAVR_BACKEND_CPU;
+  else if (!strcmp(backend, "cuda")) be = CAVR_BACKEND_CUDA;
+  else return fail("--backend expects auto, cpu or cuda", backend);
+  CAVRProjection proj;
+  if (!strcmp(projection, "ortho")) proj = CAVR_PROJECTION_ORTHOGRAPHIC;
+  else if (!strcmp(projection, "perspective")) proj = CAVR_PROJECTION_PERSPECTIVE;
+  else return fail("--projection expects ortho or perspective", projection);
+  CAVRInterpolation interpolation;
+  if (!strcmp(interp, "linear")) interpolation = CAVR_INTERPOLATION_TRILINEAR;
+  else if (!strcmp(interp, "nearest")) interpolation = CAVR_INTERPOLATION_NEAREST;
+  else return fail("--interpolation expects nearest or linear", interp);
+
+  /* Load. */
+  char msg[600];
+  CAVRVolumeFile file;
+  CAVRError e;
+  if (ends_with(input, ".nrrd") || ends_with(input, ".nhdr")) {
+    e = cavrLoadNrrd(input, &file, msg, sizeof msg);
+  } else {
+    if (!haveDims || !type) return fail("raw input needs --dims X,Y,Z and --type", input);
+    static const struct { const char *name; CAVRScalarType t; } types[] = {
+        {"uint8", CAVR_UINT8}, {"int8", CAVR_INT8}, {"uint16", CAVR_UINT16}, {"int16", CAVR_INT16},
+        {"float32", CAVR_FLOAT32}, {"uint32", CAVR_UINT32}, {"int32", CAVR_INT32}, {"float64", CAVR_FLOAT64}};
+    CAVRScalarType t = (CAVRScalarType)0;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i)
+      if (!strcmp(types[i].name, type)) t = types[i].t;
+    if (!t) return fail("--type expects uint8, int8, uint16, int16, float32, uint32, int32 or float64", type);
+    e = cavrLoadRaw(input, t, dims, spacing, &file, msg, sizeof msg);
+  }
+  if (e != CAVR_ERROR_NONE) return fail(cavrGetErrorString(e), msg);
+
+  CAVRDevice dev = cavrNewDevice(be);
+  if (!dev) {
+    const char *m;
+    e = cavrGetDeviceError(NULL, &m);
+    cavrFreeVolumeFile(&file);
+    return fail(cavrGetErrorString(e), m);
+  }
+  if (threads) cavrSetDeviceThreadCount(dev, threads);
+  if (!json && cavrGetDeviceBackend(dev) == CAVR_BACKEND_CPU && be == CAVR_BACKEND_AUTO &&
+      strcmp(cavrGetDeviceName(dev), "CPU") != 0)
+    fprintf(stderr, "cavr-render: %s\n", cavrGetDeviceName(dev));
+
+  int status = 0;
+  CAVRVolume vol = cavrNewVolume(dev);
+  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, width, height);
+  double *times = (double *)calloc((size_t)repeat, sizeof(double));
+  float *table = (float *)malloc(sizeof(float) * 4 * TF_SIZE);
+  CAVRRenderStats stats;
+  memset(&stats, 0, sizeof stats);
+  double dataRange[2], bounds[6], tfRange[2];
+  if (!vol || !tf || !cam || !set || !fb || !times || !table) goto device_error;
+  if (cavrSetVolumeData(vol, file.type, file.dims, file.data, file.bytes) ||
+      cavrSetVolumeSpacing(vol, file.spacing) || cavrSetVolumeOrigin(vol, file.origin) || cavrCommitVolume(vol))
+    goto device_error;
+  cavrFreeVolumeFile(&file);
+  cavrGetVolumeRange(vol, dataRange);
+  cavrGetVolumeBounds(vol, bounds);
+  if (!haveRange) {
+    range[0] = dataRange[0];
+    range[1] = dataRange[1] > dataRange[0] ? dataRange[1] : dataRange[0] + 1.0;
+  }
+  if (cavrTransferFunctionPreset(tfName, table, TF_SIZE, msg, sizeof msg) == CAVR_ERROR_NONE) {
+    tfRange[0] = range[0];
+    tfRange[1] = range[1];
+  } else if (strchr(tfName, '.') || strchr(tfName, '/')) {
+    e = cavrLoadTransferFunctionFile(tfName, range, table, TF_SIZE, tfRange, msg, sizeof msg);
+    if (e != CAVR_ERROR_NONE) {
+      status = fail(cavrGetErrorString(e), msg);
+      goto cleanup;
+    }
+  } else {
+    status = fail("--tf", msg);
+    goto cleanup;
+  }
+  double minSpacing = fmin(file.spacing[0], fmin(file.spacing[1], file.spacing[2]));
+  if (cavrSetTransferFunctionTable(tf, table, TF_SIZE, tfRange[0], tfRange[1]) || cavrCommitTransferFunction(tf) ||
+      cavrSetCameraOrbit(cam, bounds, rot[0], rot[1], rot[2], proj, (double)width / height) || cavrCommitCamera(cam) ||
+      cavrSetRenderSampleDistance(set, sampleDistance) || cavrSetRenderBlendMode(set, blendMode) ||
+      cavrSetRenderInterpolation(set, interpolation) ||
+      cavrSetRenderOpacityCorrection(set, 1, minSpacing) /* opacity is per voxel of the finest axis */ ||
+      cavrSetRenderShading(set, shade, 0.1, 0.7, 0.2, 10.0) || cavrCommitRenderSettings(set))
+    goto device_error;
+  for (int i = 0; i < repeat; ++i) {
+    if (cavrRender(fb, vol, tf, cam, set, &stats)) goto device_error;
+    times[i] = stats.milliseconds;
+  }
+  qsort(times, (size_t)repeat, sizeof(double), cmp_double);
+  double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+  e = cavrWritePng(out, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), width, height, msg, sizeof msg);
+  if (e != CAVR_ERROR_NONE) {
+    status = fail(cavrGetErrorString(e), msg);
+    goto cleanup;
+  }
+  if (json) {
+    printf("{\"backend\": \"%s\", \"device\": \"%s\", \"width\": %d, \"height\": %d, \"repeat\": %d, "
+           "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"output\": \"%s\"}\n",
+           backend_name(stats.backend), cavrGetDeviceName(dev), width, height, repeat, median, times[0],
+           (unsigned long long)stats.samples, (unsigned long long)stats.rays, out);
+  } else {
+    printf("%s: %dx%d, %s back end, %.2f ms (median of %d), %llu samples; wrote %s\n", input, width, height,
+           backend_name(stats.backend), median, repeat, (unsigned long long)stats.samples, out);
+  }
+  goto cleanup;
+
+device_error: {
+  const char *m = "";
+  e = cavrGetDeviceError(dev, &m);
+  status = fail(cavrGetErrorString(e), m);
+}
+cleanup:
+  cavrFreeVolumeFile(&file);
+  free(times);
+  free(table);
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(tf);
+  cavrReleaseVolume(vol);
+  cavrReleaseDevice(dev);
+  return status;
+}

@@ -1,0 +1,110 @@
+/*
+ * cavr_common.h - handles, error codes and enumerations shared by every cavr header.
+ *
+ * Conventions used by the whole API:
+ *  - Volumes are stored x fastest, then y, then z (voxel (x,y,z) at index x + Nx*(y + Ny*z)).
+ *  - Voxels are vertex-centred (VTK point data): voxel (i,j,k) sits at origin + (i,j,k)*spacing and the
+ *    volume occupies the box [origin, origin + (dims-1)*spacing] in world units.
+ *  - Matrices are 4x4 float, column-major (OpenGL order: element (row r, column c) at [c*4 + r]).
+ *  - Images are stored row by row, row 0 is the BOTTOM row (OpenGL/VTK convention), pixel (x,y) at
+ *    index x + width*y.
+ *  - Colours are linear RGB in [0,1]; frame-buffer colours are premultiplied by alpha.
+ *  - Angles are in degrees, times in milliseconds, sample distances in voxels.
+ */
+#ifndef CAVR_COMMON_H
+#define CAVR_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cavr/cavr_config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque handle types: distinct incomplete structs so a volume cannot be passed as a camera. */
+typedef struct CAVRDeviceImpl *CAVRDevice;
+typedef struct CAVRVolumeImpl *CAVRVolume;
+typedef struct CAVRTransferFunctionImpl *CAVRTransferFunction;
+typedef struct CAVRCameraImpl *CAVRCamera;
+typedef struct CAVRRenderSettingsImpl *CAVRRenderSettings;
+typedef struct CAVRFrameBufferImpl *CAVRFrameBuffer;
+
+/**
+ * Error codes. 0 is success; 1-99 are caller errors; 1000 and above are back-end errors
+ * (CUDA, file I/O). Every fallible call returns one of these; constructors return NULL instead and
+ * leave the code and message on the device (cavrGetDeviceError).
+ */
+typedef enum CAVRError {
+  CAVR_ERROR_NONE = 0,
+  CAVR_ERROR_INVALID_ARGUMENT = 1,   /**< NULL handle, out-of-range value, mismatched devices */
+  CAVR_ERROR_INVALID_OPERATION = 2,  /**< e.g. an object changed since its last commit is used */
+  CAVR_ERROR_OUT_OF_MEMORY = 3,      /**< host allocation failed */
+  CAVR_ERROR_UNSUPPORTED = 4,        /**< scalar type, back end or feature not available */
+  CAVR_ERROR_INVALID_DATA = 5,       /**< NaN/Inf voxels, 2-D data, absurd dimensions */
+  CAVR_ERROR_NOT_COMMITTED = 6,      /**< object was never committed, or staged changes not committed */
+
+  CAVR_ERROR_CUDA = 1000,            /**< a CUDA runtime error; the message names the call or kernel */
+  CAVR_ERROR_CUDA_OUT_OF_MEMORY = 1001,
+  CAVR_ERROR_NO_GPU = 1002,          /**< the CUDA back end was requested and no usable GPU exists */
+  CAVR_ERROR_IO = 1100,              /**< file could not be opened or read */
+  CAVR_ERROR_FILE_FORMAT = 1101,     /**< malformed header or unsupported file content */
+  CAVR_ERROR_FILE_TRUNCATED = 1102   /**< data file shorter than the header says */
+} CAVRError;
+
+/** Rendering back ends. AUTO picks CUDA when a usable GPU exists, the CPU otherwise. */
+typedef enum CAVRBackend {
+  CAVR_BACKEND_AUTO = 0,
+  CAVR_BACKEND_CPU = 1,
+  CAVR_BACKEND_CUDA = 2
+} CAVRBackend;
+
+/**
+ * Scalar types accepted by cavrSetVolumeData. UINT8, INT8, UINT16, INT16 and FLOAT32 are stored as
+ * given (signed 8/16-bit values are stored with an offset of 128/32768, which is exact). UINT32, INT32,
+ * FLOAT64 are converted to FLOAT32 on upload: integers above 2^24 in magnitude lose precision and
+ * doubles are rounded to the nearest float.
+ */
+typedef enum CAVRScalarType {
+  CAVR_UINT8 = 1,
+  CAVR_INT8 = 2,
+  CAVR_UINT16 = 3,
+  CAVR_INT16 = 4,
+  CAVR_FLOAT32 = 5,
+  CAVR_UINT32 = 10,
+  CAVR_INT32 = 11,
+  CAVR_FLOAT64 = 12
+} CAVRScalarType;
+
+/** Ray-casting blend modes (the ones ParaView/VTK users know). */
+typedef enum CAVRBlendMode {
+  CAVR_BLEND_COMPOSITE = 0,          /**< front-to-back emission-absorption (Sugimoto 2013, eq. 1) */
+  CAVR_BLEND_MAXIMUM_INTENSITY = 1,  /**< MIP: the largest scalar on the ray, mapped by the transfer function */
+  CAVR_BLEND_MINIMUM_INTENSITY = 2,  /**< MinIP: the smallest scalar on the ray */
+  CAVR_BLEND_AVERAGE_INTENSITY = 3   /**< the length-weighted mean scalar on the ray */
+} CAVRBlendMode;
+
+/** Reconstruction of the scalar between voxels. */
+typedef enum CAVRInterpolation {
+  CAVR_INTERPOLATION_NEAREST = 0,
+  CAVR_INTERPOLATION_TRILINEAR = 1
+} CAVRInterpolation;
+
+/** Camera projections. */
+typedef enum CAVRProjection {
+  CAVR_PROJECTION_ORTHOGRAPHIC = 0,
+  CAVR_PROJECTION_PERSPECTIVE = 1
+} CAVRProjection;
+
+/** Name of an error code, e.g. "CAVR_ERROR_INVALID_ARGUMENT". Never NULL; thread safe. */
+CAVR_API const char *cavrGetErrorString(CAVRError code);
+
+/** Library version as a number (major*10000 + minor*100 + patch), same as CAVR_VERSION. */
+CAVR_API int cavrGetVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_COMMON_H */

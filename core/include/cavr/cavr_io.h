@@ -1,0 +1,81 @@
+/*
+ * cavr_io.h - reading volumes and writing images for the command-line tools and tests.
+ * Part of the separate `cavr_io` library (links teem for NRRD and libpng for PNG); the rendering
+ * core does not depend on it.
+ */
+#ifndef CAVR_IO_H
+#define CAVR_IO_H
+
+#include "cavr_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A volume read from a file. `data` holds dims[0]*dims[1]*dims[2] values of `type`, x fastest, host order. */
+typedef struct CAVRVolumeFile {
+  CAVRScalarType type;
+  int dims[3];         /**< voxels */
+  double spacing[3];   /**< world units per voxel (1 where the file gives none) */
+  double origin[3];    /**< world position of voxel (0,0,0) (0 where the file gives none) */
+  void *data;          /**< owned; free with cavrFreeVolumeFile */
+  size_t bytes;
+} CAVRVolumeFile;
+
+/**
+ * Read a NRRD file (.nrrd, or a detached .nhdr header with raw/gzip/bzip2 data file) through teem.
+ * Accepts 3-D scalar data of type (u)int8, (u)int16, (u)int32, float, double; spacing from "spacings" or
+ * the norms of "space directions"; origin from "space origin".
+ * Errors (message written to msg, at most msgSize bytes): CAVR_ERROR_IO (missing/unreadable file),
+ * CAVR_ERROR_FILE_FORMAT (malformed header, not 3-D, unsupported type such as 64-bit integers or block),
+ * CAVR_ERROR_FILE_TRUNCATED (data shorter than the header says), CAVR_ERROR_INVALID_DATA (a dimension
+ * below 2 or above CAVR_MAX_VOLUME_DIM), CAVR_ERROR_OUT_OF_MEMORY.
+ */
+CAVR_API CAVRError cavrLoadNrrd(const char *path, CAVRVolumeFile *out, char *msg, size_t msgSize);
+
+/**
+ * Read a headerless raw file of dims[0]*dims[1]*dims[2] little-endian values of `type`, x fastest.
+ * `spacing` may be NULL (1,1,1). Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_TRUNCATED (file shorter than
+ * the dims say), CAVR_ERROR_FILE_FORMAT (file longer), CAVR_ERROR_INVALID_DATA (dims), CAVR_ERROR_UNSUPPORTED.
+ */
+CAVR_API CAVRError cavrLoadRaw(const char *path, CAVRScalarType type, const int dims[3], const double spacing[3],
+                               CAVRVolumeFile *out, char *msg, size_t msgSize);
+
+/** Free what a load allocated; safe on a zeroed or already freed struct. */
+CAVR_API void cavrFreeVolumeFile(CAVRVolumeFile *file);
+
+/**
+ * Write a width x height premultiplied RGBA8 image (rows bottom to top, as a frame buffer holds it) as an
+ * 8-bit RGB PNG composited over a black background (top row first, as PNG viewers expect).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT, CAVR_ERROR_IO.
+ */
+CAVR_API CAVRError cavrWritePng(const char *path, const uint8_t *rgba, int width, int height, char *msg,
+                                size_t msgSize);
+
+/**
+ * Fill `rgba` (count x RGBA floats, count >= 2) with a named preset over the normalised domain [0,1]
+ * (entry 0 = the low end of the chosen scalar range). Presets: "ramp" (grey, opacity rising linearly),
+ * "ct-skin" (soft tissue translucent, bone opaque), "ct-bone" (bone only), "mri" (brain tissue).
+ * Opacities are per unit distance (see cavrSetRenderOpacityCorrection).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (unknown name: the message lists the presets).
+ */
+CAVR_API CAVRError cavrTransferFunctionPreset(const char *name, float *rgba, int count, char *msg, size_t msgSize);
+
+/**
+ * Read a transfer-function text file and sample it into `rgba` (count x RGBA). Format, one item per line,
+ * '#' starts a comment:
+ *     domain scalar|normalized        (optional; default scalar)
+ *     VALUE R G B A                   (control points, VALUE strictly increasing, R G B A in [0,1])
+ * At least two points. Between points the table is linear; `range` receives the scalar range the table
+ * spans: the first and last VALUE for `scalar`, or `normalizedRange` (e.g. the data range) for
+ * `normalized`, whose VALUEs are in [0,1].
+ * Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_FORMAT (with the line number).
+ */
+CAVR_API CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalizedRange[2], float *rgba,
+                                                int count, double range[2], char *msg, size_t msgSize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_IO_H */

@@ -1,0 +1,38 @@
+/*
+ * cavr_render.h - the render call.
+ */
+#ifndef CAVR_RENDER_H
+#define CAVR_RENDER_H
+
+#include "cavr_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What one render did. */
+typedef struct CAVRRenderStats {
+  double milliseconds;     /**< wall time of the render call, ms */
+  uint64_t samples;        /**< scalar samples taken (transfer-function look-ups), all rays */
+  uint64_t rays;           /**< rays that hit the volume box */
+  CAVRBackend backend;     /**< back end that rendered (CPU or CUDA) */
+} CAVRRenderStats;
+
+/**
+ * Ray-cast `volume` into `fb` (SPEC 2): one ray per pixel, emission-absorption front to back with early
+ * ray termination and opacity correction (composite), or maximum/minimum/average intensity. Every
+ * pixel of the frame buffer is written; pixels whose rays miss the volume are (0,0,0,0) with depth 1.
+ * All objects must come from the same device and be committed with no staged changes.
+ * `stats` may be NULL. Blocking; not thread safe for the same frame buffer.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, objects from different devices), CAVR_ERROR_NOT_COMMITTED
+ * (an object never committed or changed since its commit; the message names it),
+ * CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
+ */
+CAVR_API CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction tf, CAVRCamera camera,
+                              CAVRRenderSettings settings, CAVRRenderStats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_RENDER_H */

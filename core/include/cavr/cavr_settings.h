@@ -1,0 +1,58 @@
+/*
+ * cavr_settings.h - render settings. Every setter stages a value; cavrCommitRenderSettings publishes.
+ */
+#ifndef CAVR_SETTINGS_H
+#define CAVR_SETTINGS_H
+
+#include "cavr_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Create render settings with the defaults below (count 1; retains the device):
+ * sample distance 0.5 voxels, early-ray-termination threshold 0.99, opacity correction on, opacity unit
+ * distance 1 world unit, composite blending, trilinear interpolation, no shading, ambient 0.1,
+ * diffuse 0.7, specular 0.2, specular power 10, empty-space skipping on.
+ */
+CAVR_API CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device);
+CAVR_API CAVRError cavrRetainRenderSettings(CAVRRenderSettings settings);
+/** NULL is a no-op. */
+CAVR_API void cavrReleaseRenderSettings(CAVRRenderSettings settings);
+
+/**
+ * Distance between samples along a ray, in voxels of the finest axis (a step of d voxels is
+ * d * min(spacing) world units, for every ray). Range (0, 64]. Default 0.5.
+ */
+CAVR_API CAVRError cavrSetRenderSampleDistance(CAVRRenderSettings settings, double voxels);
+/** Early ray termination: a ray stops once its accumulated opacity reaches this; (0, 1], 1 disables. Default 0.99. */
+CAVR_API CAVRError cavrSetRenderEarlyTermination(CAVRRenderSettings settings, double opacityThreshold);
+/**
+ * Opacity correction a' = 1 - (1 - a)^(l / unitDistance) for a segment of length l world units (SPEC 2),
+ * so the image does not change when the sample distance changes. `unitDistance` is in world units, > 0
+ * (ParaView's "Scalar Opacity Unit Distance"). With correction off, a is used per sample as is.
+ */
+CAVR_API CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings settings, int enabled, double unitDistance);
+/** Blend mode (CAVRBlendMode). Default composite. */
+CAVR_API CAVRError cavrSetRenderBlendMode(CAVRRenderSettings settings, CAVRBlendMode mode);
+/** Interpolation (CAVRInterpolation). Default trilinear. */
+CAVR_API CAVRError cavrSetRenderInterpolation(CAVRRenderSettings settings, CAVRInterpolation interpolation);
+/**
+ * Phong shading with a headlight and central-difference gradients (6 extra samples per shaded sample),
+ * two-sided. Coefficients >= 0; power > 0. Colour = c*(ambient + diffuse*|N.L|) + specular*|N.H|^power.
+ * Composite blending only. Default off, 0.1, 0.7, 0.2, 10.
+ */
+CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled, double ambient, double diffuse,
+                                        double specular, double specularPower);
+/** Empty-space skipping over 8^3-voxel macro cells (composite only). It never changes a pixel. Default on. */
+CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
+
+/** Publish staged settings. */
+CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_SETTINGS_H */

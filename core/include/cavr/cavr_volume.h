@@ -1,0 +1,57 @@
+/*
+ * cavr_volume.h - a 3-D scalar volume on a regular grid.
+ */
+#ifndef CAVR_VOLUME_H
+#define CAVR_VOLUME_H
+
+#include "cavr_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest accepted size along one axis, in voxels. */
+#define CAVR_MAX_VOLUME_DIM 16384
+
+/** Create an empty volume on a device (count 1; retains the device). NULL on failure (device error set). */
+CAVR_API CAVRVolume cavrNewVolume(CAVRDevice device);
+CAVR_API CAVRError cavrRetainVolume(CAVRVolume volume);
+/** NULL is a no-op. */
+CAVR_API void cavrReleaseVolume(CAVRVolume volume);
+
+/**
+ * Stage the voxel data. `dims` = {Nx, Ny, Nz} voxels, each in [2, CAVR_MAX_VOLUME_DIM]; `data` holds
+ * Nx*Ny*Nz values of `type`, x fastest, in host byte order; `bytes` is the size of `data` and must equal
+ * Nx*Ny*Nz*sizeof(type). The data is copied (converted for UINT32/INT32/FLOAT64, see CAVRScalarType), so
+ * the caller's buffer may be freed on return.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, bytes mismatch), CAVR_ERROR_INVALID_DATA (a dimension below 2,
+ * i.e. 2-D or 1-D data; a dimension above CAVR_MAX_VOLUME_DIM; a voxel count that overflows size_t; NaN or
+ * Inf voxels, with the count and first position in the message), CAVR_ERROR_UNSUPPORTED (unknown type),
+ * CAVR_ERROR_OUT_OF_MEMORY. Not thread safe with other calls on the same volume.
+ */
+CAVR_API CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int dims[3],
+                                     const void *data, size_t bytes);
+/** Stage the voxel spacing in world units per voxel (each > 0 and finite; default 1,1,1). */
+CAVR_API CAVRError cavrSetVolumeSpacing(CAVRVolume volume, const double spacing[3]);
+/** Stage the world position of voxel (0,0,0) (default 0,0,0). */
+CAVR_API CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]);
+
+/**
+ * Publish staged changes: validates, builds the empty-space-skipping grid (min/max per 8^3-voxel
+ * macro cell) and, on the CUDA back end, uploads. Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever
+ * set), CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
+ */
+CAVR_API CAVRError cavrCommitVolume(CAVRVolume volume);
+
+/** Range of the committed scalar values, in the original (unconverted) units. */
+CAVR_API CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]);
+/** Committed dimensions in voxels. */
+CAVR_API CAVRError cavrGetVolumeDims(CAVRVolume volume, int dims[3]);
+/** World-space bounds of the committed volume: {xmin, xmax, ymin, ymax, zmin, zmax} (VTK order). */
+CAVR_API CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_VOLUME_H */

@@ -1,0 +1,675 @@
+/*
+ * api.c - the only file that defines public cavr* functions. It validates handles and arguments,
+ * keeps the stage-then-commit state and forwards rendering to the device's back-end table.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "camera_math.h"
+#include "volume_data.h"
+
+#if CAVR_WITH_CUDA
+const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err);
+#endif
+
+/* ------------------------------------------------------------------------------------------------ errors */
+
+static _Thread_local CAVRError newDeviceError = CAVR_ERROR_NONE;
+static _Thread_local char newDeviceMessage[512];
+
+const char *cavrGetErrorString(CAVRError code) {
+  switch (code) {
+  case CAVR_ERROR_NONE: return "CAVR_ERROR_NONE";
+  case CAVR_ERROR_INVALID_ARGUMENT: return "CAVR_ERROR_INVALID_ARGUMENT";
+  case CAVR_ERROR_INVALID_OPERATION: return "CAVR_ERROR_INVALID_OPERATION";
+  case CAVR_ERROR_OUT_OF_MEMORY: return "CAVR_ERROR_OUT_OF_MEMORY";
+  case CAVR_ERROR_UNSUPPORTED: return "CAVR_ERROR_UNSUPPORTED";
+  case CAVR_ERROR_INVALID_DATA: return "CAVR_ERROR_INVALID_DATA";
+  case CAVR_ERROR_NOT_COMMITTED: return "CAVR_ERROR_NOT_COMMITTED";
+  case CAVR_ERROR_CUDA: return "CAVR_ERROR_CUDA";
+  case CAVR_ERROR_CUDA_OUT_OF_MEMORY: return "CAVR_ERROR_CUDA_OUT_OF_MEMORY";
+  case CAVR_ERROR_NO_GPU: return "CAVR_ERROR_NO_GPU";
+  case CAVR_ERROR_IO: return "CAVR_ERROR_IO";
+  case CAVR_ERROR_FILE_FORMAT: return "CAVR_ERROR_FILE_FORMAT";
+  case CAVR_ERROR_FILE_TRUNCATED: return "CAVR_ERROR_FILE_TRUNCATED";
+  }
+  return "CAVR_ERROR_UNKNOWN";
+}
+
+int cavrGetVersion(void) { return CAVR_VERSION; }
+
+CAVRError cavr_set_error(CAVRDevice device, CAVRError code, const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (!device) {
+    newDeviceError = code;
+    snprintf(newDeviceMessage, sizeof newDeviceMessage, "%s", buf);
+    return code;
+  }
+  CAVRErrorCallback cb;
+  void *user;
+  pthread_mutex_lock(&device->lock);
+  if (device->error == CAVR_ERROR_NONE) {
+    device->error = code;
+    snprintf(device->message, sizeof device->message, "%s", buf);
+  }
+  cb = device->callback;
+  user = device->callbackUser;
+  pthread_mutex_unlock(&device->lock);
+  if (cb) cb(user, code, buf);
+  return code;
+}
+
+CAVRError cavrGetDeviceError(CAVRDevice device, const char **message) {
+  CAVRError e;
+  if (!device) {
+    e = newDeviceError;
+    if (message) *message = newDeviceMessage;
+    newDeviceError = CAVR_ERROR_NONE;
+    return e;
+  }
+  pthread_mutex_lock(&device->lock);
+  e = device->error;
+  memcpy(device->readMessage, device->message, sizeof device->readMessage);
+  device->error = CAVR_ERROR_NONE;
+  device->message[0] = '\0';
+  pthread_mutex_unlock(&device->lock);
+  if (message) *message = device->readMessage;
+  return e;
+}
+
+CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callback, void *user) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  pthread_mutex_lock(&device->lock);
+  device->callback = callback;
+  device->callbackUser = user;
+  pthread_mutex_unlock(&device->lock);
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ device */
+
+CAVRDevice cavrNewDevice(CAVRBackend backend) {
+  const CAVRBackendOps *ops = NULL;
+  char msg[400] = "";
+  if (backend != CAVR_BACKEND_AUTO && backend != CAVR_BACKEND_CPU && backend != CAVR_BACKEND_CUDA) {
+    cavr_set_error(NULL, CAVR_ERROR_INVALID_ARGUMENT, "cavrNewDevice: unknown back end %d", (int)backend);
+    return NULL;
+  }
+  if (backend == CAVR_BACKEND_CUDA || backend == CAVR_BACKEND_AUTO) {
+#if CAVR_WITH_CUDA
+    CAVRError err = CAVR_ERROR_NONE;
+    ops = cavr_cuda_backend(msg, sizeof msg, &err);
+    if (!ops && backend == CAVR_BACKEND_CUDA) {
+      cavr_set_error(NULL, err, "cavrNewDevice: CUDA back end unavailable: %s", msg);
+      return NULL;
+    }
+#else
+    if (backend == CAVR_BACKEND_CUDA) {
+      cavr_set_error(NULL, CAVR_ERROR_UNSUPPORTED, "cavrNewDevice: this cavr library was built without CUDA");
+      return NULL;
+    }
+#endif
+  }
+  if (!ops) ops = cavr_cpu_backend();
+  CAVRDevice d = (CAVRDevice)calloc(1, sizeof *d);
+  if (!d) {
+    cavr_set_error(NULL, CAVR_ERROR_OUT_OF_MEMORY, "cavrNewDevice: out of host memory");
+    return NULL;
+  }
+  atomic_init(&d->refs, 1);
+  pthread_mutex_init(&d->lock, NULL);
+  d->ops = ops;
+  d->backend = ops->kind;
+  if (d->backend == CAVR_BACKEND_CUDA)
+    snprintf(d->name, sizeof d->name, "CUDA: %s", msg);
+  else if (msg[0])
+    snprintf(d->name, sizeof d->name, "CPU (CUDA unavailable: %s)", msg);
+  else
+    snprintf(d->name, sizeof d->name, "CPU");
+  return d;
+}
+
+CAVRError cavrRetainDevice(CAVRDevice device) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  atomic_fetch_add(&device->refs, 1);
+  return CAVR_ERROR_NONE;
+}
+
+void cavrReleaseDevice(CAVRDevice device) {
+  if (!device || atomic_fetch_sub(&device->refs, 1) != 1) return;
+  if (device->ops->shutdown) device->ops->shutdown(device);
+  pthread_mutex_destroy(&device->lock);
+  free(device);
+}
+
+CAVRBackend cavrGetDeviceBackend(CAVRDevice device) { return device ? device->backend : CAVR_BACKEND_CPU; }
+
+const char *cavrGetDeviceName(CAVRDevice device) { return device ? device->name : ""; }
+
+CAVRError cavrSetDeviceThreadCount(CAVRDevice device, int threads) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  if (threads < 0) return cavr_set_error(device, CAVR_ERROR_INVALID_ARGUMENT, "cavrSetDeviceThreadCount: %d < 0", threads);
+  device->threads = threads;
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ helpers */
+
+#define CHECK_HANDLE(h, fn)                                                                                        \
+  do {                                                                                                             \
+    if (!(h)) return CAVR_ERROR_INVALID_ARGUMENT;                                                                  \
+  } while (0)
+
+#define ARG_ERROR(obj, ...) cavr_set_error((obj)->device, CAVR_ERROR_INVALID_ARGUMENT, __VA_ARGS__)
+
+#define DEFINE_REFCOUNT(Name, Type, FreeFn)                                                                        \
+  CAVRError cavrRetain##Name(Type h) {                                                                             \
+    if (!h) return CAVR_ERROR_INVALID_ARGUMENT;                                                                    \
+    atomic_fetch_add(&h->refs, 1);                                                                                 \
+    return CAVR_ERROR_NONE;                                                                                        \
+  }                                                                                                                \
+  void cavrRelease##Name(Type h) {                                                                                 \
+    if (!h || atomic_fetch_sub(&h->refs, 1) != 1) return;                                                          \
+    CAVRDevice dev = h->device;                                                                                    \
+    FreeFn(h);                                                                                                     \
+    cavrReleaseDevice(dev);                                                                                        \
+  }
+
+static void *new_object(CAVRDevice device, size_t size, const char *what) {
+  if (!device) {
+    cavr_set_error(NULL, CAVR_ERROR_INVALID_ARGUMENT, "%s: NULL device", what);
+    return NULL;
+  }
+  void *p = calloc(1, size);
+  if (!p) {
+    cavr_set_error(device, CAVR_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    return NULL;
+  }
+  cavrRetainDevice(device);
+  return p;
+}
+
+static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+/* ------------------------------------------------------------------------------------------------ volume */
+
+static void free_volume(CAVRVolume v) {
+  if (v->device->ops->releaseVolume) v->device->ops->releaseVolume(v->device, v);
+  free(v->staged.data);
+  free(v->voxels.data);
+  free(v->cellMinMax);
+  free(v);
+}
+DEFINE_REFCOUNT(Volume, CAVRVolume, free_volume)
+
+CAVRVolume cavrNewVolume(CAVRDevice device) {
+  CAVRVolume v = (CAVRVolume)new_object(device, sizeof *v, "cavrNewVolume");
+  if (!v) return NULL;
+  atomic_init(&v->refs, 1);
+  v->device = device;
+  for (int a = 0; a < 3; ++a) v->stagedSpacing[a] = 1.0;
+  return v;
+}
+
+CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int dims[3], const void *data,
+                            size_t bytes) {
+  CHECK_HANDLE(volume, "cavrSetVolumeData");
+  char msg[400];
+  CAVRVoxels vox;
+  CAVRError e = cavr_convert_voxels(type, dims, data, bytes, &vox, msg, sizeof msg);
+  if (e != CAVR_ERROR_NONE) return cavr_set_error(volume->device, e, "cavrSetVolumeData: %s", msg);
+  free(volume->staged.data);
+  volume->staged = vox;
+  volume->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetVolumeSpacing(CAVRVolume volume, const double spacing[3]) {
+  CHECK_HANDLE(volume, "cavrSetVolumeSpacing");
+  if (!spacing || !finite3(spacing) || !(spacing[0] > 0 && spacing[1] > 0 && spacing[2] > 0))
+    return ARG_ERROR(volume, "cavrSetVolumeSpacing: spacing must be three finite values > 0");
+  memcpy(volume->stagedSpacing, spacing, sizeof volume->stagedSpacing);
+  volume->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]) {
+  CHECK_HANDLE(volume, "cavrSetVolumeOrigin");
+  if (!origin || !finite3(origin)) return ARG_ERROR(volume, "cavrSetVolumeOrigin: origin must be finite");
+  memcpy(volume->stagedOrigin, origin, sizeof volume->stagedOrigin);
+  volume->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrCommitVolume(CAVRVolume volume) {
+  CHECK_HANDLE(volume, "cavrCommitVolume");
+  if (!volume->staged.data && !volume->voxels.data)
+    return cavr_set_error(volume->device, CAVR_ERROR_NOT_COMMITTED, "cavrCommitVolume: no voxel data was set");
+  if (volume->staged.data) {
+    CAVRMacroGridDesc grid;
+    float *minmax = NULL;
+    if (cavr_build_macrocells(&volume->staged, &grid, &minmax) != CAVR_ERROR_NONE)
+      return cavr_set_error(volume->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
+    free(volume->voxels.data);
+    free(volume->cellMinMax);
+    volume->voxels = volume->staged;
+    memset(&volume->staged, 0, sizeof volume->staged);
+    volume->grid = grid;
+    volume->cellMinMax = minmax;
+  }
+  CAVRVolumeDesc *d = &volume->desc;
+  memcpy(d->dims, volume->voxels.dims, sizeof d->dims);
+  d->storage = (int)volume->voxels.storage;
+  d->valueOffset = volume->voxels.valueOffset;
+  memcpy(d->spacing, volume->stagedSpacing, sizeof d->spacing);
+  memcpy(d->origin, volume->stagedOrigin, sizeof d->origin);
+  if (volume->device->ops->commitVolume) {
+    CAVRError e = volume->device->ops->commitVolume(volume->device, volume);
+    if (e != CAVR_ERROR_NONE) return e;
+  }
+  volume->dirty = 0;
+  volume->committed = 1;
+  return CAVR_ERROR_NONE;
+}
+
+#define REQUIRE_COMMITTED(obj, fn)                                                                                 \
+  do {                                                                                                             \
+    if (!(obj)->committed)                                                                                         \
+      return cavr_set_error((obj)->device, CAVR_ERROR_NOT_COMMITTED, "%s: object was never committed", fn);       \
+  } while (0)
+
+CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]) {
+  CHECK_HANDLE(volume, "cavrGetVolumeRange");
+  if (!range) return ARG_ERROR(volume, "cavrGetVolumeRange: NULL range");
+  REQUIRE_COMMITTED(volume, "cavrGetVolumeRange");
+  memcpy(range, volume->voxels.range, 2 * sizeof(double));
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrGetVolumeDims(CAVRVolume volume, int dims[3]) {
+  CHECK_HANDLE(volume, "cavrGetVolumeDims");
+  if (!dims) return ARG_ERROR(volume, "cavrGetVolumeDims: NULL dims");
+  REQUIRE_COMMITTED(volume, "cavrGetVolumeDims");
+  memcpy(dims, volume->desc.dims, 3 * sizeof(int));
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]) {
+  CHECK_HANDLE(volume, "cavrGetVolumeBounds");
+  if (!bounds) return ARG_ERROR(volume, "cavrGetVolumeBounds: NULL bounds");
+  REQUIRE_COMMITTED(volume, "cavrGetVolumeBounds");
+  for (int a = 0; a < 3; ++a) {
+    bounds[2 * a] = volume->desc.origin[a];
+    bounds[2 * a + 1] = volume->desc.origin[a] + (volume->desc.dims[a] - 1) * volume->desc.spacing[a];
+  }
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ transfer function */
+
+static void free_tf(CAVRTransferFunction tf) {
+  free(tf->stagedTable);
+  free(tf->table);
+  free(tf);
+}
+DEFINE_REFCOUNT(TransferFunction, CAVRTransferFunction, free_tf)
+
+CAVRTransferFunction cavrNewTransferFunction(CAVRDevice device) {
+  CAVRTransferFunction tf = (CAVRTransferFunction)new_object(device, sizeof *tf, "cavrNewTransferFunction");
+  if (!tf) return NULL;
+  atomic_init(&tf->refs, 1);
+  tf->device = device;
+  return tf;
+}
+
+CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const float *rgba, int count, double minValue,
+                                       double maxValue) {
+  CHECK_HANDLE(tf, "cavrSetTransferFunctionTable");
+  if (!rgba || count < CAVR_TF_MIN_ENTRIES || count > CAVR_TF_MAX_ENTRIES)
+    return ARG_ERROR(tf, "cavrSetTransferFunctionTable: need %d to %d RGBA entries, got %d%s", CAVR_TF_MIN_ENTRIES,
+                     CAVR_TF_MAX_ENTRIES, count, rgba ? "" : " (NULL table)");
+  if (!isfinite(minValue) || !isfinite(maxValue) || !(minValue < maxValue))
+    return ARG_ERROR(tf, "cavrSetTransferFunctionTable: scalar range [%g, %g] must be finite with min < max", minValue,
+                     maxValue);
+  for (int i = 0; i < 4 * count; ++i)
+    if (!(rgba[i] >= 0.0f && rgba[i] <= 1.0f))
+      return cavr_set_error(tf->device, CAVR_ERROR_INVALID_DATA,
+                            "cavrSetTransferFunctionTable: entry %d component %d is %g, outside [0,1]", i / 4, i % 4,
+                            (double)rgba[i]);
+  float *copy = (float *)malloc(sizeof(float) * 4 * (size_t)count);
+  if (!copy) return cavr_set_error(tf->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrSetTransferFunctionTable: out of memory");
+  memcpy(copy, rgba, sizeof(float) * 4 * (size_t)count);
+  free(tf->stagedTable);
+  tf->stagedTable = copy;
+  tf->stagedCount = count;
+  tf->stagedRange[0] = minValue;
+  tf->stagedRange[1] = maxValue;
+  tf->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf) {
+  CHECK_HANDLE(tf, "cavrCommitTransferFunction");
+  if (!tf->stagedTable && !tf->table)
+    return cavr_set_error(tf->device, CAVR_ERROR_NOT_COMMITTED, "cavrCommitTransferFunction: no table was set");
+  if (tf->stagedTable) {
+    free(tf->table);
+    tf->table = tf->stagedTable;
+    tf->count = tf->stagedCount;
+    tf->range[0] = tf->stagedRange[0];
+    tf->range[1] = tf->stagedRange[1];
+    tf->stagedTable = NULL;
+  }
+  tf->dirty = 0;
+  tf->committed = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSampleTransferFunction(CAVRTransferFunction tf, double value, float rgba[4]) {
+  CHECK_HANDLE(tf, "cavrSampleTransferFunction");
+  if (!rgba || isnan(value)) return ARG_ERROR(tf, "cavrSampleTransferFunction: NULL output or NaN value");
+  REQUIRE_COMMITTED(tf, "cavrSampleTransferFunction");
+  /* Same float arithmetic as the renderers (cpu_backend.c tf_index). */
+  float fi = (float)((value - tf->range[0]) * ((tf->count - 1) / (tf->range[1] - tf->range[0])));
+  fi = fminf(fmaxf(fi, 0.0f), (float)(tf->count - 1));
+  int i = (int)fi;
+  if (i > tf->count - 2) i = tf->count - 2;
+  float f = fi - (float)i;
+  for (int c = 0; c < 4; ++c) rgba[c] = tf->table[4 * i + c] + f * (tf->table[4 * (i + 1) + c] - tf->table[4 * i + c]);
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ camera */
+
+static void free_camera(CAVRCamera c) { free(c); }
+DEFINE_REFCOUNT(Camera, CAVRCamera, free_camera)
+
+static void identity(double m[16]) {
+  memset(m, 0, 16 * sizeof(double));
+  m[0] = m[5] = m[10] = m[15] = 1.0;
+}
+
+CAVRCamera cavrNewCamera(CAVRDevice device) {
+  CAVRCamera c = (CAVRCamera)new_object(device, sizeof *c, "cavrNewCamera");
+  if (!c) return NULL;
+  atomic_init(&c->refs, 1);
+  c->device = device;
+  identity(c->stagedView);
+  identity(c->stagedProj);
+  c->dirty = 1;
+  return c;
+}
+
+CAVRError cavrSetCameraMatrices(CAVRCamera camera, const double view[16], const double projection[16]) {
+  CHECK_HANDLE(camera, "cavrSetCameraMatrices");
+  if (!view || !projection) return ARG_ERROR(camera, "cavrSetCameraMatrices: NULL matrix");
+  double vp[16], inv[16];
+  for (int i = 0; i < 16; ++i)
+    if (!isfinite(view[i]) || !isfinite(projection[i]))
+      return ARG_ERROR(camera, "cavrSetCameraMatrices: non-finite matrix entry %d", i);
+  cavr_mat4_mul(projection, view, vp);
+  if (!cavr_mat4_invert(vp, inv)) return ARG_ERROR(camera, "cavrSetCameraMatrices: projection * view is singular");
+  memcpy(camera->stagedView, view, sizeof camera->stagedView);
+  memcpy(camera->stagedProj, projection, sizeof camera->stagedProj);
+  camera->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetCameraOrbit(CAVRCamera camera, const double bounds[6], double rxDeg, double ryDeg, double rzDeg,
+                             CAVRProjection projection, double aspect) {
+  CHECK_HANDLE(camera, "cavrSetCameraOrbit");
+  if (!bounds) return ARG_ERROR(camera, "cavrSetCameraOrbit: NULL bounds");
+  for (int a = 0; a < 3; ++a)
+    if (!isfinite(bounds[2 * a]) || !isfinite(bounds[2 * a + 1]) || bounds[2 * a] > bounds[2 * a + 1])
+      return ARG_ERROR(camera, "cavrSetCameraOrbit: bounds must be finite with min <= max");
+  if (!isfinite(rxDeg) || !isfinite(ryDeg) || !isfinite(rzDeg) || !(aspect > 0.0) || !isfinite(aspect))
+    return ARG_ERROR(camera, "cavrSetCameraOrbit: angles must be finite and aspect > 0");
+  if (projection != CAVR_PROJECTION_ORTHOGRAPHIC && projection != CAVR_PROJECTION_PERSPECTIVE)
+    return ARG_ERROR(camera, "cavrSetCameraOrbit: unknown projection %d", (int)projection);
+  double view[16], proj[16];
+  cavr_orbit_matrices(bounds, rxDeg, ryDeg, rzDeg, projection == CAVR_PROJECTION_PERSPECTIVE, aspect, view, proj);
+  return cavrSetCameraMatrices(camera, view, proj);
+}
+
+CAVRError cavrCommitCamera(CAVRCamera camera) {
+  CHECK_HANDLE(camera, "cavrCommitCamera");
+  memcpy(camera->view, camera->stagedView, sizeof camera->view);
+  memcpy(camera->proj, camera->stagedProj, sizeof camera->proj);
+  cavr_mat4_mul(camera->proj, camera->view, camera->viewProj);
+  if (!cavr_mat4_invert(camera->viewProj, camera->invViewProj))
+    return ARG_ERROR(camera, "cavrCommitCamera: projection * view is singular");
+  camera->dirty = 0;
+  camera->committed = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrGetCameraRay(CAVRCamera camera, int width, int height, double px, double py, double origin[3],
+                           double direction[3]) {
+  CHECK_HANDLE(camera, "cavrGetCameraRay");
+  if (width < 1 || height < 1 || !origin || !direction)
+    return ARG_ERROR(camera, "cavrGetCameraRay: need width, height >= 1 and output arrays");
+  REQUIRE_COMMITTED(camera, "cavrGetCameraRay");
+  double ndc[3] = {(px + 0.5) / width * 2.0 - 1.0, (py + 0.5) / height * 2.0 - 1.0, -1.0}, far[3];
+  cavr_mat4_project(camera->invViewProj, ndc, origin);
+  ndc[2] = 1.0;
+  cavr_mat4_project(camera->invViewProj, ndc, far);
+  double len = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    direction[a] = far[a] - origin[a];
+    len += direction[a] * direction[a];
+  }
+  len = sqrt(len);
+  for (int a = 0; a < 3; ++a) direction[a] /= len;
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ settings */
+
+static void free_settings(CAVRRenderSettings s) { free(s); }
+DEFINE_REFCOUNT(RenderSettings, CAVRRenderSettings, free_settings)
+
+CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
+  CAVRRenderSettings s = (CAVRRenderSettings)new_object(device, sizeof *s, "cavrNewRenderSettings");
+  if (!s) return NULL;
+  atomic_init(&s->refs, 1);
+  s->device = device;
+  CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
+                        0.1f, 0.7f, 0.2f, 10.0f, 1};
+  s->staged = d;
+  s->desc = d;
+  s->committed = 1;
+  return s;
+}
+
+CAVRError cavrSetRenderSampleDistance(CAVRRenderSettings s, double voxels) {
+  CHECK_HANDLE(s, "cavrSetRenderSampleDistance");
+  if (!(voxels >= 0.01 && voxels <= 64.0))
+    return ARG_ERROR(s, "cavrSetRenderSampleDistance: %g voxels is outside [0.01, 64]", voxels);
+  s->staged.sampleDistance = (float)voxels;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderEarlyTermination(CAVRRenderSettings s, double threshold) {
+  CHECK_HANDLE(s, "cavrSetRenderEarlyTermination");
+  if (!(threshold > 0.0 && threshold <= 1.0))
+    return ARG_ERROR(s, "cavrSetRenderEarlyTermination: threshold %g is outside (0, 1]", threshold);
+  s->staged.earlyTermination = threshold >= 1.0 ? 2.0f : (float)threshold; /* 2: never reached */
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings s, int enabled, double unitDistance) {
+  CHECK_HANDLE(s, "cavrSetRenderOpacityCorrection");
+  if (!(unitDistance > 0.0) || !isfinite(unitDistance))
+    return ARG_ERROR(s, "cavrSetRenderOpacityCorrection: unit distance %g must be > 0", unitDistance);
+  s->staged.opacityCorrection = enabled != 0;
+  s->staged.unitDistance = (float)unitDistance;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderBlendMode(CAVRRenderSettings s, CAVRBlendMode mode) {
+  CHECK_HANDLE(s, "cavrSetRenderBlendMode");
+  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_AVERAGE_INTENSITY)
+    return ARG_ERROR(s, "cavrSetRenderBlendMode: unknown blend mode %d", (int)mode);
+  s->staged.blendMode = (int)mode;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderInterpolation(CAVRRenderSettings s, CAVRInterpolation interpolation) {
+  CHECK_HANDLE(s, "cavrSetRenderInterpolation");
+  if (interpolation != CAVR_INTERPOLATION_NEAREST && interpolation != CAVR_INTERPOLATION_TRILINEAR)
+    return ARG_ERROR(s, "cavrSetRenderInterpolation: unknown interpolation %d", (int)interpolation);
+  s->staged.interpolation = (int)interpolation;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderShading(CAVRRenderSettings s, int enabled, double ambient, double diffuse, double specular,
+                               double specularPower) {
+  CHECK_HANDLE(s, "cavrSetRenderShading");
+  if (!(ambient >= 0 && diffuse >= 0 && specular >= 0 && specularPower > 0) || !isfinite(ambient + diffuse + specular + specularPower))
+    return ARG_ERROR(s, "cavrSetRenderShading: coefficients must be finite and >= 0, power > 0");
+  s->staged.shade = enabled != 0;
+  s->staged.ambient = (float)ambient;
+  s->staged.diffuse = (float)diffuse;
+  s->staged.specular = (float)specular;
+  s->staged.specularPower = (float)specularPower;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings s, int enabled) {
+  CHECK_HANDLE(s, "cavrSetRenderEmptySpaceSkipping");
+  s->staged.emptySpaceSkipping = enabled != 0;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
+  CHECK_HANDLE(s, "cavrCommitRenderSettings");
+  s->desc = s->staged;
+  s->dirty = 0;
+  s->committed = 1;
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ frame buffer */
+
+static void free_fb(CAVRFrameBuffer fb) {
+  free(fb->rgba8);
+  free(fb->rgbaf);
+  free(fb->depth);
+  free(fb->opaqueDepth);
+  free(fb);
+}
+DEFINE_REFCOUNT(FrameBuffer, CAVRFrameBuffer, free_fb)
+
+CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
+  if (device && (width < 1 || height < 1 || width > CAVR_MAX_IMAGE_SIZE || height > CAVR_MAX_IMAGE_SIZE)) {
+    cavr_set_error(device, CAVR_ERROR_INVALID_ARGUMENT, "cavrNewFrameBuffer: size %d x %d outside [1, %d]", width,
+                   height, CAVR_MAX_IMAGE_SIZE);
+    return NULL;
+  }
+  CAVRFrameBuffer fb = (CAVRFrameBuffer)new_object(device, sizeof *fb, "cavrNewFrameBuffer");
+  if (!fb) return NULL;
+  atomic_init(&fb->refs, 1);
+  fb->device = device;
+  fb->width = width;
+  fb->height = height;
+  size_t n = (size_t)width * height;
+  fb->rgba8 = (uint8_t *)calloc(n, 4);
+  fb->rgbaf = (float *)calloc(n * 4, sizeof(float));
+  fb->depth = (float *)malloc(n * sizeof(float));
+  if (!fb->rgba8 || !fb->rgbaf || !fb->depth) {
+    cavr_set_error(device, CAVR_ERROR_OUT_OF_MEMORY, "cavrNewFrameBuffer: out of host memory for %d x %d", width, height);
+    cavrReleaseFrameBuffer(fb);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; ++i) fb->depth[i] = 1.0f;
+  return fb;
+}
+
+CAVRError cavrGetFrameBufferSize(CAVRFrameBuffer fb, int *width, int *height) {
+  CHECK_HANDLE(fb, "cavrGetFrameBufferSize");
+  if (!width || !height) return ARG_ERROR(fb, "cavrGetFrameBufferSize: NULL output");
+  *width = fb->width;
+  *height = fb->height;
+  return CAVR_ERROR_NONE;
+}
+
+const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel) {
+  if (!fb) return NULL;
+  switch (channel) {
+  case CAVR_FB_COLOR_RGBA8: return fb->rgba8;
+  case CAVR_FB_COLOR_RGBA32F: return fb->rgbaf;
+  case CAVR_FB_DEPTH: return fb->depth;
+  }
+  return NULL;
+}
+
+CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count) {
+  CHECK_HANDLE(fb, "cavrSetFrameBufferOpaqueDepth");
+  if (!depth) {
+    free(fb->opaqueDepth);
+    fb->opaqueDepth = NULL;
+    return CAVR_ERROR_NONE;
+  }
+  size_t n = (size_t)fb->width * fb->height;
+  if (count != n)
+    return ARG_ERROR(fb, "cavrSetFrameBufferOpaqueDepth: %zu values for a %d x %d frame buffer", count, fb->width,
+                     fb->height);
+  if (!fb->opaqueDepth) fb->opaqueDepth = (float *)malloc(n * sizeof(float));
+  if (!fb->opaqueDepth) return cavr_set_error(fb->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrSetFrameBufferOpaqueDepth: out of memory");
+  memcpy(fb->opaqueDepth, depth, n * sizeof(float));
+  return CAVR_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ render */
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+#define REQUIRE_READY(obj, what)                                                                                   \
+  do {                                                                                                             \
+    if ((obj)->device != dev)                                                                                      \
+      return cavr_set_error(dev, CAVR_ERROR_INVALID_ARGUMENT, "cavrRender: the %s belongs to another device", what); \
+    if (!(obj)->committed || (obj)->dirty)                                                                         \
+      return cavr_set_error(dev, CAVR_ERROR_NOT_COMMITTED, "cavrRender: the %s has %s", what,                      \
+                            (obj)->committed ? "uncommitted changes" : "never been committed");                    \
+  } while (0)
+
+CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction tf, CAVRCamera camera,
+                     CAVRRenderSettings settings, CAVRRenderStats *stats) {
+  if (!fb) return CAVR_ERROR_INVALID_ARGUMENT;
+  CAVRDevice dev = fb->device;
+  if (!volume || !tf || !camera || !settings)
+    return cavr_set_error(dev, CAVR_ERROR_INVALID_ARGUMENT, "cavrRender: NULL volume, transfer function, camera or settings");
+  REQUIRE_READY(volume, "volume");
+  REQUIRE_READY(tf, "transfer function");
+  REQUIRE_READY(camera, "camera");
+  REQUIRE_READY(settings, "render settings");
+  CAVRRenderStats local;
+  if (!stats) stats = &local;
+  memset(stats, 0, sizeof *stats);
+  stats->backend = dev->backend;
+  CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb};
+  double t0 = now_ms();
+  CAVRError e = dev->ops->render(dev, &job, stats);
+  stats->milliseconds = now_ms() - t0;
+  return e;
+}

@@ -1,0 +1,42 @@
+/*
+ * backend.h - the table of operations a back end implements. api.c validates and forwards here.
+ */
+#ifndef CAVR_BACKEND_H
+#define CAVR_BACKEND_H
+
+#include "objects.h"
+
+/** Everything one render needs, resolved from committed objects. */
+typedef struct CAVRRenderJob {
+  CAVRVolume volume;
+  CAVRTransferFunction tf;
+  CAVRCamera camera;
+  const CAVRSettingsDesc *settings;
+  CAVRFrameBuffer fb;
+} CAVRRenderJob;
+
+typedef struct CAVRBackendOps {
+  CAVRBackend kind;
+  /** Called after a volume's host data is committed (upload); may be NULL. */
+  CAVRError (*commitVolume)(CAVRDevice device, CAVRVolume volume);
+  /** Free back-end resources of a volume; may be NULL. */
+  void (*releaseVolume)(CAVRDevice device, CAVRVolume volume);
+  /** Render; fills stats->samples and stats->rays. */
+  CAVRError (*render)(CAVRDevice device, const CAVRRenderJob *job, CAVRRenderStats *stats);
+  /** Free device-wide back-end data; may be NULL. */
+  void (*shutdown)(CAVRDevice device);
+} CAVRBackendOps;
+
+/** The CPU back end (always built). */
+const CAVRBackendOps *cavr_cpu_backend(void);
+
+/** Macro-cell min/max grid of committed voxels (macrocell.c). Allocates *minmax; returns error code. */
+CAVRError cavr_build_macrocells(const CAVRVoxels *voxels, CAVRMacroGridDesc *grid, float **minmax);
+
+/** Column-major 4x4 helpers (matrix.c). */
+void cavr_mat4_mul(const double a[16], const double b[16], double out[16]);
+int cavr_mat4_invert(const double m[16], double out[16]);
+/** out = m * (x,y,z,1), divided by w. Returns 0 when w is 0. */
+int cavr_mat4_project(const double m[16], const double in[3], double out[3]);
+
+#endif /* CAVR_BACKEND_H */

@@ -1,0 +1,51 @@
+/*
+ * cavr_shared.h - plain-data descriptions shared by host code and kernels. Compiles as C11 and as CUDA C++.
+ * No pointers to host-only types, no functions: just the numbers a back end needs for one frame.
+ */
+#ifndef CAVR_SHARED_H
+#define CAVR_SHARED_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Edge of an empty-space-skipping macro cell, in voxels. */
+#define CAVR_MACROCELL_SIZE 8
+
+/** How voxels are stored after upload. Signed 8/16-bit data is stored offset (exactly) as unsigned. */
+typedef enum CAVRStorage { CAVR_STORE_U8 = 0, CAVR_STORE_U16 = 1, CAVR_STORE_F32 = 2 } CAVRStorage;
+
+/** A committed volume. Scalar value = stored value + valueOffset. */
+typedef struct CAVRVolumeDesc {
+  int dims[3];          /**< voxels */
+  int storage;          /**< CAVRStorage */
+  float valueOffset;    /**< added to a stored value to give the scalar (-128, -32768 or 0) */
+  double spacing[3];    /**< world units per voxel */
+  double origin[3];     /**< world position of voxel (0,0,0) */
+} CAVRVolumeDesc;
+
+/** Min/max grid over macro cells; cell c covers voxel coordinates [c*B, (c+1)*B] on each axis. */
+typedef struct CAVRMacroGridDesc {
+  int cells[3];         /**< macro cells per axis: ceil((dims-1)/B) */
+} CAVRMacroGridDesc;
+
+/** The committed render settings (see cavr_settings.h for meaning and units). */
+typedef struct CAVRSettingsDesc {
+  float sampleDistance;     /**< voxels of the finest axis */
+  float earlyTermination;   /**< opacity threshold */
+  int opacityCorrection;    /**< 0/1 */
+  float unitDistance;       /**< world units */
+  int blendMode;            /**< CAVRBlendMode */
+  int interpolation;        /**< CAVRInterpolation */
+  int shade;                /**< 0/1 */
+  float ambient, diffuse, specular, specularPower;
+  int emptySpaceSkipping;   /**< 0/1 */
+} CAVRSettingsDesc;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_SHARED_H */

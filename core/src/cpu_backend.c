@@ -1,0 +1,431 @@
+/*
+ * cpu_backend.c - the multi-threaded CPU ray caster (SPEC 2).
+ *
+ * One ray per pixel. Samples sit on a lattice of segments of `step` world units measured from the ray's
+ * origin on the near plane; each segment is clipped to the part of the ray inside the volume box (and
+ * in front of opaque geometry) and sampled at its midpoint with opacity corrected for its length. So a
+ * volume split into bricks (MPI ranks) gives the same integral as the whole, and empty-space skipping,
+ * which only jumps over whole segments whose midpoints lie in transparent macro cells, changes no pixel.
+ * Pixels are distributed in 16x16 tiles over threads; every pixel is computed by one thread with the same
+ * arithmetic, so the image does not depend on the thread count.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#define TILE 16
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+typedef struct Prep {
+  int W, H;
+  double invVP[16], VP[16];
+  double origin[3], invSpacing[3], spacing[3];
+  int dims[3];
+  float maxCoord[3];
+  size_t sy, sz;
+  const void *voxels;
+  float step;                   /* world units */
+  /* transfer function */
+  int count;
+  float idxScale, idxBias;      /* table index = stored * idxScale + idxBias */
+  const float *rgba;            /* count x RGBA */
+  float *alphaFull;             /* opacity corrected for a full step */
+  int correction;
+  float invUnit;                /* 1 / unit distance */
+  /* empty-space skipping */
+  int skip;
+  int cells[3];
+  uint8_t *cellVisible;
+  /* settings */
+  int blend, shade;
+  float ert, ka, kd, ks, kp;
+  const float *opaqueDepth;
+  /* outputs */
+  uint8_t *rgba8;
+  float *rgbaf, *depth;
+} Prep;
+
+ALWAYS_INLINE float fetch(const Prep *p, int storage, size_t i) {
+  switch (storage) {
+  case CAVR_STORE_U8: return (float)((const uint8_t *)p->voxels)[i];
+  case CAVR_STORE_U16: return (float)((const uint16_t *)p->voxels)[i];
+  default: return ((const float *)p->voxels)[i];
+  }
+}
+
+/* The stored value at voxel coordinates (x,y,z), clamped to the volume. */
+ALWAYS_INLINE float sample(const Prep *p, int storage, int interp, float x, float y, float z) {
+  x = fminf(fmaxf(x, 0.0f), p->maxCoord[0]);
+  y = fminf(fmaxf(y, 0.0f), p->maxCoord[1]);
+  z = fminf(fmaxf(z, 0.0f), p->maxCoord[2]);
+  if (interp == CAVR_INTERPOLATION_NEAREST) {
+    size_t i = (size_t)(int)(x + 0.5f) + (size_t)(int)(y + 0.5f) * p->sy + (size_t)(int)(z + 0.5f) * p->sz;
+    return fetch(p, storage, i);
+  }
+  int ix = (int)x, iy = (int)y, iz = (int)z;
+  if (ix > p->dims[0] - 2) ix = p->dims[0] - 2;
+  if (iy > p->dims[1] - 2) iy = p->dims[1] - 2;
+  if (iz > p->dims[2] - 2) iz = p->dims[2] - 2;
+  float fx = x - (float)ix, fy = y - (float)iy, fz = z - (float)iz;
+  size_t b = (size_t)ix + (size_t)iy * p->sy + (size_t)iz * p->sz;
+  float c000 = fetch(p, storage, b), c100 = fetch(p, storage, b + 1);
+  float c010 = fetch(p, storage, b + p->sy), c110 = fetch(p, storage, b + p->sy + 1);
+  float c001 = fetch(p, storage, b + p->sz), c101 = fetch(p, storage, b + p->sz + 1);
+  float c011 = fetch(p, storage, b + p->sz + p->sy), c111 = fetch(p, storage, b + p->sz + p->sy + 1);
+  float c00 = c000 + fx * (c100 - c000), c10 = c010 + fx * (c110 - c010);
+  float c01 = c001 + fx * (c101 - c001), c11 = c011 + fx * (c111 - c011);
+  float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
+  return c0 + fz * (c1 - c0);
+}
+
+/* Table position of a stored value: entry index i0 and weight f of entry i0+1. */
+ALWAYS_INLINE void tf_index(const Prep *p, float s, int *i0, float *f) {
+  float fi = s * p->idxScale + p->idxBias;
+  fi = fminf(fmaxf(fi, 0.0f), (float)(p->count - 1));
+  int i = (int)fi;
+  if (i > p->count - 2) i = p->count - 2;
+  *i0 = i;
+  *f = fi - (float)i;
+}
+
+ALWAYS_INLINE float window_depth(const Prep *p, const double nearW[3], const double dirW[3], float t) {
+  double w[3] = {nearW[0] + t * dirW[0], nearW[1] + t * dirW[1], nearW[2] + t * dirW[2]}, c[3];
+  if (!cavr_mat4_project(p->VP, w, c)) return 1.0f;
+  double d = 0.5 * c[2] + 0.5;
+  return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
+}
+
+/* Phong factor for a sample: returns colour rgb shaded in place. Headlight: L = V = H = -ray direction. */
+ALWAYS_INLINE void shade_sample(const Prep *p, int storage, int interp, float x, float y, float z,
+                                const float dirW[3], float rgb[3], uint64_t *samples) {
+  float g[3];
+  g[0] = (sample(p, storage, interp, x + 1.0f, y, z) - sample(p, storage, interp, x - 1.0f, y, z)) * 0.5f;
+  g[1] = (sample(p, storage, interp, x, y + 1.0f, z) - sample(p, storage, interp, x, y - 1.0f, z)) * 0.5f;
+  g[2] = (sample(p, storage, interp, x, y, z + 1.0f) - sample(p, storage, interp, x, y, z - 1.0f)) * 0.5f;
+  *samples += 6;
+  for (int a = 0; a < 3; ++a) g[a] *= (float)p->invSpacing[a]; /* voxel -> world gradient */
+  float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+  float ndotl = 0.0f;
+  if (len2 > 0.0f) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);
+  float diff = p->ka + p->kd * ndotl;
+  float spec = (p->ks > 0.0f && ndotl > 0.0f) ? p->ks * powf(ndotl, p->kp) : 0.0f;
+  for (int a = 0; a < 3; ++a) rgb[a] = fminf(rgb[a] * diff + spec, 1.0f);
+}
+
+ALWAYS_INLINE int cell_visible(const Prep *p, const float v[3], const float o[3], const float d[3], float *texit) {
+  const int B = CAVR_MACROCELL_SIZE;
+  int c[3];
+  for (int a = 0; a < 3; ++a) {
+    int ci = (int)(fmaxf(v[a], 0.0f) * (1.0f / B));
+    c[a] = ci < p->cells[a] ? ci : p->cells[a] - 1;
+  }
+  if (p->cellVisible[((size_t)c[2] * p->cells[1] + c[1]) * p->cells[0] + c[0]]) return 1;
+  float te = INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    if (d[a] > 0.0f) te = fminf(te, ((float)((c[a] + 1) * B) - o[a]) / d[a]);
+    else if (d[a] < 0.0f) te = fminf(te, ((float)(c[a] * B) - o[a]) / d[a]);
+  }
+  *texit = te;
+  return 0;
+}
+
+ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int py, uint64_t *samples,
+                            uint64_t *rays) {
+  size_t pix = (size_t)py * p->W + px;
+  float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
+  double ndc[3] = {(px + 0.5) / p->W * 2.0 - 1.0, (py + 0.5) / p->H * 2.0 - 1.0, -1.0};
+  double nearW[3], farW[3], dirW[3];
+  int ok = cavr_mat4_project(p->invVP, ndc, nearW);
+  ndc[2] = 1.0;
+  ok = ok && cavr_mat4_project(p->invVP, ndc, farW);
+  double len = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    dirW[a] = farW[a] - nearW[a];
+    len += dirW[a] * dirW[a];
+  }
+  len = sqrt(len);
+  double t0 = 0.0, t1 = len;
+  if (ok && len > 0.0) {
+    for (int a = 0; a < 3; ++a) dirW[a] /= len;
+    if (p->opaqueDepth && p->opaqueDepth[pix] < 1.0f) {
+      double pz[3];
+      ndc[2] = 2.0 * p->opaqueDepth[pix] - 1.0;
+      if (cavr_mat4_project(p->invVP, ndc, pz))
+        t1 = fmin(t1, (pz[0] - nearW[0]) * dirW[0] + (pz[1] - nearW[1]) * dirW[1] + (pz[2] - nearW[2]) * dirW[2]);
+    }
+  } else {
+    t1 = -1.0;
+  }
+  /* Voxel-space ray and its intersection with the box [0, N-1]. */
+  float o[3] = {0, 0, 0}, d[3] = {0, 0, 0}, dw[3] = {0, 0, 0};
+  for (int a = 0; a < 3 && t0 < t1; ++a) {
+    double oa = (nearW[a] - p->origin[a]) * p->invSpacing[a], da = dirW[a] * p->invSpacing[a];
+    o[a] = (float)oa;
+    d[a] = (float)da;
+    dw[a] = (float)dirW[a];
+    if (fabs(da) < 1e-12) {
+      if (oa < 0.0 || oa > p->maxCoord[a]) t1 = -1.0;
+      continue;
+    }
+    double ta = (0.0 - oa) / da, tb = (p->maxCoord[a] - oa) / da;
+    if (ta > tb) {
+      double t = ta;
+      ta = tb;
+      tb = t;
+    }
+    t0 = fmax(t0, ta);
+    t1 = fmin(t1, tb);
+  }
+
+  if (t0 < t1) {
+    ++*rays;
+    const float step = p->step, ft0 = (float)t0, ft1 = (float)t1;
+    long k = (long)floorf(ft0 / step);
+    if (p->blend == CAVR_BLEND_COMPOSITE) {
+      float A = 0.0f, C[3] = {0.0f, 0.0f, 0.0f};
+      for (;;) {
+        float ts = fmaxf((float)k * step, ft0), te = fminf((float)(k + 1) * step, ft1);
+        if (!(ts < te)) break;
+        float m = 0.5f * (ts + te);
+        float v[3] = {o[0] + m * d[0], o[1] + m * d[1], o[2] + m * d[2]};
+        float texit;
+        if (p->skip && !cell_visible(p, v, o, d, &texit)) {
+          long kn = (long)floorf(texit / step);
+          k = kn > k + 1 ? kn : k + 1;
+          continue;
+        }
+        ++k;
+        float s = sample(p, storage, interp, v[0], v[1], v[2]);
+        ++*samples;
+        int i0;
+        float f;
+        tf_index(p, s, &i0, &f);
+        const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
+        float a;
+        if (te - ts >= step * 0.99999f) {
+          a = p->alphaFull[i0] + f * (p->alphaFull[i0 + 1] - p->alphaFull[i0]);
+        } else {
+          a = e0[3] + f * (e1[3] - e0[3]);
+          if (p->correction && a > 0.0f) a = 1.0f - powf(1.0f - fminf(a, 1.0f), (te - ts) * p->invUnit);
+        }
+        if (!(a > 0.0f)) continue;
+        float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
+        if (p->shade) shade_sample(p, storage, interp, v[0], v[1], v[2], dw, rgb, samples);
+        if (A == 0.0f) depth = window_depth(p, nearW, dirW, m);
+        float w = (1.0f - A) * a;
+        C[0] += w * rgb[0];
+        C[1] += w * rgb[1];
+        C[2] += w * rgb[2];
+        A += w;
+        if (A >= p->ert) break;
+      }
+      out[0] = C[0];
+      out[1] = C[1];
+      out[2] = C[2];
+      out[3] = A;
+    } else {
+      float best = p->blend == CAVR_BLEND_MINIMUM_INTENSITY ? INFINITY : -INFINITY, sum = 0.0f, total = 0.0f,
+            bestT = 0.0f;
+      for (;;) {
+        float ts = fmaxf((float)k * step, ft0), te = fminf((float)(k + 1) * step, ft1);
+        if (!(ts < te)) break;
+        ++k;
+        float m = 0.5f * (ts + te);
+        float s = sample(p, storage, interp, o[0] + m * d[0], o[1] + m * d[1], o[2] + m * d[2]);
+        ++*samples;
+        if (p->blend == CAVR_BLEND_MAXIMUM_INTENSITY ? s > best : s < best) {
+          best = s;
+          bestT = m;
+        }
+        sum += s * (te - ts);
+        total += te - ts;
+      }
+      if (total > 0.0f) {
+        float s = p->blend == CAVR_BLEND_AVERAGE_INTENSITY ? sum / total : best;
+        if (p->blend == CAVR_BLEND_AVERAGE_INTENSITY) bestT = 0.5f * (ft0 + ft1);
+        int i0;
+        float f;
+        tf_index(p, s, &i0, &f);
+        const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
+        float a = e0[3] + f * (e1[3] - e0[3]);
+        for (int c = 0; c < 3; ++c) out[c] = a * (e0[c] + f * (e1[c] - e0[c]));
+        out[3] = a;
+        if (a > 0.0f) depth = window_depth(p, nearW, dirW, bestT);
+      }
+    }
+  }
+  for (int c = 0; c < 4; ++c) {
+    float v = fminf(fmaxf(out[c], 0.0f), 1.0f);
+    p->rgbaf[4 * pix + c] = v;
+    p->rgba8[4 * pix + c] = (uint8_t)(v * 255.0f + 0.5f);
+  }
+  p->depth[pix] = depth;
+}
+
+#define DEFINE_TILE(NAME, STORAGE, INTERP)                                                                         \
+  static void NAME(const Prep *p, int x0, int y0, int x1, int y1, uint64_t *samples, uint64_t *rays) {             \
+    for (int y = y0; y < y1; ++y)                                                                                  \
+      for (int x = x0; x < x1; ++x) cast_ray(p, STORAGE, INTERP, x, y, samples, rays);                             \
+  }
+DEFINE_TILE(tile_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST)
+DEFINE_TILE(tile_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_TILE(tile_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST)
+DEFINE_TILE(tile_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_TILE(tile_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
+DEFINE_TILE(tile_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
+
+typedef void (*TileFn)(const Prep *, int, int, int, int, uint64_t *, uint64_t *);
+
+typedef struct Shared {
+  const Prep *prep;
+  TileFn fn;
+  int tilesX, tiles;
+  atomic_int next;
+} Shared;
+
+typedef struct Worker {
+  Shared *shared;
+  uint64_t samples, rays;
+} Worker;
+
+static void *worker_main(void *arg) {
+  Worker *w = (Worker *)arg;
+  Shared *s = w->shared;
+  for (;;) {
+    int t = atomic_fetch_add(&s->next, 1);
+    if (t >= s->tiles) break;
+    int x0 = (t % s->tilesX) * TILE, y0 = (t / s->tilesX) * TILE;
+    int x1 = x0 + TILE < s->prep->W ? x0 + TILE : s->prep->W;
+    int y1 = y0 + TILE < s->prep->H ? y0 + TILE : s->prep->H;
+    s->fn(s->prep, x0, y0, x1, y1, &w->samples, &w->rays);
+  }
+  return NULL;
+}
+
+static int default_threads(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)(n > 256 ? 256 : n) : 1;
+}
+
+/* Which macro cells can hold a sample with non-zero opacity. */
+static void classify_cells(Prep *p, const CAVRVolume vol, const int *visiblePrefix) {
+  size_t n = (size_t)p->cells[0] * p->cells[1] * p->cells[2];
+  for (size_t c = 0; c < n; ++c) {
+    float lo = vol->cellMinMax[2 * c] * p->idxScale + p->idxBias, hi = vol->cellMinMax[2 * c + 1] * p->idxScale + p->idxBias;
+    lo = fminf(fmaxf(lo, 0.0f), (float)(p->count - 1));
+    hi = fminf(fmaxf(hi, 0.0f), (float)(p->count - 1));
+    int i0 = (int)floorf(lo), i1 = (int)ceilf(hi);
+    p->cellVisible[c] = (uint8_t)(visiblePrefix[i1 + 1] - visiblePrefix[i0] > 0);
+  }
+}
+
+static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+  const CAVRVolume vol = job->volume;
+  const CAVRTransferFunction tf = job->tf;
+  const CAVRSettingsDesc *s = job->settings;
+  Prep p;
+  memset(&p, 0, sizeof p);
+  p.W = job->fb->width;
+  p.H = job->fb->height;
+  memcpy(p.invVP, job->camera->invViewProj, sizeof p.invVP);
+  memcpy(p.VP, job->camera->viewProj, sizeof p.VP);
+  double minSpacing = INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    p.origin[a] = vol->desc.origin[a];
+    p.spacing[a] = vol->desc.spacing[a];
+    p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
+    p.dims[a] = vol->desc.dims[a];
+    p.maxCoord[a] = (float)(vol->desc.dims[a] - 1);
+    p.cells[a] = vol->grid.cells[a];
+    minSpacing = fmin(minSpacing, vol->desc.spacing[a]);
+  }
+  p.sy = (size_t)p.dims[0];
+  p.sz = (size_t)p.dims[0] * p.dims[1];
+  p.voxels = vol->voxels.data;
+  p.step = (float)(s->sampleDistance * minSpacing);
+  p.count = tf->count;
+  p.rgba = tf->table;
+  double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
+  p.idxScale = (float)sc;
+  p.idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
+  p.correction = s->opacityCorrection;
+  p.invUnit = 1.0f / s->unitDistance;
+  p.blend = s->blendMode;
+  p.shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.ert = s->earlyTermination;
+  p.ka = s->ambient;
+  p.kd = s->diffuse;
+  p.ks = s->specular;
+  p.kp = s->specularPower;
+  p.opaqueDepth = job->fb->opaqueDepth;
+  p.rgba8 = job->fb->rgba8;
+  p.rgbaf = job->fb->rgbaf;
+  p.depth = job->fb->depth;
+  p.skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+
+  size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
+  p.alphaFull = (float *)malloc(sizeof(float) * (size_t)tf->count);
+  int *prefix = (int *)malloc(sizeof(int) * (size_t)(tf->count + 1));
+  p.cellVisible = p.skip ? (uint8_t *)malloc(cells) : NULL;
+  if (!p.alphaFull || !prefix || (p.skip && !p.cellVisible)) {
+    free(p.alphaFull);
+    free(prefix);
+    free(p.cellVisible);
+    return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for per-frame tables");
+  }
+  prefix[0] = 0;
+  for (int i = 0; i < tf->count; ++i) {
+    float a = tf->table[4 * i + 3];
+    p.alphaFull[i] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
+    prefix[i + 1] = prefix[i] + (a > 0.0f);
+  }
+  if (p.skip) classify_cells(&p, vol, prefix);
+  free(prefix);
+
+  static const TileFn fns[3][2] = {{tile_u8_nearest, tile_u8_linear},
+                                   {tile_u16_nearest, tile_u16_linear},
+                                   {tile_f32_nearest, tile_f32_linear}};
+  Shared sh;
+  sh.prep = &p;
+  sh.fn = fns[vol->desc.storage][s->interpolation == CAVR_INTERPOLATION_TRILINEAR];
+  sh.tilesX = (p.W + TILE - 1) / TILE;
+  sh.tiles = sh.tilesX * ((p.H + TILE - 1) / TILE);
+  atomic_init(&sh.next, 0);
+
+  int nthreads = dev->threads > 0 ? dev->threads : default_threads();
+  if (nthreads > sh.tiles) nthreads = sh.tiles;
+  Worker *workers = (Worker *)calloc((size_t)nthreads, sizeof(Worker));
+  pthread_t *ids = (pthread_t *)calloc((size_t)nthreads, sizeof(pthread_t));
+  CAVRError err = CAVR_ERROR_NONE;
+  if (!workers || !ids) {
+    err = cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for threads");
+  } else {
+    int started = 0;
+    for (int i = 0; i < nthreads; ++i) workers[i].shared = &sh;
+    /* Thread 0 is the caller; the others are started here (fewer if the system refuses). */
+    for (int i = 1; i < nthreads; ++i) {
+      if (pthread_create(&ids[i], NULL, worker_main, &workers[i]) != 0) break;
+      started = i;
+    }
+    worker_main(&workers[0]);
+    for (int i = 1; i <= started; ++i) pthread_join(ids[i], NULL);
+    for (int i = 0; i < nthreads; ++i) {
+      stats->samples += workers[i].samples;
+      stats->rays += workers[i].rays;
+    }
+  }
+  free(workers);
+  free(ids);
+  free(p.alphaFull);
+  free(p.cellVisible);
+  return err;
+}
+
+static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, cpu_render, NULL};
+
+const CAVRBackendOps *cavr_cpu_backend(void) { return &cpuOps; }

@@ -1,0 +1,93 @@
+/*
+ * objects.h - the structs behind the public handles. Only api.c and the back ends include this.
+ */
+#ifndef CAVR_OBJECTS_H
+#define CAVR_OBJECTS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cavr/cavr.h"
+#include "cavr_shared.h"
+
+struct CAVRBackendOps;
+
+struct CAVRDeviceImpl {
+  atomic_int refs;
+  CAVRBackend backend;
+  const struct CAVRBackendOps *ops;
+  void *backendData;
+  int threads;                   /* CPU threads, 0 = all cores */
+  pthread_mutex_t lock;          /* guards the error state */
+  CAVRError error;
+  char message[512];
+  char readMessage[512];         /* copy handed out by cavrGetDeviceError */
+  CAVRErrorCallback callback;
+  void *callbackUser;
+  char name[320];
+};
+
+/** Voxel storage: staged (set, not yet committed) and committed. */
+typedef struct CAVRVoxels {
+  void *data;
+  int dims[3];
+  CAVRStorage storage;
+  float valueOffset;
+  double range[2];               /* in original units */
+} CAVRVoxels;
+
+struct CAVRVolumeImpl {
+  atomic_int refs;
+  CAVRDevice device;
+  int dirty, committed;
+  CAVRVoxels staged;             /* data == NULL when no new data is staged */
+  double stagedSpacing[3], stagedOrigin[3];
+  CAVRVoxels voxels;             /* committed */
+  CAVRVolumeDesc desc;           /* committed */
+  CAVRMacroGridDesc grid;
+  float *cellMinMax;             /* 2 floats (stored units) per macro cell, x fastest */
+  void *backendVolume;           /* back-end resources (e.g. the CUDA array) */
+};
+
+struct CAVRTransferFunctionImpl {
+  atomic_int refs;
+  CAVRDevice device;
+  int dirty, committed;
+  float *stagedTable; int stagedCount; double stagedRange[2];
+  float *table; int count; double range[2];
+};
+
+struct CAVRCameraImpl {
+  atomic_int refs;
+  CAVRDevice device;
+  int dirty, committed;
+  double stagedView[16], stagedProj[16];
+  double view[16], proj[16];
+  double viewProj[16], invViewProj[16];
+};
+
+struct CAVRRenderSettingsImpl {
+  atomic_int refs;
+  CAVRDevice device;
+  int dirty, committed;
+  CAVRSettingsDesc staged, desc;
+};
+
+struct CAVRFrameBufferImpl {
+  atomic_int refs;
+  CAVRDevice device;
+  int width, height;
+  uint8_t *rgba8;
+  float *rgbaf;
+  float *depth;
+  float *opaqueDepth;            /* NULL = no limit */
+};
+
+/** Record an error on the device (keeps the first until read; calls the callback). Returns code. */
+CAVRError cavr_set_error(CAVRDevice device, CAVRError code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif /* CAVR_OBJECTS_H */
