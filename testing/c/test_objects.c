@@ -1,0 +1,116 @@
+/* Object model: reference counts, stage-then-commit, first-error-kept with callback, device checks. */
+#include "test_util.h"
+
+static int calls;
+static CAVRError lastCode;
+static void on_error(void *user, CAVRError code, const char *message) {
+  (void)message;
+  ++*(int *)user;
+  lastCode = code;
+}
+
+int main(void) {
+  /* Release(NULL) is a no-op; Retain(NULL) an error. */
+  cavrReleaseDevice(NULL);
+  cavrReleaseVolume(NULL);
+  cavrReleaseTransferFunction(NULL);
+  cavrReleaseCamera(NULL);
+  cavrReleaseRenderSettings(NULL);
+  cavrReleaseFrameBuffer(NULL);
+  CHECK_ERR(cavrRetainVolume(NULL), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK(cavrNewVolume(NULL) == NULL);
+  CHECK(cavrGetDeviceError(NULL, NULL) == CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK(strcmp(cavrGetErrorString(CAVR_ERROR_FILE_TRUNCATED), "CAVR_ERROR_FILE_TRUNCATED") == 0);
+  CHECK(strcmp(cavrGetErrorString((CAVRError)12345), "CAVR_ERROR_UNKNOWN") == 0);
+  CHECK(cavrGetVersion() == CAVR_VERSION);
+
+  /* The CUDA back end: without a GPU (or until it is built) the device is refused with a reason. */
+  CAVRDevice cuda = cavrNewDevice(CAVR_BACKEND_CUDA);
+  if (!cuda) {
+    const char *m;
+    CAVRError e = cavrGetDeviceError(NULL, &m);
+    printf("CUDA device refused: %s: %s\n", cavrGetErrorString(e), m);
+    CHECK(e == CAVR_ERROR_UNSUPPORTED || e == CAVR_ERROR_NO_GPU);
+    CHECK(strlen(m) > 10);
+  } else {
+    CHECK(cavrGetDeviceBackend(cuda) == CAVR_BACKEND_CUDA);
+    cavrReleaseDevice(cuda);
+  }
+  CHECK(cavrNewDevice((CAVRBackend)9) == NULL);
+  CHECK(cavrGetDeviceError(NULL, NULL) == CAVR_ERROR_INVALID_ARGUMENT);
+  CAVRDevice autoDev = cavrNewDevice(CAVR_BACKEND_AUTO);
+  CHECK(autoDev);
+  printf("auto device: %s\n", cavrGetDeviceName(autoDev));
+
+  Scene s = scene_new(8, 8);
+  CHECK_OK(cavrSetDeviceErrorCallback(s.dev, on_error, &calls));
+  /* Never committed objects are refused by name. */
+  CHECK_ERR(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL), CAVR_ERROR_NOT_COMMITTED);
+  CHECK(calls == 1 && lastCode == CAVR_ERROR_NOT_COMMITTED);
+  CHECK_ERR(cavrCommitVolume(s.vol), CAVR_ERROR_NOT_COMMITTED); /* no data yet */
+  /* The first error is kept until read; later ones still reach the callback. */
+  const char *m;
+  CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_NOT_COMMITTED);
+  CHECK(strstr(m, "volume") && strstr(m, "never been committed"));
+  CHECK(calls == 2);
+  CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_NONE);
+
+  int dims[3] = {4, 4, 4};
+  unsigned char vox[64];
+  for (int i = 0; i < 64; ++i) vox[i] = (unsigned char)(i * 4);
+  CHECK_OK(cavrSetVolumeData(s.vol, CAVR_UINT8, dims, vox, 64));
+  double bounds[6];
+  CHECK_ERR(cavrGetVolumeBounds(s.vol, bounds), CAVR_ERROR_NOT_COMMITTED); /* staged only */
+  CHECK_OK(cavrCommitVolume(s.vol));
+  tf_constant(s.tf, 1, 1, 1, 0.5f, 0, 255);
+  CHECK_OK(cavrGetVolumeBounds(s.vol, bounds));
+  CHECK(bounds[1] == 3.0 && bounds[5] == 3.0);
+  CHECK_OK(cavrSetCameraOrbit(s.cam, bounds, 10, 20, 30, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(cavrCommitCamera(s.cam));
+  CHECK_OK(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL)); /* settings are committed at creation */
+  /* Staged but not committed changes are refused, for every object. */
+  double sp[3] = {1, 1, 2};
+  CHECK_OK(cavrSetVolumeSpacing(s.vol, sp));
+  CHECK_ERR(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL), CAVR_ERROR_NOT_COMMITTED);
+  CHECK_OK(cavrCommitVolume(s.vol)); /* re-commit without new data keeps the voxels */
+  CHECK_OK(cavrGetVolumeBounds(s.vol, bounds));
+  CHECK(bounds[5] == 6.0);
+  CHECK_OK(cavrSetRenderBlendMode(s.set, CAVR_BLEND_MAXIMUM_INTENSITY));
+  CHECK_ERR(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL), CAVR_ERROR_NOT_COMMITTED);
+  CHECK_OK(cavrCommitRenderSettings(s.set));
+  CHECK_OK(cavrSetCameraOrbit(s.cam, bounds, 0, 0, 0, CAVR_PROJECTION_ORTHOGRAPHIC, 1.0));
+  CHECK_ERR(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL), CAVR_ERROR_NOT_COMMITTED);
+  CHECK_OK(cavrCommitCamera(s.cam));
+  CHECK_OK(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL));
+  cavrGetDeviceError(s.dev, NULL);
+
+  /* Bad settings values are refused and leave the staged value alone. */
+  CHECK_ERR(cavrSetRenderSampleDistance(s.set, 0.0), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderSampleDistance(s.set, NAN), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderEarlyTermination(s.set, 1.5), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderOpacityCorrection(s.set, 1, -1.0), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderBlendMode(s.set, (CAVRBlendMode)17), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderInterpolation(s.set, (CAVRInterpolation)3), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderShading(s.set, 1, -0.1, 1, 1, 1), CAVR_ERROR_INVALID_ARGUMENT);
+  double badSpacing[3] = {1, 0, 1};
+  CHECK_ERR(cavrSetVolumeSpacing(s.vol, badSpacing), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK(cavrNewFrameBuffer(s.dev, 0, 10) == NULL);
+  CHECK(cavrNewFrameBuffer(s.dev, 20000, 10) == NULL);
+  CHECK(cavrGetDeviceError(s.dev, NULL) == CAVR_ERROR_INVALID_ARGUMENT);
+
+  /* Objects from another device are refused. */
+  CAVRFrameBuffer other = cavrNewFrameBuffer(autoDev, 8, 8);
+  CHECK(other);
+  CHECK(cavrRender(other, s.vol, s.tf, s.cam, s.set, NULL) == CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK(cavrGetDeviceError(autoDev, &m) == CAVR_ERROR_INVALID_ARGUMENT && strstr(m, "another device"));
+
+  /* Reference counting: a retained object outlives its creator's release; objects keep the device. */
+  CHECK_OK(cavrRetainVolume(s.vol));
+  CAVRVolume keep = s.vol;
+  cavrReleaseFrameBuffer(other);
+  cavrReleaseDevice(autoDev); /* nothing left on it */
+  scene_free(&s);             /* drops the scene's volume reference and the device reference */
+  CHECK_OK(cavrGetVolumeBounds(keep, bounds)); /* still alive, device too */
+  cavrReleaseVolume(keep);    /* last references: volume, then device */
+  return 0;
+}

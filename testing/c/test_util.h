@@ -1,0 +1,114 @@
+/* test_util.h - assertions and a small scene for the C tests. Each test is its own executable (ctest). */
+#ifndef CAVR_TEST_UTIL_H
+#define CAVR_TEST_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cavr/cavr.h"
+
+static CAVRDevice g_dev;
+
+#define CHECK(cond)                                                                                                \
+  do {                                                                                                             \
+    if (!(cond)) {                                                                                                 \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                     \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+#define CHECK_OK(call)                                                                                             \
+  do {                                                                                                             \
+    CAVRError e_ = (call);                                                                                         \
+    if (e_ != CAVR_ERROR_NONE) {                                                                                   \
+      const char *m_ = "";                                                                                         \
+      if (g_dev) cavrGetDeviceError(g_dev, &m_);                                                                   \
+      fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call, cavrGetErrorString(e_), m_);       \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+#define CHECK_ERR(call, code)                                                                                      \
+  do {                                                                                                             \
+    CAVRError e_ = (call);                                                                                         \
+    if (e_ != (code)) {                                                                                            \
+      fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, cavrGetErrorString(e_),   \
+              cavrGetErrorString(code));                                                                           \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                                                      \
+  do {                                                                                                             \
+    double a_ = (a), b_ = (b);                                                                                     \
+    if (!(fabs(a_ - b_) <= (tol))) {                                                                               \
+      fprintf(stderr, "%s:%d: |%s - %s| = |%.9g - %.9g| = %.3g > %.3g\n", __FILE__, __LINE__, #a, #b, a_, b_,       \
+              fabs(a_ - b_), (double)(tol));                                                                       \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+typedef struct Scene {
+  CAVRDevice dev;
+  CAVRVolume vol;
+  CAVRTransferFunction tf;
+  CAVRCamera cam;
+  CAVRRenderSettings set;
+  CAVRFrameBuffer fb;
+  int w, h;
+} Scene;
+
+static inline Scene scene_new(int w, int h) {
+  Scene s;
+  s.w = w;
+  s.h = h;
+  s.dev = cavrNewDevice(CAVR_BACKEND_CPU);
+  CHECK(s.dev);
+  g_dev = s.dev;
+  s.vol = cavrNewVolume(s.dev);
+  s.tf = cavrNewTransferFunction(s.dev);
+  s.cam = cavrNewCamera(s.dev);
+  s.set = cavrNewRenderSettings(s.dev);
+  s.fb = cavrNewFrameBuffer(s.dev, w, h);
+  CHECK(s.vol && s.tf && s.cam && s.set && s.fb);
+  return s;
+}
+
+static inline void scene_free(Scene *s) {
+  cavrReleaseFrameBuffer(s->fb);
+  cavrReleaseRenderSettings(s->set);
+  cavrReleaseCamera(s->cam);
+  cavrReleaseTransferFunction(s->tf);
+  cavrReleaseVolume(s->vol);
+  cavrReleaseDevice(s->dev);
+  g_dev = NULL;
+}
+
+/* A constant-colour table: every entry (r,g,b,a). */
+static inline void tf_constant(CAVRTransferFunction tf, float r, float g, float b, float a, double lo, double hi) {
+  float t[4 * 256];
+  for (int i = 0; i < 256; ++i) {
+    t[4 * i] = r;
+    t[4 * i + 1] = g;
+    t[4 * i + 2] = b;
+    t[4 * i + 3] = a;
+  }
+  CHECK_OK(cavrSetTransferFunctionTable(tf, t, 256, lo, hi));
+  CHECK_OK(cavrCommitTransferFunction(tf));
+}
+
+static inline const float *pixel(const Scene *s, int x, int y) {
+  return (const float *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F) + 4 * ((size_t)y * s->w + x);
+}
+
+/* PSNR (dB) of two float RGBA images in [0,1] over all channels; INFINITY when identical. */
+static inline double psnr_rgba(const float *a, const float *b, size_t pixels) {
+  double se = 0.0;
+  for (size_t i = 0; i < 4 * pixels; ++i) se += (double)(a[i] - b[i]) * (a[i] - b[i]);
+  if (se == 0.0) return INFINITY;
+  return 10.0 * log10(1.0 / (se / (4.0 * pixels)));
+}
+
+#endif

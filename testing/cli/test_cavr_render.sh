@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# cavr-render: renders real volumes to PNG, reports JSON, and fails clearly (non-zero exit, message on
+# stderr, nothing on stdout) for bad input.
+set -u
+BIN=$1
+DATA=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+pass() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+
+# Real renders: NRRD (gzip, uint16) with JSON, raw input with dims/type/spacing, every blend mode.
+out=$("$BIN" "$DATA/headsq_64x64x93_uint16.nhdr" -o "$T/a.png" --size 96x64 --rotate-x -90 --tf ct-skin \
+      --projection perspective --shade --repeat 3 --json)
+if python3 - "$out" "$T/a.png" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["backend"] in ("cpu", "cuda") and j["width"] == 96 and j["height"] == 64, j
+assert j["ms_median"] >= j["ms_min"] > 0 and j["samples"] > 0 and j["repeat"] == 3, j
+with open(sys.argv[2], "rb") as f:
+    head = f.read(24)
+assert head[:8] == b"\x89PNG\r\n\x1a\n", head
+w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+assert (w, h) == (96, 64), (w, h)
+PY
+then pass "nrrd render + json"; else bad "nrrd render + json: $out"; fi
+
+for blend in composite mip minip average; do
+  if "$BIN" "$DATA/bucky_32x32x32_uint8.raw" --dims 32,32,32 --type uint8 --spacing 1,1,1 --blend $blend \
+       --size 32x32 -o "$T/b.png" >/dev/null; then pass "raw $blend"; else bad "raw $blend"; fi
+done
+
+printf '# test\n0 0 0 0 0\n128 1 0.5 0 0.1\n255 1 1 1 0.8\n' > "$T/t.tf"
+if "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf "$T/t.tf" --size 32x32 -o "$T/c.png" >/dev/null; then
+  pass "transfer-function file"; else bad "transfer-function file"; fi
+
+# Bad input: each must exit non-zero with a message naming the problem.
+expect_fail() { # description, pattern, command...
+  local what=$1 pattern=$2
+  shift 2
+  local err
+  err=$("$@" 2>&1 >/dev/null)
+  local rc=$?
+  if [ $rc -ne 0 ] && echo "$err" | grep -q -- "$pattern"; then pass "$what ($err)"; else bad "$what: rc=$rc: $err"; fi
+}
+printf 'NRRD0004\ntype: uint8\ndimension: 3\nsizes: 4 4 4\nencoding: raw\ndata file: s.raw\n' > "$T/s.nhdr"
+head -c 10 /dev/zero > "$T/s.raw"
+expect_fail "missing file" "cannot open" "$BIN" "$T/none.nhdr" -o "$T/x.png"
+expect_fail "truncated nrrd" "CAVR_ERROR_FILE_TRUNCATED" "$BIN" "$T/s.nhdr" -o "$T/x.png"
+expect_fail "raw without dims" "needs --dims" "$BIN" "$T/s.raw" -o "$T/x.png"
+expect_fail "raw wrong size" "truncated" "$BIN" "$T/s.raw" --dims 4,4,4 --type uint8 -o "$T/x.png"
+expect_fail "2-D raw" "each must be in" "$BIN" "$T/s.raw" --dims 5,2,1 --type uint8 -o "$T/x.png"
+expect_fail "unknown type" "--type expects" "$BIN" "$T/s.raw" --dims 5,2,1 --type complex -o "$T/x.png"
+expect_fail "bad size" "--size" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --size 0x10
+expect_fail "bad blend" "--blend" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --blend add
+expect_fail "unknown preset" "presets:" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf nothing
+expect_fail "bad tf file" "expected 'VALUE R G B A'" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf "$T/s.nhdr"
+expect_fail "bad sample distance" "CAVR_ERROR_INVALID_ARGUMENT" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --sample-distance 0 -o "$T/x.png"
+expect_fail "unwritable output" "cannot write PNG" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --size 8x8 -o /nonexistent/x.png
+
+echo "cli: $fails failure(s)"
+[ $fails -eq 0 ]
