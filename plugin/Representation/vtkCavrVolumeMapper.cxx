@@ -1,0 +1,447 @@
+#include "vtkCavrVolumeMapper.h"
+
+#include "vtkCamera.h"
+#include "vtkColorTransferFunction.h"
+#include "vtkDataArray.h"
+#include "vtkImageData.h"
+#include "vtkNew.h"
+#include "vtkMatrix3x3.h"
+#include "vtkMatrix4x4.h"
+#include "vtkObjectFactory.h"
+#include "vtkPiecewiseFunction.h"
+#include "vtkRayCastImageDisplayHelper.h"
+#include "vtkRenderWindow.h"
+#include "vtkRenderer.h"
+#include "vtkSmartPointer.h"
+#include "vtkVolume.h"
+#include "vtkVolumeProperty.h"
+
+#include "cavr/cavr.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace
+{
+constexpr int TableSize = 1024;
+
+// VTK matrices are row-major (Element[row][col]); cavr takes column-major.
+void ToColumnMajor(vtkMatrix4x4* m, double out[16])
+{
+  for (int r = 0; r < 4; ++r)
+  {
+    for (int c = 0; c < 4; ++c)
+    {
+      out[c * 4 + r] = m->GetElement(r, c);
+    }
+  }
+}
+}
+
+//------------------------------------------------------------------------------
+class vtkCavrVolumeMapper::vtkInternals
+{
+public:
+  ~vtkInternals() { this->ReleaseAll(); }
+
+  void ReleaseAll()
+  {
+    cavrReleaseFrameBuffer(this->FrameBuffer);
+    cavrReleaseRenderSettings(this->Settings);
+    cavrReleaseCamera(this->Camera);
+    cavrReleaseTransferFunction(this->TransferFunction);
+    cavrReleaseVolume(this->Volume);
+    cavrReleaseDevice(this->Device);
+    this->FrameBuffer = nullptr;
+    this->Settings = nullptr;
+    this->Camera = nullptr;
+    this->TransferFunction = nullptr;
+    this->Volume = nullptr;
+    this->Device = nullptr;
+    this->VolumeKey.clear();
+    this->TableTime = 0;
+    this->VolumeReady = false;
+  }
+
+  /** The device's first error as "CODE: message". */
+  std::string DeviceError(CAVRError code)
+  {
+    const char* msg = "";
+    CAVRError first = cavrGetDeviceError(this->Device, &msg);
+    return std::string(cavrGetErrorString(first != CAVR_ERROR_NONE ? first : code)) + ": " + msg;
+  }
+
+  CAVRDevice Device = nullptr;
+  int DeviceBackend = -1;
+  std::string DeviceNote;
+  CAVRVolume Volume = nullptr;
+  CAVRTransferFunction TransferFunction = nullptr;
+  CAVRCamera Camera = nullptr;
+  CAVRRenderSettings Settings = nullptr;
+  CAVRFrameBuffer FrameBuffer = nullptr;
+  int FrameBufferSize[2] = { 0, 0 };
+  std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
+  bool VolumeReady = false;
+  double Origin[3] = { 0, 0, 0 };
+  double Bounds[6] = { 0, 0, 0, 0, 0, 0 };
+  vtkMTimeType TableTime = 0;
+  std::vector<float> Table;
+  std::vector<float> Depth;
+  std::string LastBackend;
+  std::string LastError;
+  vtkSmartPointer<vtkRayCastImageDisplayHelper> Display;
+};
+
+vtkStandardNewMacro(vtkCavrVolumeMapper);
+
+//------------------------------------------------------------------------------
+vtkCavrVolumeMapper::vtkCavrVolumeMapper()
+  : Internals(new vtkInternals)
+{
+}
+
+//------------------------------------------------------------------------------
+vtkCavrVolumeMapper::~vtkCavrVolumeMapper() = default;
+
+//------------------------------------------------------------------------------
+const char* vtkCavrVolumeMapper::GetLastBackendName()
+{
+  return this->Internals->LastBackend.c_str();
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
+{
+  this->Internals->ReleaseAll();
+  this->Internals->Display = nullptr;
+  this->Superclass::ReleaseGraphicsResources(window);
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
+{
+  vtkInternals& in = *this->Internals;
+  // Report each distinct problem once; a good frame clears it. Nothing is drawn on error.
+  auto fail = [&](const std::string& msg) {
+    if (msg != in.LastError)
+    {
+      vtkErrorMacro(<< "cavr Volume: " << msg);
+      in.LastError = msg;
+    }
+  };
+
+  // 1. The device (recreated when the back end changes).
+  if (!in.Device || in.DeviceBackend != this->Backend)
+  {
+    in.ReleaseAll();
+    CAVRBackend wanted = static_cast<CAVRBackend>(this->Backend);
+    in.Device = cavrNewDevice(wanted);
+    if (!in.Device && wanted == CAVR_BACKEND_CUDA)
+    {
+      const char* msg = "";
+      cavrGetDeviceError(nullptr, &msg);
+      vtkWarningMacro(<< "cavr Volume: CUDA back end unavailable (" << msg << "); rendering on the CPU.");
+      in.Device = cavrNewDevice(CAVR_BACKEND_CPU);
+    }
+    if (!in.Device)
+    {
+      const char* msg = "";
+      cavrGetDeviceError(nullptr, &msg);
+      fail(std::string("cannot create a cavr device: ") + msg);
+      return;
+    }
+    in.DeviceBackend = this->Backend;
+    in.Volume = cavrNewVolume(in.Device);
+    in.TransferFunction = cavrNewTransferFunction(in.Device);
+    in.Camera = cavrNewCamera(in.Device);
+    in.Settings = cavrNewRenderSettings(in.Device);
+    if (!in.Volume || !in.TransferFunction || !in.Camera || !in.Settings)
+    {
+      fail(in.DeviceError(CAVR_ERROR_OUT_OF_MEMORY));
+      in.ReleaseAll();
+      return;
+    }
+    vtkDebugMacro(<< "cavr device: " << cavrGetDeviceName(in.Device));
+  }
+  cavrSetDeviceThreadCount(in.Device, this->NumberOfThreads);
+
+  // 2. The volume: a single-component scalar array of vtkImageData, point or cell data.
+  vtkImageData* image = vtkImageData::SafeDownCast(this->GetDataSetInput());
+  if (!image)
+  {
+    fail(this->GetDataSetInput() ? "only uniform grids (vtkImageData) are supported; use 'Resample To Image' first"
+                                 : "no input");
+    return;
+  }
+  int cellFlag = 0;
+  vtkDataArray* scalars = vtkAbstractMapper::GetScalars(image, this->ScalarMode, this->ArrayAccessMode,
+    this->ArrayId, this->ArrayName, cellFlag);
+  if (!scalars)
+  {
+    fail("no scalar array selected (use ColorBy to pick a point or cell array)");
+    return;
+  }
+  if (scalars->GetNumberOfComponents() != 1)
+  {
+    fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
+      std::to_string(scalars->GetNumberOfComponents()) +
+      " components; cavr Volume renders single-component scalars (extract a component or the magnitude first)");
+    return;
+  }
+  CAVRScalarType type;
+  switch (scalars->GetDataType())
+  {
+    case VTK_UNSIGNED_CHAR:
+      type = CAVR_UINT8;
+      break;
+    case VTK_SIGNED_CHAR:
+    case VTK_CHAR:
+      type = CAVR_INT8;
+      break;
+    case VTK_UNSIGNED_SHORT:
+      type = CAVR_UINT16;
+      break;
+    case VTK_SHORT:
+      type = CAVR_INT16;
+      break;
+    case VTK_FLOAT:
+      type = CAVR_FLOAT32;
+      break;
+    case VTK_UNSIGNED_INT:
+      type = CAVR_UINT32;
+      break;
+    case VTK_INT:
+      type = CAVR_INT32;
+      break;
+    case VTK_DOUBLE:
+      type = CAVR_FLOAT64;
+      break;
+    default:
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has type " +
+        scalars->GetDataTypeAsString() + ", which cavr does not support (use 8/16/32-bit integers, float or double)");
+      return;
+  }
+  int extent[6];
+  image->GetExtent(extent);
+  double spacing[3], origin[3];
+  image->GetSpacing(spacing);
+  image->GetOrigin(origin);
+  int dims[3];
+  for (int a = 0; a < 3; ++a)
+  {
+    dims[a] = extent[2 * a + 1] - extent[2 * a] + 1 - (cellFlag ? 1 : 0);
+    // World position of the first voxel of this piece (cell centres for cell data).
+    in.Origin[a] = origin[a] + (extent[2 * a] + (cellFlag ? 0.5 : 0.0)) * spacing[a];
+    spacing[a] = std::fabs(spacing[a]);
+  }
+  const double* direction = image->GetDirectionMatrix()->GetData();
+  if (direction[0] != 1.0 || direction[4] != 1.0 || direction[8] != 1.0)
+  {
+    vtkWarningMacro(<< "cavr Volume ignores the image's direction matrix (rendered axis-aligned).");
+  }
+  // Upload when the array, its contents or the geometry changed.
+  const std::vector<unsigned long long> key = { reinterpret_cast<unsigned long long>(scalars),
+    static_cast<unsigned long long>(scalars->GetMTime()), static_cast<unsigned long long>(image->GetMTime()),
+    static_cast<unsigned long long>(cellFlag), reinterpret_cast<unsigned long long>(in.Volume) };
+  if (key != in.VolumeKey)
+  {
+    in.VolumeReady = false;
+    in.VolumeKey = key;
+    size_t bytes = static_cast<size_t>(scalars->GetNumberOfTuples()) * scalars->GetDataTypeSize();
+    CAVRError e = cavrSetVolumeData(in.Volume, type, dims, scalars->GetVoidPointer(0), bytes);
+    if (e == CAVR_ERROR_NONE)
+    {
+      e = cavrSetVolumeSpacing(in.Volume, spacing);
+    }
+    if (e == CAVR_ERROR_NONE)
+    {
+      e = cavrSetVolumeOrigin(in.Volume, in.Origin);
+    }
+    if (e == CAVR_ERROR_NONE)
+    {
+      e = cavrCommitVolume(in.Volume);
+    }
+    if (e != CAVR_ERROR_NONE)
+    {
+      fail(in.DeviceError(e));
+      return;
+    }
+    cavrGetVolumeBounds(in.Volume, in.Bounds);
+    in.VolumeReady = true;
+  }
+  if (!in.VolumeReady)
+  {
+    return; // the same bad data as last time: already reported
+  }
+
+  // 3. Transfer function from the volume property (colour + scalar opacity), sampled over their range.
+  vtkVolumeProperty* prop = vol->GetProperty();
+  vtkColorTransferFunction* ctf = prop->GetRGBTransferFunction(0);
+  vtkPiecewiseFunction* otf = prop->GetScalarOpacity(0);
+  vtkMTimeType tableTime = std::max(ctf->GetMTime(), otf->GetMTime());
+  if (tableTime != in.TableTime)
+  {
+    double range[2], orange[2];
+    ctf->GetRange(range);
+    otf->GetRange(orange);
+    if (orange[0] < orange[1])
+    {
+      range[0] = range[0] < range[1] ? std::min(range[0], orange[0]) : orange[0];
+      range[1] = range[0] < range[1] ? std::max(range[1], orange[1]) : orange[1];
+    }
+    if (!(range[0] < range[1]))
+    {
+      range[0] -= 0.5;
+      range[1] += 0.5;
+    }
+    std::vector<float> rgb(3 * TableSize), alpha(TableSize);
+    ctf->GetTable(range[0], range[1], TableSize, rgb.data());
+    otf->GetTable(range[0], range[1], TableSize, alpha.data());
+    in.Table.resize(4 * TableSize);
+    for (int i = 0; i < TableSize; ++i)
+    {
+      for (int c = 0; c < 3; ++c)
+      {
+        in.Table[4 * i + c] = std::min(std::max(rgb[3 * i + c], 0.0f), 1.0f);
+      }
+      in.Table[4 * i + 3] = std::min(std::max(alpha[i], 0.0f), 1.0f);
+    }
+    CAVRError e = cavrSetTransferFunctionTable(in.TransferFunction, in.Table.data(), TableSize, range[0], range[1]);
+    if (e == CAVR_ERROR_NONE)
+    {
+      e = cavrCommitTransferFunction(in.TransferFunction);
+    }
+    if (e != CAVR_ERROR_NONE)
+    {
+      fail(in.DeviceError(e));
+      return;
+    }
+    in.TableTime = tableTime;
+  }
+
+  // 4. Settings from the volume property and the mapper.
+  double unit = prop->GetScalarOpacityUnitDistance(0);
+  cavrSetRenderSampleDistance(in.Settings, this->SampleDistance);
+  cavrSetRenderEarlyTermination(in.Settings, this->EarlyRayTermination);
+  cavrSetRenderOpacityCorrection(in.Settings, 1, unit > 0.0 ? unit : 1.0);
+  cavrSetRenderBlendMode(in.Settings, static_cast<CAVRBlendMode>(this->CavrBlendMode));
+  cavrSetRenderInterpolation(in.Settings,
+    prop->GetInterpolationType() == VTK_NEAREST_INTERPOLATION ? CAVR_INTERPOLATION_NEAREST
+                                                               : CAVR_INTERPOLATION_TRILINEAR);
+  cavrSetRenderShading(in.Settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
+    std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
+    std::max(1e-3, prop->GetSpecularPower(0)));
+  cavrCommitRenderSettings(in.Settings);
+
+  // 5. Camera: cavr's world is the data space; the view includes the volume's matrix.
+  int width, height, x0, y0;
+  ren->GetTiledSizeAndOrigin(&width, &height, &x0, &y0);
+  if (width < 1 || height < 1)
+  {
+    return;
+  }
+  vtkCamera* cam = ren->GetActiveCamera();
+  vtkNew<vtkMatrix4x4> modelView;
+  vtkMatrix4x4::Multiply4x4(cam->GetModelViewTransformMatrix(), vol->GetMatrix(), modelView);
+  vtkMatrix4x4* projection = cam->GetProjectionTransformMatrix(ren->GetTiledAspectRatio(), -1, 1);
+  double view[16], proj[16];
+  ToColumnMajor(modelView, view);
+  ToColumnMajor(projection, proj);
+  CAVRError e = cavrSetCameraMatrices(in.Camera, view, proj);
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = cavrCommitCamera(in.Camera);
+  }
+  if (e != CAVR_ERROR_NONE)
+  {
+    fail(in.DeviceError(e));
+    return;
+  }
+
+  // 6. Frame buffer of the viewport, with the opaque geometry's depth so rays stop there.
+  if (!in.FrameBuffer || in.FrameBufferSize[0] != width || in.FrameBufferSize[1] != height)
+  {
+    cavrReleaseFrameBuffer(in.FrameBuffer);
+    in.FrameBuffer = cavrNewFrameBuffer(in.Device, width, height);
+    in.FrameBufferSize[0] = width;
+    in.FrameBufferSize[1] = height;
+    if (!in.FrameBuffer)
+    {
+      fail(in.DeviceError(CAVR_ERROR_OUT_OF_MEMORY));
+      in.FrameBufferSize[0] = in.FrameBufferSize[1] = 0;
+      return;
+    }
+  }
+  vtkRenderWindow* win = ren->GetRenderWindow();
+  in.Depth.resize(static_cast<size_t>(width) * height);
+  if (win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
+  {
+    cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
+  }
+  else
+  {
+    cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, nullptr, 0);
+  }
+
+  // 7. Render with the core.
+  CAVRRenderStats stats;
+  e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
+  if (e != CAVR_ERROR_NONE)
+  {
+    fail(in.DeviceError(e));
+    return;
+  }
+  in.LastError.clear();
+  this->LastRenderTime = stats.milliseconds;
+  this->LastSampleCount = static_cast<double>(stats.samples);
+  in.LastBackend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
+  vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end, " << width << "x" << height << ", "
+                << stats.milliseconds << " ms, " << stats.samples << " samples");
+
+  // 8. Blend the premultiplied image into the window. The quad sits at the volume's nearest depth so
+  //    that opaque geometry in front of the whole volume hides it (rays already stop at geometry).
+  if (!in.Display)
+  {
+    in.Display = vtkSmartPointer<vtkRayCastImageDisplayHelper>::Take(vtkRayCastImageDisplayHelper::New());
+    if (!in.Display)
+    {
+      fail("no ray-cast image display helper is available in this VTK build");
+      return;
+    }
+    in.Display->PreMultipliedColorsOn();
+  }
+  vtkNew<vtkMatrix4x4> mvp;
+  vtkMatrix4x4::Multiply4x4(projection, modelView, mvp);
+  float nearest = 1.0f;
+  for (int corner = 0; corner < 8; ++corner)
+  {
+    double p[4] = { in.Bounds[corner & 1], in.Bounds[2 + ((corner >> 1) & 1)], in.Bounds[4 + ((corner >> 2) & 1)],
+      1.0 };
+    double q[4];
+    mvp->MultiplyPoint(p, q);
+    double depth = q[3] > 0.0 ? 0.5 * q[2] / q[3] + 0.5 : 0.0;
+    nearest = std::min(nearest, static_cast<float>(depth));
+  }
+  nearest = std::min(std::max(nearest, 1e-6f), 1.0f);
+  int size[2] = { width, height };
+  int imageOrigin[2] = { 0, 0 };
+  in.Display->RenderTexture(vol, ren, size, size, size, imageOrigin, nearest,
+    const_cast<unsigned char*>(
+      static_cast<const unsigned char*>(cavrGetFrameBufferData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))));
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "Backend: " << this->Backend << endl;
+  os << indent << "SampleDistance: " << this->SampleDistance << " voxels" << endl;
+  os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << endl;
+  os << indent << "CavrBlendMode: " << this->CavrBlendMode << endl;
+  os << indent << "NumberOfThreads: " << this->NumberOfThreads << endl;
+  os << indent << "LastRenderTime: " << this->LastRenderTime << " ms" << endl;
+  os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
+  os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
+}

@@ -1,0 +1,103 @@
+/**
+ * @class   vtkCavrVolumeMapper
+ * @brief   Volume mapper that ray-casts vtkImageData with the cavr core (CUDA when present, else CPU).
+ *
+ * Render() reads the active camera and the volume's matrix, the vtkVolumeProperty (colour transfer
+ * function, scalar opacity function and its unit distance, shading coefficients, interpolation), the
+ * selected single-component scalar array (point or cell data) and the opaque depth already in the render
+ * window; it renders a premultiplied RGBA image of the viewport with the core and blends it into the
+ * window (ONE, ONE_MINUS_SRC_ALPHA) through VTK's ray-cast image display helper. Rays stop at opaque
+ * geometry, and geometry in front of the volume stays visible. Under MPI each rank renders its own piece
+ * and IceT blends the images in visibility order.
+ *
+ * Bad input (multi-component or 64-bit integer arrays, NaN voxels, 2-D images) is reported with
+ * vtkErrorMacro once per change and nothing is drawn; the view keeps working.
+ */
+#ifndef vtkCavrVolumeMapper_h
+#define vtkCavrVolumeMapper_h
+
+#include "cavrRepresentationsModule.h" // for export macro
+#include "vtkVolumeMapper.h"
+
+#include <memory> // for std::unique_ptr
+
+class CAVRREPRESENTATIONS_EXPORT vtkCavrVolumeMapper : public vtkVolumeMapper
+{
+public:
+  static vtkCavrVolumeMapper* New();
+  vtkTypeMacro(vtkCavrVolumeMapper, vtkVolumeMapper);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  enum Backends
+  {
+    BACKEND_AUTO = 0,
+    BACKEND_CPU = 1,
+    BACKEND_CUDA = 2
+  };
+
+  ///@{
+  /**
+   * Back end: 0 auto (CUDA when a GPU answers, else CPU), 1 CPU, 2 CUDA. Default 0.
+   * A CUDA request on a machine without a usable GPU falls back to the CPU with a warning.
+   */
+  vtkSetClampMacro(Backend, int, BACKEND_AUTO, BACKEND_CUDA);
+  vtkGetMacro(Backend, int);
+  ///@}
+
+  ///@{
+  /** Distance between samples along a ray, in voxels of the finest axis, [0.01, 64]. Default 0.5. */
+  vtkSetClampMacro(SampleDistance, double, 0.01, 64.0);
+  vtkGetMacro(SampleDistance, double);
+  ///@}
+
+  ///@{
+  /** Early ray termination: a ray stops at this accumulated opacity, (0, 1]; 1 disables. Default 0.99. */
+  vtkSetClampMacro(EarlyRayTermination, double, 0.01, 1.0);
+  vtkGetMacro(EarlyRayTermination, double);
+  ///@}
+
+  ///@{
+  /**
+   * cavr blend mode: 0 composite, 1 maximum, 2 minimum, 3 average intensity. Default 0.
+   * (ParaView's own BlendMode property offers only composite, isosurface and slice.)
+   */
+  vtkSetClampMacro(CavrBlendMode, int, 0, 3);
+  vtkGetMacro(CavrBlendMode, int);
+  ///@}
+
+  ///@{
+  /** CPU threads of the CPU back end; 0 (default) uses every core. */
+  vtkSetClampMacro(NumberOfThreads, int, 0, 1024);
+  vtkGetMacro(NumberOfThreads, int);
+  ///@}
+
+  /** Milliseconds and samples of the last core render (0 before the first). */
+  vtkGetMacro(LastRenderTime, double);
+  vtkGetMacro(LastSampleCount, double);
+  /** Back end that did the last render: "cpu" or "cuda" ("" before the first). */
+  const char* GetLastBackendName();
+
+  void Render(vtkRenderer* ren, vtkVolume* vol) override;
+  void ReleaseGraphicsResources(vtkWindow* window) override;
+
+protected:
+  vtkCavrVolumeMapper();
+  ~vtkCavrVolumeMapper() override;
+
+  int Backend = BACKEND_AUTO;
+  double SampleDistance = 0.5;
+  double EarlyRayTermination = 0.99;
+  int CavrBlendMode = 0;
+  int NumberOfThreads = 0;
+  double LastRenderTime = 0.0;
+  double LastSampleCount = 0.0;
+
+private:
+  vtkCavrVolumeMapper(const vtkCavrVolumeMapper&) = delete;
+  void operator=(const vtkCavrVolumeMapper&) = delete;
+
+  class vtkInternals;
+  std::unique_ptr<vtkInternals> Internals;
+};
+
+#endif

@@ -1,0 +1,45 @@
+/**
+ * @class   vtkCavrVolumeRepresentation
+ * @brief   ParaView representation "cavr Volume": vtkImageVolumeRepresentation with vtkCavrVolumeMapper.
+ *
+ * Everything ParaView's "Volume" representation does (data delivery, ordered compositing under MPI,
+ * transfer functions, shading properties) is inherited; only the mapper is replaced, as ParaView's NVIDIA
+ * IndeX plugin does. The Cavr* setters forward cavr's own properties to the mapper.
+ */
+#ifndef vtkCavrVolumeRepresentation_h
+#define vtkCavrVolumeRepresentation_h
+
+#include "cavrRepresentationsModule.h" // for export macro
+#include "vtkImageVolumeRepresentation.h"
+
+class vtkCavrVolumeMapper;
+
+class CAVRREPRESENTATIONS_EXPORT vtkCavrVolumeRepresentation : public vtkImageVolumeRepresentation
+{
+public:
+  static vtkCavrVolumeRepresentation* New();
+  vtkTypeMacro(vtkCavrVolumeRepresentation, vtkImageVolumeRepresentation);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  /** Back end: 0 auto, 1 CPU, 2 CUDA (see vtkCavrVolumeMapper::SetBackend). Default 0. */
+  void SetCavrBackEnd(int backend);
+  /** Sample distance in voxels of the finest axis, [0.01, 64]. Default 0.5. */
+  void SetCavrSampleDistance(double voxels);
+  /** Early-ray-termination opacity threshold, (0, 1]. Default 0.99. */
+  void SetCavrEarlyRayTermination(double threshold);
+  /** Blend mode: 0 composite, 1 maximum, 2 minimum, 3 average intensity. Default 0. */
+  void SetCavrBlendMode(int mode);
+
+  /** The mapper (for scripts and tests). */
+  vtkCavrVolumeMapper* GetCavrMapper();
+
+protected:
+  vtkCavrVolumeRepresentation();
+  ~vtkCavrVolumeRepresentation() override;
+
+private:
+  vtkCavrVolumeRepresentation(const vtkCavrVolumeRepresentation&) = delete;
+  void operator=(const vtkCavrVolumeRepresentation&) = delete;
+};
+
+#endif
