@@ -1,0 +1,50 @@
+"""'cavr Volume' is in the representation list of image data, its properties exist with their documented
+defaults, and it renders a real volume (an MRI from data/) into a non-trivial picture; bad arrays give an
+error message and the view keeps rendering."""
+import numpy as np
+from cavr_pvtest import DATA, OUT, fail, load_plugin, screenshot, show_volume, view
+from paraview.simple import Calculator, Hide, OpenDataFile, Render
+
+load_plugin()
+src = OpenDataFile(DATA + "/colin27_ch2better_301x370x316_uint8.nhdr")
+v = view((300, 300))
+d = show_volume(src, v, "ImageScalars", (0, 130), [0, 0, 0.5, 0, 25, 0, 0.5, 0, 130, 0.4, 0.5, 0], shade=1)
+available = d.Representation.Available
+print("representations:", available)
+if "cavr Volume" not in available:
+    fail("'cavr Volume' missing from %s" % available)
+if d.Representation != "cavr Volume":
+    fail("representation is %s" % d.Representation)
+defaults = {"CavrBackEnd": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
+            "CavrBlendMode": "Composite"}
+for name, value in defaults.items():
+    got = d.GetPropertyValue(name)
+    print(name, "=", got)
+    if got != value:
+        fail("%s is %r, expected %r" % (name, got, value))
+v.ResetCamera()
+img = screenshot(v, "cavr_repr.png")
+lit = np.mean(img.max(axis=2) > 40)
+print("fraction of bright pixels: %.3f" % lit)
+if not 0.1 < lit < 0.9:
+    fail("the render does not look like a brain: %.3f of pixels bright" % lit)
+
+# Maximum intensity projection through the exposed property changes the picture.
+d.CavrBlendMode = "Maximum Intensity"
+mip = screenshot(v, "cavr_repr_mip.png")
+if np.mean(np.abs(mip - img)) < 1.0:
+    fail("blend mode did not change the image")
+d.CavrBlendMode = "Composite"
+
+# A 3-component array is refused with a message; the view keeps working.
+calc = Calculator(Input=src, AttributeType="Point Data", ResultArrayName="vec",
+                  Function="ImageScalars*iHat+jHat")
+Hide(src, v)
+dv = show_volume(calc, v, "vec", (0, 130), [0, 0, 0.5, 0, 130, 0.4, 0.5, 0])
+Render(v)
+Hide(calc, v)
+d = show_volume(src, v, "ImageScalars", (0, 130), [0, 0, 0.5, 0, 25, 0, 0.5, 0, 130, 0.4, 0.5, 0], shade=1)
+again = screenshot(v, "cavr_repr_again.png")
+if np.mean(np.abs(again - img)) > 1.0:
+    fail("the view does not render the good volume again after a bad array")
+print("PASS")
