@@ -217,6 +217,7 @@ CAVRVolume cavrNewVolume(CAVRDevice device) {
   atomic_init(&v->refs, 1);
   v->device = device;
   for (int a = 0; a < 3; ++a) v->stagedSpacing[a] = 1.0;
+  v->stagedExtent[0] = -1;
   return v;
 }
 
@@ -250,10 +251,26 @@ CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]) {
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent[6]) {
+  CHECK_HANDLE(volume, "cavrSetVolumeRenderExtent");
+  if (extent)
+    memcpy(volume->stagedExtent, extent, sizeof volume->stagedExtent);
+  else
+    volume->stagedExtent[0] = -1;
+  volume->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrCommitVolume(CAVRVolume volume) {
   CHECK_HANDLE(volume, "cavrCommitVolume");
   if (!volume->staged.data && !volume->voxels.data)
     return cavr_set_error(volume->device, CAVR_ERROR_NOT_COMMITTED, "cavrCommitVolume: no voxel data was set");
+  const int *nd = volume->staged.data ? volume->staged.dims : volume->voxels.dims, *e = volume->stagedExtent;
+  if (e[0] != -1)
+    for (int a = 0; a < 3; ++a)
+      if (e[2 * a] < 0 || e[2 * a] >= e[2 * a + 1] || e[2 * a + 1] > nd[a] - 1)
+        return ARG_ERROR(volume, "cavrCommitVolume: render extent [%d,%d]x[%d,%d]x[%d,%d] is not inside the %d x %d x %d "
+                         "volume with at least 2 voxels per axis", e[0], e[1], e[2], e[3], e[4], e[5], nd[0], nd[1], nd[2]);
   if (volume->staged.data) {
     CAVRMacroGridDesc grid;
     float *minmax = NULL;
@@ -272,6 +289,10 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
   d->valueOffset = volume->voxels.valueOffset;
   memcpy(d->spacing, volume->stagedSpacing, sizeof d->spacing);
   memcpy(d->origin, volume->stagedOrigin, sizeof d->origin);
+  for (int a = 0; a < 3; ++a) {
+    d->renderLo[a] = e[0] == -1 ? 0 : e[2 * a];
+    d->renderHi[a] = e[0] == -1 ? d->dims[a] - 1 : e[2 * a + 1];
+  }
   if (volume->device->ops->commitVolume) {
     CAVRError e = volume->device->ops->commitVolume(volume->device, volume);
     if (e != CAVR_ERROR_NONE) return e;
@@ -308,8 +329,8 @@ CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]) {
   if (!bounds) return ARG_ERROR(volume, "cavrGetVolumeBounds: NULL bounds");
   REQUIRE_COMMITTED(volume, "cavrGetVolumeBounds");
   for (int a = 0; a < 3; ++a) {
-    bounds[2 * a] = volume->desc.origin[a];
-    bounds[2 * a + 1] = volume->desc.origin[a] + (volume->desc.dims[a] - 1) * volume->desc.spacing[a];
+    bounds[2 * a] = volume->desc.origin[a] + volume->desc.renderLo[a] * volume->desc.spacing[a];
+    bounds[2 * a + 1] = volume->desc.origin[a] + volume->desc.renderHi[a] * volume->desc.spacing[a];
   }
   return CAVR_ERROR_NONE;
 }

@@ -24,6 +24,8 @@ typedef struct CAVRVolumeDesc {
   float valueOffset;    /**< added to a stored value to give the scalar (-128, -32768 or 0) */
   double spacing[3];    /**< world units per voxel */
   double origin[3];     /**< world position of voxel (0,0,0) */
+  int renderLo[3];      /**< rays integrate over voxel coordinates [renderLo, renderHi] */
+  int renderHi[3];
 } CAVRVolumeDesc;
 
 /** Min/max grid over macro cells; cell c covers voxel coordinates [c*B, (c+1)*B] on each axis. */

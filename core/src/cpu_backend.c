@@ -1,11 +1,13 @@
 /*
  * cpu_backend.c - the multi-threaded CPU ray caster (SPEC 2).
  *
- * One ray per pixel. Samples sit on a lattice of segments of `step` world units measured from the ray's
- * origin on the near plane; each segment is clipped to the part of the ray inside the volume box (and
- * in front of opaque geometry) and sampled at its midpoint with opacity corrected for its length. So a
- * volume split into bricks (MPI ranks) gives the same integral as the whole, and empty-space skipping,
- * which only jumps over whole segments whose midpoints lie in transparent macro cells, changes no pixel.
+ * One ray per pixel. The ray is cut into a lattice of segments of `step` world units measured from its
+ * origin on the near plane. Each segment is clipped to the part of the ray inside the render box (and in
+ * front of opaque geometry), sampled at the midpoint of the whole lattice segment (clamped into the data)
+ * and its opacity corrected for the clipped length. So a volume split into pieces (MPI ranks) with one
+ * ghost layer composites to exactly the whole picture: the two parts of a segment cut by the split take
+ * the same sample, and (1-a)^l1 (1-a)^l2 = (1-a)^(l1+l2). Empty-space skipping only jumps over whole
+ * segments whose midpoints lie in transparent macro cells, so it changes no pixel.
  * Pixels are distributed in 16x16 tiles over threads; every pixel is computed by one thread with the same
  * arithmetic, so the image does not depend on the thread count.
  */
@@ -26,7 +28,8 @@ typedef struct Prep {
   double invVP[16], VP[16];
   double origin[3], invSpacing[3], spacing[3];
   int dims[3];
-  float maxCoord[3];
+  float maxCoord[3];             /* N-1: samples clamp here */
+  float boxLo[3], boxHi[3];      /* the render extent: rays integrate inside */
   size_t sy, sz;
   const void *voxels;
   float step;                   /* world units */
@@ -103,10 +106,19 @@ ALWAYS_INLINE float window_depth(const Prep *p, const double nearW[3], const dou
 /* Phong factor for a sample: returns colour rgb shaded in place. Headlight: L = V = H = -ray direction. */
 ALWAYS_INLINE void shade_sample(const Prep *p, int storage, int interp, float x, float y, float z,
                                 const float dirW[3], float rgb[3], uint64_t *samples) {
+  /* Central differences; at the volume's faces (and so at the faces of an MPI piece) the step is
+     clamped inside and the difference divided by the clamped distance: one-sided there. */
+  const float c[3] = {x, y, z};
   float g[3];
-  g[0] = (sample(p, storage, interp, x + 1.0f, y, z) - sample(p, storage, interp, x - 1.0f, y, z)) * 0.5f;
-  g[1] = (sample(p, storage, interp, x, y + 1.0f, z) - sample(p, storage, interp, x, y - 1.0f, z)) * 0.5f;
-  g[2] = (sample(p, storage, interp, x, y, z + 1.0f) - sample(p, storage, interp, x, y, z - 1.0f)) * 0.5f;
+  for (int a = 0; a < 3; ++a) {
+    float lo = fmaxf(c[a] - 1.0f, 0.0f), hi = fminf(c[a] + 1.0f, p->maxCoord[a]);
+    float pl[3] = {x, y, z}, ph[3] = {x, y, z};
+    pl[a] = lo;
+    ph[a] = hi;
+    g[a] = hi > lo ? (sample(p, storage, interp, ph[0], ph[1], ph[2]) - sample(p, storage, interp, pl[0], pl[1], pl[2])) /
+                         (hi - lo)
+                   : 0.0f;
+  }
   *samples += 6;
   for (int a = 0; a < 3; ++a) g[a] *= (float)p->invSpacing[a]; /* voxel -> world gradient */
   float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
@@ -117,7 +129,12 @@ ALWAYS_INLINE void shade_sample(const Prep *p, int storage, int interp, float x,
   for (int a = 0; a < 3; ++a) rgb[a] = fminf(rgb[a] * diff + spec, 1.0f);
 }
 
-ALWAYS_INLINE int cell_visible(const Prep *p, const float v[3], const float o[3], const float d[3], float *texit) {
+ALWAYS_INLINE int inside_data(const Prep *p, const float v[3]) {
+  return v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p->maxCoord[0] && v[1] <= p->maxCoord[1] &&
+         v[2] <= p->maxCoord[2];
+}
+
+ALWAYS_INLINE int cell_visible(const Prep *p, const float v[3], const double o[3], const float d[3], float *texit) {
   const int B = CAVR_MACROCELL_SIZE;
   int c[3];
   for (int a = 0; a < 3; ++a) {
@@ -127,8 +144,8 @@ ALWAYS_INLINE int cell_visible(const Prep *p, const float v[3], const float o[3]
   if (p->cellVisible[((size_t)c[2] * p->cells[1] + c[1]) * p->cells[0] + c[0]]) return 1;
   float te = INFINITY;
   for (int a = 0; a < 3; ++a) {
-    if (d[a] > 0.0f) te = fminf(te, ((float)((c[a] + 1) * B) - o[a]) / d[a]);
-    else if (d[a] < 0.0f) te = fminf(te, ((float)(c[a] * B) - o[a]) / d[a]);
+    if (d[a] > 0.0f) te = fminf(te, (float)(((double)((c[a] + 1) * B) - o[a]) / d[a]));
+    else if (d[a] < 0.0f) te = fminf(te, (float)(((double)(c[a] * B) - o[a]) / d[a]));
   }
   *texit = te;
   return 0;
@@ -161,18 +178,21 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
   } else {
     t1 = -1.0;
   }
-  /* Voxel-space ray and its intersection with the box [0, N-1]. */
-  float o[3] = {0, 0, 0}, d[3] = {0, 0, 0}, dw[3] = {0, 0, 0};
+  /* Voxel-space ray and its intersection with the render box (by default [0, N-1]). */
+  /* Sample positions are computed in double: pieces of a split volume then agree to ~1e-7 voxels. */
+  double o[3] = {0, 0, 0}, d[3] = {0, 0, 0};
+  float df[3] = {0, 0, 0}, dw[3] = {0, 0, 0};
   for (int a = 0; a < 3 && t0 < t1; ++a) {
     double oa = (nearW[a] - p->origin[a]) * p->invSpacing[a], da = dirW[a] * p->invSpacing[a];
-    o[a] = (float)oa;
-    d[a] = (float)da;
+    o[a] = oa;
+    d[a] = da;
+    df[a] = (float)da;
     dw[a] = (float)dirW[a];
     if (fabs(da) < 1e-12) {
-      if (oa < 0.0 || oa > p->maxCoord[a]) t1 = -1.0;
+      if (oa < p->boxLo[a] || oa > p->boxHi[a]) t1 = -1.0;
       continue;
     }
-    double ta = (0.0 - oa) / da, tb = (p->maxCoord[a] - oa) / da;
+    double ta = (p->boxLo[a] - oa) / da, tb = (p->boxHi[a] - oa) / da;
     if (ta > tb) {
       double t = ta;
       ta = tb;
@@ -191,10 +211,11 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
       for (;;) {
         float ts = fmaxf((float)k * step, ft0), te = fminf((float)(k + 1) * step, ft1);
         if (!(ts < te)) break;
-        float m = 0.5f * (ts + te);
-        float v[3] = {o[0] + m * d[0], o[1] + m * d[1], o[2] + m * d[2]};
+        double md = ((double)k + 0.5) * step;
+        float m = (float)md;
+        float v[3] = {(float)(o[0] + md * d[0]), (float)(o[1] + md * d[1]), (float)(o[2] + md * d[2])};
         float texit;
-        if (p->skip && !cell_visible(p, v, o, d, &texit)) {
+        if (p->skip && inside_data(p, v) && !cell_visible(p, v, o, df, &texit)) {
           long kn = (long)floorf(texit / step);
           k = kn > k + 1 ? kn : k + 1;
           continue;
@@ -206,13 +227,11 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
         float f;
         tf_index(p, s, &i0, &f);
         const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
-        float a;
-        if (te - ts >= step * 0.99999f) {
-          a = p->alphaFull[i0] + f * (p->alphaFull[i0 + 1] - p->alphaFull[i0]);
-        } else {
-          a = e0[3] + f * (e1[3] - e0[3]);
-          if (p->correction && a > 0.0f) a = 1.0f - powf(1.0f - fminf(a, 1.0f), (te - ts) * p->invUnit);
-        }
+        /* Opacity of a full step, and for a clipped part of length l: 1 - (1 - a_step)^(l / step), so the
+           parts of a segment cut by a piece boundary multiply to exactly the full step. */
+        float a = p->alphaFull[i0] + f * (p->alphaFull[i0 + 1] - p->alphaFull[i0]);
+        if (p->correction && a > 0.0f && te - ts < step * 0.99999f)
+          a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, (te - ts) / step);
         if (!(a > 0.0f)) continue;
         float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
         if (p->shade) shade_sample(p, storage, interp, v[0], v[1], v[2], dw, rgb, samples);
@@ -234,9 +253,11 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
       for (;;) {
         float ts = fmaxf((float)k * step, ft0), te = fminf((float)(k + 1) * step, ft1);
         if (!(ts < te)) break;
+        double md = ((double)k + 0.5) * step;
+        float m = (float)md;
         ++k;
-        float m = 0.5f * (ts + te);
-        float s = sample(p, storage, interp, o[0] + m * d[0], o[1] + m * d[1], o[2] + m * d[2]);
+        float s = sample(p, storage, interp, (float)(o[0] + md * d[0]), (float)(o[1] + md * d[1]),
+                         (float)(o[2] + md * d[2]));
         ++*samples;
         if (p->blend == CAVR_BLEND_MAXIMUM_INTENSITY ? s > best : s < best) {
           best = s;
@@ -341,6 +362,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
     p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
     p.dims[a] = vol->desc.dims[a];
     p.maxCoord[a] = (float)(vol->desc.dims[a] - 1);
+    p.boxLo[a] = (float)vol->desc.renderLo[a];
+    p.boxHi[a] = (float)vol->desc.renderHi[a];
     p.cells[a] = vol->grid.cells[a];
     minSpacing = fmin(minSpacing, vol->desc.spacing[a]);
   }

@@ -42,6 +42,7 @@ struct CAVRVolumeImpl {
   int dirty, committed;
   CAVRVoxels staged;             /* data == NULL when no new data is staged */
   double stagedSpacing[3], stagedOrigin[3];
+  int stagedExtent[6];           /* render extent; x0 = -1: the whole volume */
   CAVRVoxels voxels;             /* committed */
   CAVRVolumeDesc desc;           /* committed */
   CAVRMacroGridDesc grid;

@@ -37,6 +37,15 @@ CAVR_API CAVRError cavrSetVolumeSpacing(CAVRVolume volume, const double spacing[
 CAVR_API CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]);
 
 /**
+ * Stage the render extent {x0, x1, y0, y1, z0, z1} (voxel indices, inclusive, VTK order): rays integrate
+ * only inside the box these voxels span, while voxels outside it still feed trilinear interpolation and
+ * gradients. This is how a piece of a distributed volume keeps a ghost layer so that pieces meet without a
+ * seam, and how cropping is done. NULL (default) renders the whole volume. Checked at commit against the
+ * dims: 0 <= x0 < x1 <= Nx-1 and likewise for y and z, else CAVR_ERROR_INVALID_ARGUMENT.
+ */
+CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent[6]);
+
+/**
  * Publish staged changes: validates, builds the empty-space-skipping grid (min/max per 8^3-voxel
  * macro cell) and, on the CUDA back end, uploads. Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever
  * set), CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
@@ -47,7 +56,7 @@ CAVR_API CAVRError cavrCommitVolume(CAVRVolume volume);
 CAVR_API CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]);
 /** Committed dimensions in voxels. */
 CAVR_API CAVRError cavrGetVolumeDims(CAVRVolume volume, int dims[3]);
-/** World-space bounds of the committed volume: {xmin, xmax, ymin, ymax, zmin, zmax} (VTK order). */
+/** World-space bounds of what is rendered (the render extent): {xmin, xmax, ymin, ymax, zmin, zmax}. */
 CAVR_API CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]);
 
 #ifdef __cplusplus

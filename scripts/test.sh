@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The tests: install what is needed, build, run every ctest (C unit tests, CLI tests, pvpython/pvbatch
+# tests, GPU tests that SKIP without a GPU), then build the C tests again with AddressSanitizer and
+# UndefinedBehaviorSanitizer and run them.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+"$ROOT/scripts/install-deps.sh"
+"$ROOT/scripts/build.sh" >/dev/null
+(cd "$ROOT/build" && ctest --output-on-failure -j2)
+echo "== C tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
+CAVR_BUILD_DIR="$ROOT/build-asan" "$ROOT/scripts/build.sh" -DCMAKE_BUILD_TYPE=Debug -DCAVR_SANITIZE=ON \
+  -DCAVR_ENABLE_CUDA=OFF -DCAVR_ENABLE_PARAVIEW=OFF >/dev/null
+(cd "$ROOT/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --output-on-failure -j2 -L c)
