@@ -1,8 +1,8 @@
 /*
  * cpu_backend.c - the multi-threaded CPU ray caster (SPEC 2).
  *
- * One ray per pixel. The ray is cut into a lattice of segments of `step` world units measured from its
- * origin on the near plane. Each segment is clipped to the part of the ray inside the render box (and in
+ * One ray per pixel. The ray is cut into a lattice of segments of `step` world units measured from the
+ * eye (the camera position; for orthographic views the plane through it), whatever the clipping planes. Each segment is clipped to the part of the ray inside the render box (and in
  * front of opaque geometry), sampled at the midpoint of the whole lattice segment (clamped into the data)
  * and its opacity corrected for the clipped length. So a volume split into pieces (MPI ranks) with one
  * ghost layer composites to exactly the whole picture: the two parts of a segment cut by the split take
@@ -26,6 +26,7 @@
 typedef struct Prep {
   int W, H;
   double invVP[16], VP[16];
+  double eye[3];                 /* camera position (or a point on the eye plane for orthographic) */
   double origin[3], invSpacing[3], spacing[3];
   int dims[3];
   float maxCoord[3];             /* N-1: samples clamp here */
@@ -169,6 +170,12 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
   double t0 = 0.0, t1 = len;
   if (ok && len > 0.0) {
     for (int a = 0; a < 3; ++a) dirW[a] /= len;
+    /* Measure t from the eye (plane), not from the near plane, so the sample lattice does not depend on
+       the clipping range (which differs between MPI ranks and between frames). */
+    double tEye = (nearW[0] - p->eye[0]) * dirW[0] + (nearW[1] - p->eye[1]) * dirW[1] + (nearW[2] - p->eye[2]) * dirW[2];
+    for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
+    t0 += tEye;
+    t1 += tEye;
     if (p->opaqueDepth && p->opaqueDepth[pix] < 1.0f) {
       double pz[3];
       ndc[2] = 2.0 * p->opaqueDepth[pix] - 1.0;
@@ -355,6 +362,10 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.H = job->fb->height;
   memcpy(p.invVP, job->camera->invViewProj, sizeof p.invVP);
   memcpy(p.VP, job->camera->viewProj, sizeof p.VP);
+  double invView[16];
+  const double zero[3] = {0.0, 0.0, 0.0};
+  if (!cavr_mat4_invert(job->camera->view, invView) || !cavr_mat4_project(invView, zero, p.eye))
+    p.eye[0] = p.eye[1] = p.eye[2] = 0.0;
   double minSpacing = INFINITY;
   for (int a = 0; a < 3; ++a) {
     p.origin[a] = vol->desc.origin[a];

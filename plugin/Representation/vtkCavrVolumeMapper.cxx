@@ -84,6 +84,8 @@ public:
   int FrameBufferSize[2] = { 0, 0 };
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
   bool VolumeReady = false;
+  bool RenderExtentSet = false;
+  int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double Origin[3] = { 0, 0, 0 };
   double Bounds[6] = { 0, 0, 0, 0, 0, 0 };
   vtkMTimeType TableTime = 0;
@@ -259,6 +261,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     {
       e = cavrSetVolumeOrigin(in.Volume, in.Origin);
     }
+    in.RenderExtentSet = false;
     if (e == CAVR_ERROR_NONE)
     {
       e = cavrCommitVolume(in.Volume);
@@ -274,6 +277,33 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   if (!in.VolumeReady)
   {
     return; // the same bad data as last time: already reported
+  }
+  // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
+  int local[6] = { 0, -1, 0, -1, 0, -1 };
+  if (!cellFlag && this->RenderExtent[0] <= this->RenderExtent[1])
+  {
+    for (int a = 0; a < 3; ++a)
+    {
+      local[2 * a] = std::max(this->RenderExtent[2 * a] - extent[2 * a], 0);
+      local[2 * a + 1] = std::min(this->RenderExtent[2 * a + 1] - extent[2 * a], dims[a] - 1);
+    }
+  }
+  if (!in.RenderExtentSet || !std::equal(local, local + 6, in.RenderExtent))
+  {
+    bool whole = local[0] > local[1];
+    CAVRError e = cavrSetVolumeRenderExtent(in.Volume, whole ? nullptr : local);
+    if (e == CAVR_ERROR_NONE)
+    {
+      e = cavrCommitVolume(in.Volume);
+    }
+    if (e != CAVR_ERROR_NONE)
+    {
+      fail(in.DeviceError(e));
+      return;
+    }
+    std::copy(local, local + 6, in.RenderExtent);
+    in.RenderExtentSet = true;
+    cavrGetVolumeBounds(in.Volume, in.Bounds);
   }
 
   // 3. Transfer function from the volume property (colour + scalar opacity), sampled over their range.
@@ -441,6 +471,9 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << endl;
   os << indent << "CavrBlendMode: " << this->CavrBlendMode << endl;
   os << indent << "NumberOfThreads: " << this->NumberOfThreads << endl;
+  os << indent << "RenderExtent: " << this->RenderExtent[0] << " " << this->RenderExtent[1] << " "
+     << this->RenderExtent[2] << " " << this->RenderExtent[3] << " " << this->RenderExtent[4] << " "
+     << this->RenderExtent[5] << endl;
   os << indent << "LastRenderTime: " << this->LastRenderTime << " ms" << endl;
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;

@@ -66,6 +66,16 @@ public:
   ///@}
 
   ///@{
+  /**
+   * The part of the input to render, as a VTK extent (global point indices, inclusive); points outside it
+   * are ghost voxels used only for interpolation and gradients. Empty (x0 > x1, the default) renders the
+   * whole input. Set by vtkCavrVolumeRepresentation for distributed data.
+   */
+  vtkSetVector6Macro(RenderExtent, int);
+  vtkGetVector6Macro(RenderExtent, int);
+  ///@}
+
+  ///@{
   /** CPU threads of the CPU back end; 0 (default) uses every core. */
   vtkSetClampMacro(NumberOfThreads, int, 0, 1024);
   vtkGetMacro(NumberOfThreads, int);
@@ -89,6 +99,7 @@ protected:
   double EarlyRayTermination = 0.99;
   int CavrBlendMode = 0;
   int NumberOfThreads = 0;
+  int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double LastRenderTime = 0.0;
   double LastSampleCount = 0.0;
 

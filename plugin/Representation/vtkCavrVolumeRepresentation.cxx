@@ -1,7 +1,15 @@
 #include "vtkCavrVolumeRepresentation.h"
 
 #include "vtkCavrVolumeMapper.h"
+#include "vtkDataObject.h"
+#include "vtkGhostCellsGenerator.h"
+#include "vtkMultiProcessController.h"
+#include "vtkImageData.h"
+#include "vtkInformation.h"
+#include "vtkInformationVector.h"
+#include "vtkNew.h"
 #include "vtkObjectFactory.h"
+#include "vtkSmartPointer.h"
 
 vtkStandardNewMacro(vtkCavrVolumeRepresentation);
 
@@ -13,6 +21,50 @@ vtkCavrVolumeRepresentation::vtkCavrVolumeRepresentation()
 
 //------------------------------------------------------------------------------
 vtkCavrVolumeRepresentation::~vtkCavrVolumeRepresentation() = default;
+
+//------------------------------------------------------------------------------
+int vtkCavrVolumeRepresentation::RequestData(
+  vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+  // With several ranks, grow every rank's piece by GhostLevels layers of its neighbours' voxels (a
+  // collective operation: every rank runs it, also one without data), so that interpolation and shading
+  // gradients at the piece faces see the same voxels as in one process: no seam.
+  vtkSmartPointer<vtkImageData> ghosted;
+  int own[6] = { 0, -1, 0, -1, 0, -1 };
+  vtkMultiProcessController* controller = vtkMultiProcessController::GetGlobalController();
+  vtkImageData* input = inputVector[0]->GetNumberOfInformationObjects() == 1
+    ? vtkImageData::GetData(inputVector[0], 0)
+    : nullptr;
+  if (controller && controller->GetNumberOfProcesses() > 1)
+  {
+    vtkNew<vtkImageData> empty;
+    vtkNew<vtkGhostCellsGenerator> generator;
+    generator->SetController(controller);
+    generator->BuildIfRequiredOff();
+    generator->SetNumberOfGhostLayers(GhostLevels);
+    generator->SetInputData(input ? input : empty.GetPointer());
+    generator->Update();
+    ghosted = vtkImageData::SafeDownCast(generator->GetOutputDataObject(0));
+    if (input && ghosted && ghosted->GetNumberOfPoints() > 0)
+    {
+      input->GetExtent(own); // the piece's own part: the extent before ghosts were added
+    }
+  }
+  int ok = this->Superclass::RequestData(request, inputVector, outputVector);
+  if (ok && ghosted && own[0] <= own[1])
+  {
+    // The superclass computed the bounds for ordered compositing from the piece's own extent; the mapper
+    // gets the ghosted image and renders the own extent of it.
+    this->Cache = ghosted;
+  }
+  else
+  {
+    own[0] = 0;
+    own[1] = -1;
+  }
+  this->GetCavrMapper()->SetRenderExtent(own);
+  return ok;
+}
 
 //------------------------------------------------------------------------------
 vtkCavrVolumeMapper* vtkCavrVolumeRepresentation::GetCavrMapper()

@@ -37,6 +37,18 @@ protected:
   vtkCavrVolumeRepresentation();
   ~vtkCavrVolumeRepresentation() override;
 
+  /**
+   * Under MPI, adds GhostLevels layers of the neighbouring pieces' voxels (vtkGhostCellsGenerator), gives
+   * the ghosted image to the mapper and tells it the piece's own extent, the part it renders; the bounds
+   * used for ordered compositing stay the piece's own.
+   */
+  int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
+    vtkInformationVector* outputVector) override;
+
+  /** Ghost layers added under MPI: 2 (one for trilinear samples up to half a step outside the piece,
+   * one more for their central-difference gradients). */
+  static constexpr int GhostLevels = 2;
+
 private:
   vtkCavrVolumeRepresentation(const vtkCavrVolumeRepresentation&) = delete;
   void operator=(const vtkCavrVolumeRepresentation&) = delete;

@@ -1,7 +1,7 @@
 """Render a real volume (headsq CT from data/) with 'cavr Volume' and save a PNG; run by pvbatch, alone or
 under mpiexec. Under MPI the reader's output is split between the ranks: the rendered data goes through
 'Process Ids', and the script checks that every rank holds a part (the ProcessId range covers all ranks)
-and prints each rank's share of points. Usage: pvbatch mpi_render.py OUT.png"""
+and prints each rank's share of points. Usage: pvbatch mpi_render.py OUT.png [SHADE 0|1]"""
 import gzip
 import os
 import sys
@@ -32,6 +32,7 @@ array = reader.PointData.keys()[0]  # vtkNrrdReader names it ImageFile or ImageS
 d = show_volume(pids, v, array, (0, 3926),
                 [0, 0, 0.5, 0, 450, 0, 0.5, 0, 1000, 0.05, 0.5, 0, 1300, 0.3, 0.5, 0, 3926, 0.6, 0.5, 0], shade=1)
 d.CavrSampleDistance = 0.5
+d.Shade = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 v.CameraPosition = [-250, -420, 300]
 v.CameraFocalPoint = [100.8, 100.8, 69]
 v.CameraViewUp = [0, 0, 1]
