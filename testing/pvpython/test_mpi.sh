@@ -6,7 +6,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${DISPLAY:-}" ]; then # one X server for every step (and every rank)
-  exec xvfb-run -a -s "-screen 0 1024x1024x24" bash "$0" "$@"
+  exec xvfb-run -a -s "-screen 0 1024x1024x24 -noreset" bash "$0" "$@"
 fi
 OUT=${CAVR_TEST_OUT:-/tmp}
 export PYTHONPATH="$HERE${PYTHONPATH:+:$PYTHONPATH}"
