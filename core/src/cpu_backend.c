@@ -37,8 +37,8 @@ typedef struct Prep {
   /* transfer function */
   int count;
   float idxScale, idxBias;      /* table index = stored * idxScale + idxBias */
-  const float *rgba;            /* count x RGBA */
-  float *alphaFull;             /* opacity corrected for a full step */
+  const float *rgba;            /* count x RGBA, as given */
+  float *table;                 /* count x (R, G, B, opacity corrected for a full step) */
   int correction;
   float invUnit;                /* 1 / unit distance */
   /* empty-space skipping */
@@ -54,6 +54,11 @@ typedef struct Prep {
   float *rgbaf, *depth;
 } Prep;
 
+/* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */
+ALWAYS_INLINE float minf(float a, float b) { return a < b ? a : b; }
+ALWAYS_INLINE float maxf(float a, float b) { return a > b ? a : b; }
+ALWAYS_INLINE float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
 ALWAYS_INLINE float fetch(const Prep *p, int storage, size_t i) {
   switch (storage) {
   case CAVR_STORE_U8: return (float)((const uint8_t *)p->voxels)[i];
@@ -64,9 +69,9 @@ ALWAYS_INLINE float fetch(const Prep *p, int storage, size_t i) {
 
 /* The stored value at voxel coordinates (x,y,z), clamped to the volume. */
 ALWAYS_INLINE float sample(const Prep *p, int storage, int interp, float x, float y, float z) {
-  x = fminf(fmaxf(x, 0.0f), p->maxCoord[0]);
-  y = fminf(fmaxf(y, 0.0f), p->maxCoord[1]);
-  z = fminf(fmaxf(z, 0.0f), p->maxCoord[2]);
+  x = clampf(x, 0.0f, p->maxCoord[0]);
+  y = clampf(y, 0.0f, p->maxCoord[1]);
+  z = clampf(z, 0.0f, p->maxCoord[2]);
   if (interp == CAVR_INTERPOLATION_NEAREST) {
     size_t i = (size_t)(int)(x + 0.5f) + (size_t)(int)(y + 0.5f) * p->sy + (size_t)(int)(z + 0.5f) * p->sz;
     return fetch(p, storage, i);
@@ -90,7 +95,7 @@ ALWAYS_INLINE float sample(const Prep *p, int storage, int interp, float x, floa
 /* Table position of a stored value: entry index i0 and weight f of entry i0+1. */
 ALWAYS_INLINE void tf_index(const Prep *p, float s, int *i0, float *f) {
   float fi = s * p->idxScale + p->idxBias;
-  fi = fminf(fmaxf(fi, 0.0f), (float)(p->count - 1));
+  fi = clampf(fi, 0.0f, (float)(p->count - 1));
   int i = (int)fi;
   if (i > p->count - 2) i = p->count - 2;
   *i0 = i;
@@ -112,7 +117,7 @@ ALWAYS_INLINE void shade_sample(const Prep *p, int storage, int interp, float x,
   const float c[3] = {x, y, z};
   float g[3];
   for (int a = 0; a < 3; ++a) {
-    float lo = fmaxf(c[a] - 1.0f, 0.0f), hi = fminf(c[a] + 1.0f, p->maxCoord[a]);
+    float lo = maxf(c[a] - 1.0f, 0.0f), hi = minf(c[a] + 1.0f, p->maxCoord[a]);
     float pl[3] = {x, y, z}, ph[3] = {x, y, z};
     pl[a] = lo;
     ph[a] = hi;
@@ -127,7 +132,7 @@ ALWAYS_INLINE void shade_sample(const Prep *p, int storage, int interp, float x,
   if (len2 > 0.0f) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);
   float diff = p->ka + p->kd * ndotl;
   float spec = (p->ks > 0.0f && ndotl > 0.0f) ? p->ks * powf(ndotl, p->kp) : 0.0f;
-  for (int a = 0; a < 3; ++a) rgb[a] = fminf(rgb[a] * diff + spec, 1.0f);
+  for (int a = 0; a < 3; ++a) rgb[a] = minf(rgb[a] * diff + spec, 1.0f);
 }
 
 ALWAYS_INLINE int inside_data(const Prep *p, const float v[3]) {
@@ -139,17 +144,17 @@ ALWAYS_INLINE int cell_visible(const Prep *p, const float v[3], const double o[3
   const int B = CAVR_MACROCELL_SIZE;
   int c[3];
   for (int a = 0; a < 3; ++a) {
-    int ci = (int)(fmaxf(v[a], 0.0f) * (1.0f / B));
+    int ci = (int)(maxf(v[a], 0.0f) * (1.0f / B));
     c[a] = ci < p->cells[a] ? ci : p->cells[a] - 1;
   }
-  if (p->cellVisible[((size_t)c[2] * p->cells[1] + c[1]) * p->cells[0] + c[0]]) return 1;
+  /* Where the ray leaves this cell (t of the nearest exit face). */
   float te = INFINITY;
   for (int a = 0; a < 3; ++a) {
-    if (d[a] > 0.0f) te = fminf(te, (float)(((double)((c[a] + 1) * B) - o[a]) / d[a]));
-    else if (d[a] < 0.0f) te = fminf(te, (float)(((double)(c[a] * B) - o[a]) / d[a]));
+    if (d[a] > 0.0f) te = minf(te, (float)(((double)((c[a] + 1) * B) - o[a]) / d[a]));
+    else if (d[a] < 0.0f) te = minf(te, (float)(((double)(c[a] * B) - o[a]) / d[a]));
   }
   *texit = te;
-  return 0;
+  return p->cellVisible[((size_t)c[2] * p->cells[1] + c[1]) * p->cells[0] + c[0]];
 }
 
 ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int py, uint64_t *samples,
@@ -215,17 +220,28 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
     long k = (long)floorf(ft0 / step);
     if (p->blend == CAVR_BLEND_COMPOSITE) {
       float A = 0.0f, C[3] = {0.0f, 0.0f, 0.0f};
+      /* Segments kFull0..kFull1 lie wholly inside [t0, t1]; the ones before and after are clipped. */
+      const long kFull0 = (long)ceilf(ft0 / step), kFull1 = (long)floorf(ft1 / step) - 1;
+      double visibleUntil = -1.0; /* the current macro cell is known visible for midpoints before this t */
       for (;;) {
-        float ts = fmaxf((float)k * step, ft0), te = fminf((float)(k + 1) * step, ft1);
-        if (!(ts < te)) break;
+        float len = step;
+        if (k < kFull0 || k > kFull1) {
+          float ts = maxf((float)k * step, ft0), te = minf((float)(k + 1) * step, ft1);
+          if (!(ts < te)) break;
+          len = te - ts;
+        }
         double md = ((double)k + 0.5) * step;
-        float m = (float)md;
         float v[3] = {(float)(o[0] + md * d[0]), (float)(o[1] + md * d[1]), (float)(o[2] + md * d[2])};
-        float texit;
-        if (p->skip && inside_data(p, v) && !cell_visible(p, v, o, df, &texit)) {
-          long kn = (long)floorf(texit / step);
-          k = kn > k + 1 ? kn : k + 1;
-          continue;
+        if (p->skip && md >= visibleUntil && inside_data(p, v)) {
+          /* Entering a new macro cell: jump over it if transparent, else remember where it ends. */
+          float texit;
+          int visible = cell_visible(p, v, o, df, &texit);
+          if (!visible) {
+            long kn = (long)floorf(texit / step);
+            k = kn > k + 1 ? kn : k + 1;
+            continue;
+          }
+          visibleUntil = texit;
         }
         ++k;
         float s = sample(p, storage, interp, v[0], v[1], v[2]);
@@ -233,16 +249,15 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
         int i0;
         float f;
         tf_index(p, s, &i0, &f);
-        const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
+        const float *e0 = p->table + 4 * i0, *e1 = e0 + 4;
         /* Opacity of a full step, and for a clipped part of length l: 1 - (1 - a_step)^(l / step), so the
            parts of a segment cut by a piece boundary multiply to exactly the full step. */
-        float a = p->alphaFull[i0] + f * (p->alphaFull[i0 + 1] - p->alphaFull[i0]);
-        if (p->correction && a > 0.0f && te - ts < step * 0.99999f)
-          a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, (te - ts) / step);
+        float a = e0[3] + f * (e1[3] - e0[3]);
         if (!(a > 0.0f)) continue;
+        if (len != step && p->correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len / step);
         float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
         if (p->shade) shade_sample(p, storage, interp, v[0], v[1], v[2], dw, rgb, samples);
-        if (A == 0.0f) depth = window_depth(p, nearW, dirW, m);
+        if (A == 0.0f) depth = window_depth(p, nearW, dirW, (float)md);
         float w = (1.0f - A) * a;
         C[0] += w * rgb[0];
         C[1] += w * rgb[1];
@@ -258,7 +273,7 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
       float best = p->blend == CAVR_BLEND_MINIMUM_INTENSITY ? INFINITY : -INFINITY, sum = 0.0f, total = 0.0f,
             bestT = 0.0f;
       for (;;) {
-        float ts = fmaxf((float)k * step, ft0), te = fminf((float)(k + 1) * step, ft1);
+        float ts = maxf((float)k * step, ft0), te = minf((float)(k + 1) * step, ft1);
         if (!(ts < te)) break;
         double md = ((double)k + 0.5) * step;
         float m = (float)md;
@@ -288,17 +303,22 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
     }
   }
   for (int c = 0; c < 4; ++c) {
-    float v = fminf(fmaxf(out[c], 0.0f), 1.0f);
+    float v = clampf(out[c], 0.0f, 1.0f);
     p->rgbaf[4 * pix + c] = v;
     p->rgba8[4 * pix + c] = (uint8_t)(v * 255.0f + 0.5f);
   }
   p->depth[pix] = depth;
 }
 
+/* Counters are kept in locals: per-sample increments of the workers' shared array would ping-pong its
+   cache line between cores (false sharing). */
 #define DEFINE_TILE(NAME, STORAGE, INTERP)                                                                         \
   static void NAME(const Prep *p, int x0, int y0, int x1, int y1, uint64_t *samples, uint64_t *rays) {             \
+    uint64_t s = 0, r = 0;                                                                                         \
     for (int y = y0; y < y1; ++y)                                                                                  \
-      for (int x = x0; x < x1; ++x) cast_ray(p, STORAGE, INTERP, x, y, samples, rays);                             \
+      for (int x = x0; x < x1; ++x) cast_ray(p, STORAGE, INTERP, x, y, &s, &r);                                    \
+    *samples += s;                                                                                                 \
+    *rays += r;                                                                                                    \
   }
 DEFINE_TILE(tile_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST)
 DEFINE_TILE(tile_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR)
@@ -319,6 +339,7 @@ typedef struct Shared {
 typedef struct Worker {
   Shared *shared;
   uint64_t samples, rays;
+  char pad[64 - sizeof(void *) - 2 * sizeof(uint64_t)]; /* one cache line per worker */
 } Worker;
 
 static void *worker_main(void *arg) {
@@ -345,8 +366,8 @@ static void classify_cells(Prep *p, const CAVRVolume vol, const int *visiblePref
   size_t n = (size_t)p->cells[0] * p->cells[1] * p->cells[2];
   for (size_t c = 0; c < n; ++c) {
     float lo = vol->cellMinMax[2 * c] * p->idxScale + p->idxBias, hi = vol->cellMinMax[2 * c + 1] * p->idxScale + p->idxBias;
-    lo = fminf(fmaxf(lo, 0.0f), (float)(p->count - 1));
-    hi = fminf(fmaxf(hi, 0.0f), (float)(p->count - 1));
+    lo = clampf(lo, 0.0f, (float)(p->count - 1));
+    hi = clampf(hi, 0.0f, (float)(p->count - 1));
     int i0 = (int)floorf(lo), i1 = (int)ceilf(hi);
     p->cellVisible[c] = (uint8_t)(visiblePrefix[i1 + 1] - visiblePrefix[i0] > 0);
   }
@@ -403,11 +424,11 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
 
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
-  p.alphaFull = (float *)malloc(sizeof(float) * (size_t)tf->count);
+  p.table = (float *)malloc(sizeof(float) * 4 * (size_t)tf->count);
   int *prefix = (int *)malloc(sizeof(int) * (size_t)(tf->count + 1));
   p.cellVisible = p.skip ? (uint8_t *)malloc(cells) : NULL;
-  if (!p.alphaFull || !prefix || (p.skip && !p.cellVisible)) {
-    free(p.alphaFull);
+  if (!p.table || !prefix || (p.skip && !p.cellVisible)) {
+    free(p.table);
     free(prefix);
     free(p.cellVisible);
     return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for per-frame tables");
@@ -415,7 +436,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   prefix[0] = 0;
   for (int i = 0; i < tf->count; ++i) {
     float a = tf->table[4 * i + 3];
-    p.alphaFull[i] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
+    for (int c = 0; c < 3; ++c) p.table[4 * i + c] = tf->table[4 * i + c];
+    p.table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
     prefix[i + 1] = prefix[i] + (a > 0.0f);
   }
   if (p.skip) classify_cells(&p, vol, prefix);
@@ -455,7 +477,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   }
   free(workers);
   free(ids);
-  free(p.alphaFull);
+  free(p.table);
   free(p.cellVisible);
   return err;
 }

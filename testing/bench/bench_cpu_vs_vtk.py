@@ -17,8 +17,23 @@ import tempfile
 import time
 
 import numpy as np
-import vtk
-from vtk.util.numpy_support import vtk_to_numpy
+import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (object factory overrides)
+import vtkmodules.vtkRenderingVolumeOpenGL2  # noqa: F401
+from vtkmodules import vtkIOImage, vtkRenderingCore, vtkRenderingVolume
+from vtkmodules.util.numpy_support import vtk_to_numpy
+
+
+class vtk:  # the few VTK 9.1 classes used, without importing every module (Qt ones are not installed)
+    vtkNrrdReader = vtkIOImage.vtkNrrdReader
+    vtkPNGReader = vtkIOImage.vtkPNGReader
+    vtkColorTransferFunction = vtkRenderingCore.vtkColorTransferFunction
+    vtkPiecewiseFunction = __import__("vtkmodules.vtkCommonDataModel", fromlist=["x"]).vtkPiecewiseFunction
+    vtkVolumeProperty = vtkRenderingCore.vtkVolumeProperty
+    vtkVolume = vtkRenderingCore.vtkVolume
+    vtkRenderer = vtkRenderingCore.vtkRenderer
+    vtkRenderWindow = vtkRenderingCore.vtkRenderWindow
+    vtkWindowToImageFilter = vtkRenderingCore.vtkWindowToImageFilter
+    vtkFixedPointVolumeRayCastMapper = vtkRenderingVolume.vtkFixedPointVolumeRayCastMapper
 
 p = argparse.ArgumentParser()
 p.add_argument("--cavr-render", required=True)
