@@ -11,4 +11,5 @@ echo "== C tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
 CAVR_BUILD_DIR="$ROOT/build-asan" "$ROOT/scripts/build.sh" -DCMAKE_BUILD_TYPE=Debug -DCAVR_SANITIZE=ON \
   -DCAVR_ENABLE_CUDA=OFF -DCAVR_ENABLE_PARAVIEW=OFF >/dev/null
 (cd "$ROOT/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  LSAN_OPTIONS="suppressions=$ROOT/testing/lsan.supp" \
   ctest --output-on-failure -j2 -L c)
