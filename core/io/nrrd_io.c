@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef CAVR_NO_IO_LIBS
 #include <teem/nrrd.h>
+#endif
 
 #include "cavr/cavr_io.h"
 #include "cavr/cavr_volume.h"
@@ -44,6 +46,7 @@ static void init_file(CAVRVolumeFile *out) {
   for (int a = 0; a < 3; ++a) out->spacing[a] = 1.0;
 }
 
+#ifndef CAVR_NO_IO_LIBS
 CAVRError cavrLoadNrrd(const char *path, CAVRVolumeFile *out, char *msg, size_t msgSize) {
   if (!path || !out || !msg || msgSize == 0) return CAVR_ERROR_INVALID_ARGUMENT;
   init_file(out);
@@ -123,6 +126,15 @@ CAVRError cavrLoadNrrd(const char *path, CAVRVolumeFile *out, char *msg, size_t 
   if (code != CAVR_ERROR_NONE) init_file(out);
   return code;
 }
+
+#else
+CAVRError cavrLoadNrrd(const char *path, CAVRVolumeFile *out, char *msg, size_t msgSize) {
+  if (!path || !out || !msg || msgSize == 0) return CAVR_ERROR_INVALID_ARGUMENT;
+  init_file(out);
+  snprintf(msg, msgSize, "%s: this cavr was built without teem: NRRD files cannot be read (use raw input)", path);
+  return CAVR_ERROR_UNSUPPORTED;
+}
+#endif
 
 CAVRError cavrLoadRaw(const char *path, CAVRScalarType type, const int dims[3], const double spacing[3],
                       CAVRVolumeFile *out, char *msg, size_t msgSize) {

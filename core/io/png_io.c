@@ -2,7 +2,9 @@
  * png_io.c - writing frame buffers as PNG through libpng.
  */
 #include <errno.h>
+#ifndef CAVR_NO_IO_LIBS
 #include <png.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,10 @@
 
 CAVRError cavrWritePng(const char *path, const uint8_t *rgba, int width, int height, char *msg, size_t msgSize) {
   if (!path || !rgba || width < 1 || height < 1 || !msg || msgSize == 0) return CAVR_ERROR_INVALID_ARGUMENT;
+#ifdef CAVR_NO_IO_LIBS
+  snprintf(msg, msgSize, "%s: this cavr was built without libpng: PNG output is disabled", path);
+  return CAVR_ERROR_UNSUPPORTED;
+#else
   png_image img;
   memset(&img, 0, sizeof img);
   img.version = PNG_IMAGE_VERSION;
@@ -39,4 +45,5 @@ CAVRError cavrWritePng(const char *path, const uint8_t *rgba, int width, int hei
     return CAVR_ERROR_IO;
   }
   return CAVR_ERROR_NONE;
+#endif
 }

@@ -13,9 +13,6 @@
 #include "camera_math.h"
 #include "volume_data.h"
 
-#if CAVR_WITH_CUDA
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err);
-#endif
 
 /* ------------------------------------------------------------------------------------------------ errors */
 
@@ -105,19 +102,12 @@ CAVRDevice cavrNewDevice(CAVRBackend backend) {
     return NULL;
   }
   if (backend == CAVR_BACKEND_CUDA || backend == CAVR_BACKEND_AUTO) {
-#if CAVR_WITH_CUDA
     CAVRError err = CAVR_ERROR_NONE;
     ops = cavr_cuda_backend(msg, sizeof msg, &err);
     if (!ops && backend == CAVR_BACKEND_CUDA) {
       cavr_set_error(NULL, err, "cavrNewDevice: CUDA back end unavailable: %s", msg);
       return NULL;
     }
-#else
-    if (backend == CAVR_BACKEND_CUDA) {
-      cavr_set_error(NULL, CAVR_ERROR_UNSUPPORTED, "cavrNewDevice: this cavr library was built without CUDA");
-      return NULL;
-    }
-#endif
   }
   if (!ops) ops = cavr_cpu_backend();
   CAVRDevice d = (CAVRDevice)calloc(1, sizeof *d);
@@ -127,10 +117,22 @@ CAVRDevice cavrNewDevice(CAVRBackend backend) {
   }
   atomic_init(&d->refs, 1);
   pthread_mutex_init(&d->lock, NULL);
+  if (ops->init) {
+    CAVRError err = ops->init(d, msg, sizeof msg);
+    if (err != CAVR_ERROR_NONE) {
+      if (backend == CAVR_BACKEND_CUDA) {
+        cavr_set_error(NULL, err, "cavrNewDevice: CUDA back end failed to start: %s", msg);
+        pthread_mutex_destroy(&d->lock);
+        free(d);
+        return NULL;
+      }
+      ops = cavr_cpu_backend(); /* AUTO: fall back to the CPU, keeping the reason in the name */
+    }
+  }
   d->ops = ops;
   d->backend = ops->kind;
   if (d->backend == CAVR_BACKEND_CUDA)
-    snprintf(d->name, sizeof d->name, "CUDA: %s", msg);
+    snprintf(d->name, sizeof d->name, "CUDA (%s)", msg);
   else if (msg[0])
     snprintf(d->name, sizeof d->name, "CPU (CUDA unavailable: %s)", msg);
   else
@@ -282,6 +284,7 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
     memset(&volume->staged, 0, sizeof volume->staged);
     volume->grid = grid;
     volume->cellMinMax = minmax;
+    ++volume->version;
   }
   CAVRVolumeDesc *d = &volume->desc;
   memcpy(d->dims, volume->voxels.dims, sizeof d->dims);
@@ -390,6 +393,7 @@ CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf) {
     tf->range[1] = tf->stagedRange[1];
     tf->stagedTable = NULL;
   }
+  ++tf->version;
   tf->dirty = 0;
   tf->committed = 1;
   return CAVR_ERROR_NONE;
@@ -504,7 +508,7 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
   atomic_init(&s->refs, 1);
   s->device = device;
   CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
-                        0.1f, 0.7f, 0.2f, 10.0f, 1};
+                        0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -578,6 +582,17 @@ CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings s, int enabled) {
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetRenderStrategy(CAVRRenderSettings s, CAVRStrategy strategy, unsigned shapingFlags, int rotation) {
+  CHECK_HANDLE(s, "cavrSetRenderStrategy");
+  if (strategy < CAVR_STRATEGY_STANDARD || strategy > CAVR_STRATEGY_AUTO || (shapingFlags & ~CAVR_SHAPING_ALL))
+    return ARG_ERROR(s, "cavrSetRenderStrategy: unknown strategy %d or shaping flags 0x%x", (int)strategy, shapingFlags);
+  s->staged.strategy = (int)strategy;
+  s->staged.shapingFlags = shapingFlags;
+  s->staged.rotation = rotation != 0;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
   CHECK_HANDLE(s, "cavrCommitRenderSettings");
   s->desc = s->staged;
@@ -609,6 +624,7 @@ CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
   fb->device = device;
   fb->width = width;
   fb->height = height;
+  fb->hostCopy = 1;
   size_t n = (size_t)width * height;
   fb->rgba8 = (uint8_t *)calloc(n, 4);
   fb->rgbaf = (float *)calloc(n * 4, sizeof(float));
@@ -638,6 +654,17 @@ const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferChannel ch
   case CAVR_FB_DEPTH: return fb->depth;
   }
   return NULL;
+}
+
+CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled) {
+  CHECK_HANDLE(fb, "cavrSetFrameBufferHostCopy");
+  fb->hostCopy = enabled != 0;
+  return CAVR_ERROR_NONE;
+}
+
+void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel) {
+  if (!fb || channel < CAVR_FB_COLOR_RGBA8 || channel > CAVR_FB_DEPTH) return NULL;
+  return fb->devicePlanes[channel];
 }
 
 CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count) {
@@ -689,8 +716,12 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   memset(stats, 0, sizeof *stats);
   stats->backend = dev->backend;
   CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb};
+  fb->devicePlanes[0] = fb->devicePlanes[1] = fb->devicePlanes[2] = NULL;
   double t0 = now_ms();
-  CAVRError e = dev->ops->render(dev, &job, stats);
+  /* A volume the GPU could not hold (out of device memory) renders on the CPU. */
+  const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
+  stats->backend = ops->kind;
+  CAVRError e = ops->render(dev, &job, stats);
   stats->milliseconds = now_ms() - t0;
   return e;
 }

@@ -17,6 +17,8 @@ typedef struct CAVRRenderJob {
 
 typedef struct CAVRBackendOps {
   CAVRBackend kind;
+  /** Create device-wide back-end data (device->backendData); may be NULL. msg receives the reason on failure. */
+  CAVRError (*init)(CAVRDevice device, char *msg, size_t msgSize);
   /** Called after a volume's host data is committed (upload); may be NULL. */
   CAVRError (*commitVolume)(CAVRDevice device, CAVRVolume volume);
   /** Free back-end resources of a volume; may be NULL. */
@@ -32,6 +34,16 @@ const CAVRBackendOps *cavr_cpu_backend(void);
 
 /** Macro-cell min/max grid of committed voxels (macrocell.c). Allocates *minmax; returns error code. */
 CAVRError cavr_build_macrocells(const CAVRVoxels *voxels, CAVRMacroGridDesc *grid, float **minmax);
+
+/**
+ * Which macro cells may hold a sample with non-zero opacity: out[c] = 1 when any table entry the cell's
+ * value range can reach (table index = stored * idxScale + idxBias, entries interpolated) has opacity > 0.
+ */
+void cavr_classify_cells(const CAVRVolume vol, const float *rgba, int count, float idxScale, float idxBias,
+                         uint8_t *out);
+
+/** The CUDA back end (cuda_backend.c); NULL with a reason when no GPU or not built. */
+const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err);
 
 /** Column-major 4x4 helpers (matrix.c). */
 void cavr_mat4_mul(const double a[16], const double b[16], double out[16]);

@@ -44,6 +44,9 @@ typedef struct CAVRSettingsDesc {
   int shade;                /**< 0/1 */
   float ambient, diffuse, specular, specularPower;
   int emptySpaceSkipping;   /**< 0/1 */
+  int strategy;             /**< CAVRStrategy */
+  unsigned shapingFlags;    /**< CAVR_SHAPING_* */
+  int rotation;             /**< 0/1: in-place rotation allowed */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

@@ -361,18 +361,6 @@ static int default_threads(void) {
   return n > 0 ? (int)(n > 256 ? 256 : n) : 1;
 }
 
-/* Which macro cells can hold a sample with non-zero opacity. */
-static void classify_cells(Prep *p, const CAVRVolume vol, const int *visiblePrefix) {
-  size_t n = (size_t)p->cells[0] * p->cells[1] * p->cells[2];
-  for (size_t c = 0; c < n; ++c) {
-    float lo = vol->cellMinMax[2 * c] * p->idxScale + p->idxBias, hi = vol->cellMinMax[2 * c + 1] * p->idxScale + p->idxBias;
-    lo = clampf(lo, 0.0f, (float)(p->count - 1));
-    hi = clampf(hi, 0.0f, (float)(p->count - 1));
-    int i0 = (int)floorf(lo), i1 = (int)ceilf(hi);
-    p->cellVisible[c] = (uint8_t)(visiblePrefix[i1 + 1] - visiblePrefix[i0] > 0);
-  }
-}
-
 static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
   const CAVRVolume vol = job->volume;
   const CAVRTransferFunction tf = job->tf;
@@ -425,23 +413,18 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
 
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
   p.table = (float *)malloc(sizeof(float) * 4 * (size_t)tf->count);
-  int *prefix = (int *)malloc(sizeof(int) * (size_t)(tf->count + 1));
   p.cellVisible = p.skip ? (uint8_t *)malloc(cells) : NULL;
-  if (!p.table || !prefix || (p.skip && !p.cellVisible)) {
+  if (!p.table || (p.skip && !p.cellVisible)) {
     free(p.table);
-    free(prefix);
     free(p.cellVisible);
     return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for per-frame tables");
   }
-  prefix[0] = 0;
   for (int i = 0; i < tf->count; ++i) {
     float a = tf->table[4 * i + 3];
     for (int c = 0; c < 3; ++c) p.table[4 * i + c] = tf->table[4 * i + c];
     p.table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
-    prefix[i + 1] = prefix[i] + (a > 0.0f);
   }
-  if (p.skip) classify_cells(&p, vol, prefix);
-  free(prefix);
+  if (p.skip) cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, p.cellVisible);
 
   static const TileFn fns[3][2] = {{tile_u8_nearest, tile_u8_linear},
                                    {tile_u16_nearest, tile_u16_linear},
@@ -482,6 +465,6 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   return err;
 }
 
-static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, cpu_render, NULL};
+static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, NULL, cpu_render, NULL};
 
 const CAVRBackendOps *cavr_cpu_backend(void) { return &cpuOps; }

@@ -1,13 +1,252 @@
 /*
- * cuda_backend.c - the CUDA back end's host side. The ray-casting kernels arrive with the CUDA back end
- * (issue 3); until then a present GPU is detected and reported, and rendering stays on the CPU.
+ * cuda_backend.c - the CUDA back end's host side: rendering policy per frame (strategy, thread-block shape
+ * from the view, in-place rotation with hysteresis), tables, and calls into kernels/ (which only execute).
+ * Built only with CUDA; without it cavr_cuda_backend() answers "not built".
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 
 #if CAVR_WITH_CUDA
 #include "../../kernels/cavr_kernels.h"
+#include "view_policy.h"
+
+/** Shaping switches AUTO uses: the ones measured faster on H100/H200 (docs/benchmarks.md). */
+#define CAVR_AUTO_SHAPING (CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED | CAVR_SHAPING_MAX_BLOCK)
+/** Hysteresis of the rotation decision, degrees. */
+#define CAVR_ROTATION_HYSTERESIS 5.0
+
+typedef struct CudaVolume {
+  CAVRGpuVolume *gpu;
+  const void *uploaded;   /* host voxels the GPU copy was made from */
+  int cube;               /* side of the padded array on the GPU */
+  int rotation;           /* CAVR_ROT_* state of the array on the GPU */
+  uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
+  size_t cellCount;
+  const void *tfKey;
+  unsigned tfVersion, volVersion;
+  float cellScale, cellBias;
+} CudaVolume;
+
+static CAVRGpuContext *context(CAVRDevice dev) { return (CAVRGpuContext *)dev->backendData; }
+
+static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
+  CAVRGpuContext *ctx = NULL;
+  int code = cavr_cuda_context_create(&ctx, msg, msgSize);
+  if (code) return (CAVRError)code;
+  dev->backendData = ctx;
+  return CAVR_ERROR_NONE;
+}
+
+static void cuda_shutdown(CAVRDevice dev) { cavr_cuda_context_destroy(context(dev)); }
+
+static void cuda_release_volume(CAVRDevice dev, CAVRVolume vol) {
+  (void)dev;
+  CudaVolume *cv = (CudaVolume *)vol->backendVolume;
+  if (!cv) return;
+  cavr_cuda_volume_destroy(cv->gpu);
+  free(cv->cells);
+  free(cv);
+  vol->backendVolume = NULL;
+}
+
+/* Upload new voxels into a cube (side: largest dim rounded up to 64, so quarter turns are possible). */
+static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
+  CudaVolume *cv = (CudaVolume *)vol->backendVolume;
+  if (cv && cv->uploaded == vol->voxels.data) return CAVR_ERROR_NONE; /* geometry only: nothing to upload */
+  cuda_release_volume(dev, vol);
+  vol->cpuFallback = 0;
+  cv = (CudaVolume *)calloc(1, sizeof *cv);
+  if (!cv) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
+  int side = vol->voxels.dims[0];
+  for (int a = 1; a < 3; ++a) side = vol->voxels.dims[a] > side ? vol->voxels.dims[a] : side;
+  side = (side + 63) / 64 * 64;
+  char msg[400];
+  int code = cavr_cuda_volume_create(context(dev), vol->voxels.data, (int)vol->voxels.storage, vol->voxels.dims, side,
+                                     &cv->gpu, msg, sizeof msg);
+  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY) {
+    /* Out of device memory: render this volume on the CPU, say so through the callback, no error. */
+    free(cv);
+    vol->cpuFallback = 1;
+    CAVRErrorCallback cb = dev->callback;
+    if (cb)
+      cb(dev->callbackUser, CAVR_ERROR_CUDA_OUT_OF_MEMORY,
+         "cavrCommitVolume: the volume does not fit in GPU memory; it renders on the CPU");
+    return CAVR_ERROR_NONE;
+  }
+  if (code) {
+    free(cv);
+    return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: %s", msg);
+  }
+  cv->uploaded = vol->voxels.data;
+  cv->cube = side;
+  vol->backendVolume = cv;
+  return CAVR_ERROR_NONE;
+}
+
+/* Index-space direction of world vector w for rays (w / spacing) and for screen axes (w * spacing), then
+   expressed in the axes of the array as stored after `rotation`. */
+static void to_stored(const double in[3], int rotation, double out[3]) {
+  if (rotation == CAVR_ROT_Y) { /* stored x = -original z, stored z = original x */
+    out[0] = -in[2];
+    out[1] = in[1];
+    out[2] = in[0];
+  } else if (rotation == CAVR_ROT_Z) { /* stored x = -original y, stored y = original x */
+    out[0] = -in[1];
+    out[1] = in[0];
+    out[2] = in[2];
+  } else {
+    memcpy(out, in, 3 * sizeof(double));
+  }
+}
+
+static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+  const CAVRVolume vol = job->volume;
+  const CAVRTransferFunction tf = job->tf;
+  const CAVRSettingsDesc *s = job->settings;
+  const CAVRCamera cam = job->camera;
+  CAVRFrameBuffer fb = job->fb;
+  CudaVolume *cv = (CudaVolume *)vol->backendVolume;
+  CAVRGpuContext *ctx = context(dev);
+  char msg[400];
+  if (!cv) return cavr_set_error(dev, CAVR_ERROR_NOT_COMMITTED, "cavrRender: the volume is not on the GPU");
+
+  CAVRGpuRenderParams p;
+  memset(&p, 0, sizeof p);
+  memcpy(p.invVP, cam->invViewProj, sizeof p.invVP);
+  memcpy(p.VP, cam->viewProj, sizeof p.VP);
+  double invView[16];
+  const double zero[3] = {0.0, 0.0, 0.0};
+  if (!cavr_mat4_invert(cam->view, invView) || !cavr_mat4_project(invView, zero, p.eye))
+    p.eye[0] = p.eye[1] = p.eye[2] = 0.0;
+  double minSpacing = INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    p.origin[a] = vol->desc.origin[a];
+    p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
+    p.maxCoord[a] = (float)(vol->desc.dims[a] - 1);
+    p.boxLo[a] = (float)vol->desc.renderLo[a];
+    p.boxHi[a] = (float)vol->desc.renderHi[a];
+    p.cells[a] = vol->grid.cells[a];
+    minSpacing = fmin(minSpacing, vol->desc.spacing[a]);
+  }
+  p.width = fb->width;
+  p.height = fb->height;
+  p.step = (float)(s->sampleDistance * minSpacing);
+  p.invStep = 1.0f / p.step;
+  p.count = tf->count;
+  double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
+  p.idxScale = (float)sc;
+  p.idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
+  p.correction = s->opacityCorrection;
+  p.blend = s->blendMode;
+  p.shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.interpolation = s->interpolation;
+  p.skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.ert = s->earlyTermination;
+  p.ka = s->ambient;
+  p.kd = s->diffuse;
+  p.ks = s->specular;
+  p.kp = s->specularPower;
+  p.cube = cv->cube;
+
+  /* Policy: the view in index space (camera axes from the view matrix rows). */
+  const double *V = cam->view;
+  double dirW[3] = {-V[2], -V[6], -V[10]}, rightW[3] = {V[0], V[4], V[8]}, upW[3] = {V[1], V[5], V[9]};
+  double dirI[3], rightI[3], upI[3];
+  for (int a = 0; a < 3; ++a) {
+    dirI[a] = dirW[a] * p.invSpacing[a];
+    rightI[a] = rightW[a] * vol->desc.spacing[a];
+    upI[a] = upW[a] * vol->desc.spacing[a];
+  }
+  int strategy = s->strategy;
+  unsigned flags = strategy == CAVR_STRATEGY_STANDARD ? 0u
+                   : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
+                                                      : s->shapingFlags;
+  int wantRotation = strategy != CAVR_STRATEGY_STANDARD && s->rotation
+                         ? cavr_choose_rotation(dirI, cv->rotation, CAVR_ROTATION_HYSTERESIS)
+                         : CAVR_ROT_NONE;
+  if (wantRotation != cv->rotation) {
+    float ms = 0.0f, ms2 = 0.0f;
+    int code = 0;
+    if (cv->rotation != CAVR_ROT_NONE) code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, &ms, msg, sizeof msg);
+    if (!code && wantRotation != CAVR_ROT_NONE)
+      code = cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
+    cv->rotation = wantRotation;
+    stats->rotationMilliseconds = ms + ms2;
+  }
+  p.rotation = cv->rotation;
+  double dirS[3], rightS[3], upS[3];
+  const double ones[3] = {1.0, 1.0, 1.0};
+  to_stored(dirI, cv->rotation, dirS);
+  to_stored(rightI, cv->rotation, rightS);
+  to_stored(upI, cv->rotation, upS);
+  CAVRViewClass vc;
+  cavr_classify_view(dirS, rightS, upS, ones, flags, 512, &vc);
+  p.blockW = vc.blockW;
+  p.blockH = vc.blockH;
+  p.warpW = vc.warpW;
+  p.warpH = vc.warpH;
+  p.transposed = vc.transposed;
+  p.syncPropagation = vc.syncPropagation;
+
+  /* Tables: count entries with the opacity corrected for a full step, then the raw table. */
+  size_t count = (size_t)tf->count;
+  float *table = (float *)malloc(sizeof(float) * 8 * count);
+  if (!table) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory");
+  float invUnit = 1.0f / s->unitDistance;
+  for (size_t i = 0; i < count; ++i) {
+    float a = tf->table[4 * i + 3];
+    for (int c = 0; c < 3; ++c) table[4 * i + c] = tf->table[4 * i + c];
+    table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * invUnit) : a;
+    memcpy(table + 4 * (count + i), tf->table + 4 * i, 4 * sizeof(float));
+  }
+  /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
+  size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
+  int changed = 0;
+  if (p.skip && (cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
+                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || !cv->cells)) {
+    if (cv->cellCount != cells) {
+      free(cv->cells);
+      cv->cells = (uint8_t *)malloc(cells);
+      cv->cellCount = cv->cells ? cells : 0;
+    }
+    if (!cv->cells) {
+      free(table);
+      return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for macro cells");
+    }
+    cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
+    cv->tfKey = tf;
+    cv->tfVersion = tf->version;
+    cv->volVersion = vol->version;
+    cv->cellScale = p.idxScale;
+    cv->cellBias = p.idxBias;
+    changed = 1;
+  }
+  float kernelMs = 0.0f;
+  uint64_t samples = 0;
+  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, changed, fb->opaqueDepth,
+                              fb->hostCopy ? fb->rgba8 : NULL, fb->hostCopy ? fb->rgbaf : NULL,
+                              fb->hostCopy ? fb->depth : NULL, &kernelMs, &samples, msg, sizeof msg);
+  free(table);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
+  cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
+  stats->samples = samples;
+  stats->kernelMilliseconds = kernelMs;
+  stats->strategy = (CAVRStrategy)strategy;
+  stats->blockWidth = p.blockW;
+  stats->blockHeight = p.blockH;
+  stats->warpWidth = p.warpW;
+  stats->warpHeight = p.warpH;
+  stats->rotation = cv->rotation;
+  return CAVR_ERROR_NONE;
+}
+
+static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
+                                       cuda_render, cuda_shutdown};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
   int count = 0;
@@ -17,10 +256,16 @@ const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *er
     *err = CAVR_ERROR_NO_GPU;
     return NULL;
   }
-  snprintf(msg, msgSize, "%d CUDA device(s) found, but this version renders on the CPU only", count);
+  char name[128];
+  size_t bytes = 0;
+  if (cavr_cuda_device_info(name, sizeof name, &bytes, why, sizeof why) == 0)
+    snprintf(msg, msgSize, "%s, %.0f GiB", name, bytes / 1073741824.0);
+  return &cudaOps;
+}
+#else
+const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
+  snprintf(msg, msgSize, "this cavr library was built without CUDA");
   *err = CAVR_ERROR_UNSUPPORTED;
   return NULL;
 }
-#else
-typedef int cavr_cuda_backend_unused; /* keep the translation unit non-empty */
 #endif

@@ -3,6 +3,7 @@
  * Cell c covers voxel coordinates [c*B, (c+1)*B] on each axis, both ends included, so every voxel a
  * trilinear or nearest sample inside the cell can touch is counted.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -48,4 +49,24 @@ CAVRError cavr_build_macrocells(const CAVRVoxels *voxels, CAVRMacroGridDesc *gri
   for (int a = 0; a < 3; ++a) grid->cells[a] = g[a];
   *minmax = out;
   return CAVR_ERROR_NONE;
+}
+
+void cavr_classify_cells(const CAVRVolume vol, const float *rgba, int count, float idxScale, float idxBias,
+                         uint8_t *out) {
+  int *prefix = (int *)malloc(sizeof(int) * (size_t)(count + 1));
+  size_t n = (size_t)vol->grid.cells[0] * vol->grid.cells[1] * vol->grid.cells[2];
+  if (!prefix) { /* no memory for the prefix sums: treat every cell as visible (never wrong, only slower) */
+    for (size_t c = 0; c < n; ++c) out[c] = 1;
+    return;
+  }
+  prefix[0] = 0;
+  for (int i = 0; i < count; ++i) prefix[i + 1] = prefix[i] + (rgba[4 * i + 3] > 0.0f);
+  for (size_t c = 0; c < n; ++c) {
+    float lo = vol->cellMinMax[2 * c] * idxScale + idxBias, hi = vol->cellMinMax[2 * c + 1] * idxScale + idxBias;
+    lo = lo < 0.0f ? 0.0f : lo > (float)(count - 1) ? (float)(count - 1) : lo;
+    hi = hi < 0.0f ? 0.0f : hi > (float)(count - 1) ? (float)(count - 1) : hi;
+    int i0 = (int)floorf(lo), i1 = (int)ceilf(hi);
+    out[c] = (uint8_t)(prefix[i1 + 1] - prefix[i0] > 0);
+  }
+  free(prefix);
 }

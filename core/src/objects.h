@@ -48,6 +48,8 @@ struct CAVRVolumeImpl {
   CAVRMacroGridDesc grid;
   float *cellMinMax;             /* 2 floats (stored units) per macro cell, x fastest */
   void *backendVolume;           /* back-end resources (e.g. the CUDA array) */
+  int cpuFallback;               /* the CUDA back end could not hold it: rendered on the CPU */
+  unsigned version;              /* incremented when new voxels are committed */
 };
 
 struct CAVRTransferFunctionImpl {
@@ -56,6 +58,7 @@ struct CAVRTransferFunctionImpl {
   int dirty, committed;
   float *stagedTable; int stagedCount; double stagedRange[2];
   float *table; int count; double range[2];
+  unsigned version;              /* incremented by every commit */
 };
 
 struct CAVRCameraImpl {
@@ -82,6 +85,8 @@ struct CAVRFrameBufferImpl {
   float *rgbaf;
   float *depth;
   float *opaqueDepth;            /* NULL = no limit */
+  int hostCopy;                  /* copy CUDA renders back to the planes above */
+  void *devicePlanes[3];         /* CUDA: device copies of the planes after the last render */
 };
 
 /** Record an error on the device (keeps the first until read; calls the callback). Returns code. */

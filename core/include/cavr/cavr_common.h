@@ -91,6 +91,25 @@ typedef enum CAVRInterpolation {
   CAVR_INTERPOLATION_TRILINEAR = 1
 } CAVRInterpolation;
 
+/**
+ * GPU ray-casting strategies. STANDARD: one thread per ray in 16x16 blocks, the volume as uploaded (the
+ * papers' baseline). SHAPED: thread-block shaping (Sugimoto et al. 2013) with the CAVR_SHAPING_* switches
+ * given, and in-place rotation (Misaki et al. 2017) if enabled. AUTO: the switches measured fastest on
+ * H100/H200 (docs/benchmarks.md), with rotation. The CPU back end ignores the strategy.
+ */
+typedef enum CAVRStrategy {
+  CAVR_STRATEGY_STANDARD = 0,
+  CAVR_STRATEGY_SHAPED = 1,
+  CAVR_STRATEGY_AUTO = 2
+} CAVRStrategy;
+
+/** Thread-block shaping switches (Sugimoto 2013, sec. 5), combined with |. */
+#define CAVR_SHAPING_DYNAMIC_BLOCK 0x1u    /**< warp shape follows the primary axis on screen (Table 2) */
+#define CAVR_SHAPING_TRANSPOSED 0x2u       /**< column-major block order when the primary axis is vertical */
+#define CAVR_SHAPING_MAX_BLOCK 0x4u        /**< 512-thread blocks when x is along the rays */
+#define CAVR_SHAPING_SYNC_PROPAGATION 0x8u /**< all rays of a block step together when z is along the rays */
+#define CAVR_SHAPING_ALL 0xFu
+
 /** Camera projections. */
 typedef enum CAVRProjection {
   CAVR_PROJECTION_ORTHOGRAPHIC = 0,

@@ -45,6 +45,18 @@ CAVR_API const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferC
  */
 CAVR_API CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count);
 
+/**
+ * Whether renders copy the image back to the host planes (default 1). With 0 on the CUDA back end the image
+ * stays in device memory (cavrGetFrameBufferDeviceData) and the host planes keep their old contents.
+ */
+CAVR_API CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled);
+
+/**
+ * Device pointer of a plane of the last CUDA render into this frame buffer (same layout as the host plane),
+ * valid until the next render on the device; NULL on the CPU back end or before a CUDA render.
+ */
+CAVR_API void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,13 @@ typedef struct CAVRRenderStats {
   uint64_t samples;        /**< scalar samples taken (transfer-function look-ups), all rays */
   uint64_t rays;           /**< rays that hit the volume box */
   CAVRBackend backend;     /**< back end that rendered (CPU or CUDA) */
+  /* CUDA back end only (zero on the CPU): */
+  double kernelMilliseconds;   /**< ray-casting kernel time (CUDA events), ms */
+  double rotationMilliseconds; /**< in-place rotation done for this frame, ms (0: none) */
+  CAVRStrategy strategy;       /**< strategy used */
+  int blockWidth, blockHeight; /**< thread block in pixels */
+  int warpWidth, warpHeight;   /**< warp shape in pixels */
+  int rotation;                /**< volume orientation: 0 as uploaded, 1 a quarter turn about y, 2 about z */
 } CAVRRenderStats;
 
 /**

@@ -48,6 +48,15 @@ CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled
 /** Empty-space skipping over 8^3-voxel macro cells (composite only). It never changes a pixel. Default on. */
 CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
 
+/**
+ * GPU strategy (CAVRStrategy), the CAVR_SHAPING_* switches used by CAVR_STRATEGY_SHAPED, and whether the
+ * volume may be rotated in place by quarter turns when x runs along the rays (Misaki et al. 2017, with
+ * 5 degrees of hysteresis; SHAPED and AUTO only). Default AUTO, CAVR_SHAPING_ALL, rotation on. Images do
+ * not depend on the strategy beyond floating-point rounding. Errors: CAVR_ERROR_INVALID_ARGUMENT.
+ */
+CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrategy strategy, unsigned shapingFlags,
+                                         int rotation);
+
 /** Publish staged settings. */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
 

@@ -1,0 +1,77 @@
+// rotate.cu - in-place quarter-turn rotation of the volume (Misaki et al. 2017, sec. 3.2, Algorithm 1).
+#include "cuda_util.cuh"
+
+namespace {
+constexpr int T = 32; // tile side t (voxels)
+constexpr int K = 16; // tile depth k (slices along the rotation axis)
+
+// Plane (a, b) is (x, z) for plane 1 (about y) and (x, y) for plane 2 (about z); c is the third axis.
+template <typename V>
+__device__ __forceinline__ V load(cudaSurfaceObject_t s, int plane, int a, int b, int c) {
+  V v;
+  if (plane == 1) surf3Dread(&v, s, a * (int)sizeof(V), c, b);
+  else surf3Dread(&v, s, a * (int)sizeof(V), b, c);
+  return v;
+}
+template <typename V>
+__device__ __forceinline__ void store(cudaSurfaceObject_t s, int plane, int a, int b, int c, V v) {
+  if (plane == 1) surf3Dwrite(v, s, a * (int)sizeof(V), c, b);
+  else surf3Dwrite(v, s, a * (int)sizeof(V), b, c);
+}
+
+// One block per cycle of four tiles T(i,j) -> T(n-1-j, i) -> T(n-1-i, n-1-j) -> T(j, n-1-i) (direction +1;
+// the reverse cycle for -1), for K slices. The four tiles of a slice are staged in shared memory, then each
+// is written to where its successor was: new(a', b') = old(a, b), a' = N-1-b, b' = a (+1).
+template <typename V>
+__global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int plane, int N, int direction) {
+  __shared__ V tile[4][T][T + 1];
+  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
+  int ti[4], tj[4];
+  ti[0] = i;
+  tj[0] = j;
+  for (int q = 1; q < 4; ++q) {
+    if (direction > 0) {
+      ti[q] = n - 1 - tj[q - 1];
+      tj[q] = ti[q - 1];
+    } else {
+      ti[q] = tj[q - 1];
+      tj[q] = n - 1 - ti[q - 1];
+    }
+  }
+  for (int c = c0; c < c0 + K && c < N; ++c) {
+    for (int q = 0; q < 4; ++q)
+      for (int w = threadIdx.y; w < T; w += blockDim.y)
+        tile[q][w][threadIdx.x] = load<V>(s, plane, ti[q] * T + threadIdx.x, tj[q] * T + w, c);
+    __syncthreads();
+    // Voxel (a, b) of tile q moves to (a', b') inside tile q+1.
+    for (int q = 0; q < 4; ++q)
+      for (int w = threadIdx.y; w < T; w += blockDim.y) {
+        int a = ti[q] * T + threadIdx.x, b = tj[q] * T + w;
+        int a2 = direction > 0 ? N - 1 - b : b, b2 = direction > 0 ? a : N - 1 - a;
+        store<V>(s, plane, a2, b2, c, tile[q][w][threadIdx.x]);
+      }
+    __syncthreads();
+  }
+}
+} // namespace
+
+extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
+                                       char *msg, size_t msgSize) {
+  const int N = vol->cube;
+  if (N % (2 * T) != 0 || (plane != 1 && plane != 2)) {
+    std::snprintf(msg, msgSize, "rotate_tiles: cube side %d is not a multiple of %d (or bad plane %d)", N, 2 * T, plane);
+    return 1;
+  }
+  dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K), block(T, 8);
+  CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
+  if (vol->storage == 0) rotate_tiles<unsigned char><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+  else if (vol->storage == 1) rotate_tiles<unsigned short><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+  else rotate_tiles<float><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+  CAVR_CUDA_CHECK(cudaGetLastError(), "rotate_tiles launch");
+  CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
+  CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->stop), "rotate_tiles");
+  float t = 0.0f;
+  cudaEventElapsedTime(&t, ctx->start, ctx->stop);
+  if (ms) *ms = t;
+  return 0;
+}

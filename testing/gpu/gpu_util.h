@@ -1,0 +1,76 @@
+/* gpu_util.h - shared by the GPU tests: skip without a GPU, load real volumes (NRRD, or raw where the
+   machine has no teem), scenes on a given back end, PSNR. */
+#ifndef CAVR_GPU_UTIL_H
+#define CAVR_GPU_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cavr/cavr.h"
+#include "cavr/cavr_io.h"
+
+#define SKIP_CODE 77
+#define CHECK(c)                                                                                                   \
+  do {                                                                                                             \
+    if (!(c)) {                                                                                                    \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                        \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+#define CHECK_OK(dev, call)                                                                                        \
+  do {                                                                                                             \
+    CAVRError e_ = (call);                                                                                         \
+    if (e_) {                                                                                                      \
+      const char *m_ = "";                                                                                         \
+      cavrGetDeviceError(dev, &m_);                                                                                \
+      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, cavrGetErrorString(e_), m_);             \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+/* A CUDA device, or exit with SKIP_CODE (ctest reports SKIP) when there is no usable GPU. */
+static inline CAVRDevice gpu_device_or_skip(void) {
+  CAVRDevice d = cavrNewDevice(CAVR_BACKEND_CUDA);
+  if (!d) {
+    const char *m = "";
+    CAVRError e = cavrGetDeviceError(NULL, &m);
+    printf("SKIP: no usable GPU (%s: %s)\n", cavrGetErrorString(e), m);
+    exit(SKIP_CODE);
+  }
+  printf("GPU: %s\n", cavrGetDeviceName(d));
+  return d;
+}
+
+/* data/NAME.nhdr through teem, or RAWDIR/NAME.raw (decompressed) where teem is missing. */
+static inline void load_volume(const char *name, CAVRScalarType type, int nx, int ny, int nz, double sx, double sy,
+                               double sz, CAVRVolumeFile *f) {
+  char path[1024], msg[600];
+  snprintf(path, sizeof path, "%s/%s.nhdr", CAVR_DATA_DIR, name);
+  CAVRError e = cavrLoadNrrd(path, f, msg, sizeof msg);
+  if (e == CAVR_ERROR_UNSUPPORTED) {
+    const char *raw = getenv("CAVR_RAW_DIR");
+    int dims[3] = {nx, ny, nz};
+    double spacing[3] = {sx, sy, sz};
+    snprintf(path, sizeof path, "%s/%s.raw", raw ? raw : ".", name);
+    e = cavrLoadRaw(path, type, dims, spacing, f, msg, sizeof msg);
+  }
+  if (e) {
+    fprintf(stderr, "cannot load %s: %s\n", name, msg);
+    exit(1);
+  }
+}
+
+static inline double psnr_rgba(const float *a, const float *b, size_t pixels, double *maxErr) {
+  double se = 0.0, mx = 0.0;
+  for (size_t i = 0; i < 4 * pixels; ++i) {
+    double d = (double)a[i] - b[i];
+    se += d * d;
+    mx = fabs(d) > mx ? fabs(d) : mx;
+  }
+  if (maxErr) *maxErr = mx;
+  return se == 0.0 ? INFINITY : 10.0 * log10(1.0 / (se / (4.0 * pixels)));
+}
+
+#endif

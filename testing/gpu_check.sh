@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One full GPU check-and-benchmark pass, for one `device` call (H100/H200, nvcc + cmake, no ParaView):
+# build, run the C and GPU tests, compute-sanitizer memcheck and racecheck, then cavr-bench and its plots.
+# Needs .devdata/ct_shoulder_512x512x450_uint8.raw.gz (carried). Results under $OUT (or ./gpu-out).
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+MODE=${1:-all}   # all | tests | bench
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
+  >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+cmake --build build-gpu -j16 >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+# Raw copies of the data/ volumes (no teem here).
+mkdir -p .devdata/raw
+for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
+cp data/bucky_32x32x32_uint8.raw .devdata/raw/
+export CAVR_RAW_DIR=$PWD/.devdata/raw
+if [ "$MODE" != bench ]; then
+  (cd build-gpu && ctest --output-on-failure -L gpu 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "worst|Passed|Failed|SKIP|tests passed|CHECK|refused|four quarter")
+  (cd build-gpu && ctest -L c -E "test_io|test_empty_space|test_threads|test_pieces|test_api_header" 2>&1 | tail -3)
+  compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 build-gpu/testing/test_gpu_render --quick \
+    >"$OUT/memcheck.log" 2>&1; echo "memcheck test_gpu_render: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log")"
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_rotation \
+    >"$OUT/memcheck_rot.log" 2>&1; echo "memcheck test_gpu_rotation: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_rot.log")"
+  compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/testing/test_gpu_render --quick \
+    >"$OUT/racecheck.log" 2>&1; echo "racecheck test_gpu_render: rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck.log")"
+  compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/testing/test_gpu_rotation \
+    >"$OUT/racecheck_rot.log" 2>&1; echo "racecheck test_gpu_rotation: rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck_rot.log")"
+fi
+if [ "$MODE" != tests ]; then
+  RAW=.devdata/ct_shoulder_512x512x450_uint8.raw
+  [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"
+  build-gpu/testing/cavr-bench --raw "$RAW" --dims 512,512,450 --out "$OUT" ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.log"
+  python3 testing/bench/plot_bench.py "$OUT/bench.csv" "$OUT" || true
+fi
