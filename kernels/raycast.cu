@@ -64,6 +64,8 @@ __device__ __forceinline__ float window_depth(const Frame &f, const double nearW
 struct Ray {
   double nearW[3], dirW[3], o[3], d[3];
   float dw[3];
+  float of[3], df[3]; // float position at lattice midpoint mAnchor and direction: v = of + (m - mAnchor) df
+  double mAnchor;
   float ft0, ft1;
   long k, kFull0, kFull1;
   double visibleUntil;
@@ -127,6 +129,12 @@ __device__ bool setup(const Frame &f, const float4 * /*table*/, int px, int py, 
   r.ft0 = (float)t0;
   r.ft1 = (float)t1;
   r.k = (long)floorf(r.ft0 / p.step);
+  // Positions in float relative to the first sample (double per sample would dominate the loop).
+  r.mAnchor = ((double)r.k + 0.5) * p.step;
+  for (int a = 0; a < 3; ++a) {
+    r.of[a] = (float)(r.o[a] + r.mAnchor * r.d[a]);
+    r.df[a] = (float)r.d[a];
+  }
   r.kFull0 = (long)ceilf(r.ft0 / p.step);
   r.kFull1 = (long)floorf(r.ft1 / p.step) - 1;
   r.visibleUntil = -1.0;
@@ -158,8 +166,9 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
     if (!(ts < te)) return false;
     len = te - ts;
   }
-  double md = ((double)r.k + 0.5) * st;
-  float v[3] = {(float)(r.o[0] + md * r.d[0]), (float)(r.o[1] + md * r.d[1]), (float)(r.o[2] + md * r.d[2])};
+  const float rel = (float)(r.k) * st + 0.5f * st - (float)r.mAnchor;
+  const double md = r.mAnchor + rel;
+  float v[3] = {r.of[0] + rel * r.df[0], r.of[1] + rel * r.df[1], r.of[2] + rel * r.df[2]};
   if (p.blend != 0) { // maximum, minimum, average intensity
     ++r.k;
     float s = sample(f, v[0], v[1], v[2]);
@@ -237,7 +246,7 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
 __global__ void __launch_bounds__(512) raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
   extern __shared__ float4 table[];
   const CAVRGpuRenderParams &p = f.p;
-  for (int i = threadIdx.x; i < p.count; i += blockDim.x) table[i] = gtable[i];
+  for (int i = threadIdx.x; i < 2 * p.count; i += blockDim.x) table[i] = gtable[i];
   __syncthreads();
   // Pixel of this thread: warps of warpW x warpH pixels tile the blockW x blockH block; with transposed
   // indexing consecutive blocks run down the columns.
@@ -334,7 +343,8 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     CAVR_CUDA_CHECK(cudaMalloc(&ctx->opaque, pixels * sizeof(float)), "cudaMalloc (opaque depth)");
     ctx->pixelCap = pixels * sizeof(float4);
   }
-  if (cells && (cellsChanged || ctx->cellsCap < cellCount)) {
+  (void)cellsChanged; /* the buffer is shared by the device's volumes: upload every frame (<= 2 MB) */
+  if (cells) {
     if ((code = ensure(&ctx->cells, &ctx->cellsCap, cellCount, "cudaMalloc (macro cells)", msg, msgSize))) return code;
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->cells, cells, cellCount, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (macro cells)");
   }

@@ -43,13 +43,17 @@ __global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int p
       for (int w = threadIdx.y; w < T; w += blockDim.y)
         tile[q][w][threadIdx.x] = load<V>(s, plane, ti[q] * T + threadIdx.x, tj[q] * T + w, c);
     __syncthreads();
-    // Voxel (a, b) of tile q moves to (a', b') inside tile q+1.
-    for (int q = 0; q < 4; ++q)
-      for (int w = threadIdx.y; w < T; w += blockDim.y) {
-        int a = ti[q] * T + threadIdx.x, b = tj[q] * T + w;
-        int a2 = direction > 0 ? N - 1 - b : b, b2 = direction > 0 ? a : N - 1 - a;
-        store<V>(s, plane, a2, b2, c, tile[q][w][threadIdx.x]);
+    // Tile q moves into tile q+1: new(a', b') = old(a, b). Threads run along a' of the destination so the
+    // writes are coalesced; the source element is read transposed from shared memory (padded rows).
+    for (int q = 0; q < 4; ++q) {
+      const int d = (q + 1) & 3;
+      for (int w2 = threadIdx.y; w2 < T; w2 += blockDim.y) {
+        const int u2 = threadIdx.x;
+        // +1: u' = T-1-w, w' = u  ->  u = w', w = T-1-u'.   -1: u' = w, w' = T-1-u  ->  u = T-1-w', w = u'.
+        const int u = direction > 0 ? w2 : T - 1 - w2, w = direction > 0 ? T - 1 - u2 : u2;
+        store<V>(s, plane, ti[d] * T + u2, tj[d] * T + w2, c, tile[q][w][u]);
       }
+    }
     __syncthreads();
   }
 }

@@ -16,10 +16,13 @@ for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || g
 cp data/bucky_32x32x32_uint8.raw .devdata/raw/
 export CAVR_RAW_DIR=$PWD/.devdata/raw
 if [ "$MODE" != bench ]; then
-  (cd build-gpu && ctest --output-on-failure -L gpu 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "worst|Passed|Failed|SKIP|tests passed|CHECK|refused|four quarter")
+  (cd build-gpu && ctest --output-on-failure -L gpu > "$OUT/gpu_tests.log" 2>&1)
+  grep -E "worst|Passed|Failed|SKIP|tests passed|CHECK|refused|four quarter|rotation on vs off" "$OUT/gpu_tests.log" | head -40
+  grep -B3 "CHECK failed" "$OUT/gpu_tests.log" | head -20
   (cd build-gpu && ctest -L c -E "test_io|test_empty_space|test_threads|test_pieces|test_api_header" 2>&1 | tail -3)
   compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 build-gpu/testing/test_gpu_render --quick \
     >"$OUT/memcheck.log" 2>&1; echo "memcheck test_gpu_render: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log")"
+  grep -E -A6 "^========= (Invalid|Program hit|Leaked|Uninitialized)" "$OUT/memcheck.log" | head -24
   compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_rotation \
     >"$OUT/memcheck_rot.log" 2>&1; echo "memcheck test_gpu_rotation: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/memcheck_rot.log")"
   compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/testing/test_gpu_render --quick \
@@ -32,4 +35,8 @@ if [ "$MODE" != tests ]; then
   [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"
   build-gpu/testing/cavr-bench --raw "$RAW" --dims 512,512,450 --out "$OUT" ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.log"
   python3 testing/bench/plot_bench.py "$OUT/bench.csv" "$OUT" || true
+  # At most 8 files come back: keep the ones that matter, fold the logs into one.
+  cat "$OUT"/gpu_tests.log "$OUT"/memcheck*.log "$OUT"/racecheck*.log > "$OUT/checks.log" 2>/dev/null
+  rm -f "$OUT"/gpu_tests.log "$OUT"/memcheck*.log "$OUT"/racecheck*.log "$OUT"/configure.log "$OUT"/build.log \
+        "$OUT"/fig9_*_x.png "$OUT"/fig9_*_z.png "$OUT"/device.txt
 fi

@@ -164,14 +164,22 @@ int main(int argc, char **argv) {
     table[4 * i] = table[4 * i + 1] = table[4 * i + 2] = v;
     table[4 * i + 3] = i < 30 ? 0.0f : 0.004f * v;
   }
+  /* Every switch alone, all together, rotation alone, and auto: the evidence for auto's choice. The y
+     sweep runs all of them; the x and z sweeps the first three and auto. */
+  enum { NS = 8 };
   const struct {
     const char *name;
     CAVRStrategy s;
     unsigned flags;
     int rotation;
-  } strategies[3] = {{"standard", CAVR_STRATEGY_STANDARD, 0, 0},
-                     {"shaped", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_ALL, 0},
-                     {"auto", CAVR_STRATEGY_AUTO, 0, 1}};
+  } strategies[NS] = {{"standard", CAVR_STRATEGY_STANDARD, 0, 0},
+                      {"shaped", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_ALL, 0},
+                      {"rotation", CAVR_STRATEGY_SHAPED, 0, 1},
+                      {"auto", CAVR_STRATEGY_AUTO, 0, 1},
+                      {"dynamic", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK, 0},
+                      {"dyn+transposed", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED, 0},
+                      {"max-block", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_MAX_BLOCK, 0},
+                      {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0}};
   const char *sweeps[3] = {"y", "x", "z"};
 
   for (int which = 0; which < 2; ++which) {
@@ -210,16 +218,16 @@ int main(int argc, char **argv) {
     fprintf(sum, "\nvolume %s %dx%dx%d padded %d\n", vname, vd[0], vd[1], vd[2], side);
 
     size_t peak = 0;
-    double worstMs[3] = {0, 0, 0};
-    uint64_t worstSamples[3] = {0, 0, 0};
+    double worstMs[NS] = {0};
+    uint64_t worstSamples[NS] = {0};
     for (int sw = 0; sw < 3; ++sw) {
       int stepDeg = sw == 0 ? (quick ? 15 : 1) : (quick ? 30 : 5);
-      int count = 360 / stepDeg;
-      double *ms[3];
-      for (int k = 0; k < 3; ++k) ms[k] = (double *)malloc(sizeof(double) * count);
+      int count = 360 / stepDeg, ns = sw == 0 ? NS : 4;
+      double *ms[NS];
+      for (int k = 0; k < ns; ++k) ms[k] = (double *)malloc(sizeof(double) * count);
       for (int a = 0; a < count; ++a) {
         double ang = a * stepDeg;
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < ns; ++k) {
           double rx = sw == 1 ? ang : 0, ry = sw == 0 ? ang : 0, rz = sw == 2 ? ang : 0;
           OK(dev, cavrSetCameraOrbit(cam, bounds, rx, ry, rz, CAVR_PROJECTION_PERSPECTIVE, 1.0));
           OK(dev, cavrCommitCamera(cam));
@@ -247,21 +255,21 @@ int main(int argc, char **argv) {
         }
       }
       printf("%s-sweep (%d-degree steps, %d views):\n", sweeps[sw], stepDeg, count);
-      printf("  %-9s %9s %9s %9s %9s %8s %12s\n", "strategy", "mean ms", "median", "min", "max", "max/min", "mean speedup");
+      printf("  %-15s %9s %9s %9s %9s %8s %12s\n", "strategy", "mean ms", "median", "min", "max", "max/min", "mean speedup");
       double meanStd = 0;
-      for (int k = 0; k < 3; ++k) {
+      for (int k = 0; k < ns; ++k) {
         Stat s = stat(ms[k], count);
         if (k == 0) meanStd = s.mean;
-        printf("  %-9s %9.3f %9.3f %9.3f %9.3f %8.3f %11.2fx\n", strategies[k].name, s.mean, s.median, s.min, s.max,
+        printf("  %-15s %9.3f %9.3f %9.3f %9.3f %8.3f %11.2fx\n", strategies[k].name, s.mean, s.median, s.min, s.max,
                s.max / s.min, meanStd / s.mean);
         fprintf(sum, "%s %s-sweep %s mean %.4f median %.4f min %.4f max %.4f max/min %.4f speedup %.4f\n", vname,
                 sweeps[sw], strategies[k].name, s.mean, s.median, s.min, s.max, s.max / s.min, meanStd / s.mean);
         free(ms[k]);
       }
     }
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
       double rate = worstSamples[k] / (worstMs[k] * 1e-3);
-      printf("  worst frame %-9s %.3f ms, %.3g samples/s = %.1f%% of the cached texture-fetch rate\n",
+      printf("  worst frame %-15s %.3f ms, %.3g samples/s = %.1f%% of the cached texture-fetch rate\n",
              strategies[k].name, worstMs[k], rate, 100.0 * rate / fetchRate);
       fprintf(sum, "%s worst %s ms %.4f samples_per_s %.4g fraction_of_ceiling %.4f\n", vname, strategies[k].name,
               worstMs[k], rate, rate / fetchRate);

@@ -32,7 +32,9 @@ for volume in sorted({v for v, _ in data}):
     by = data[(volume, "y")]
     fig, ax = plt.subplots(figsize=(5, 4))
     names = list(by)
-    ax.boxplot([[m for _, m in by[n]] for n in names], labels=names)
+    ax.boxplot([[m for _, m in by[n]] for n in names])
+    ax.set_xticks(range(1, len(names) + 1))
+    ax.set_xticklabels(names, rotation=30, ha="right")
     ax.set_ylabel("ms per frame (theta_y = 0..359)")
     ax.set_title("%s volume" % volume)
     ax.grid(alpha=0.3)
