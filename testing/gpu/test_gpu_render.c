@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
                    vols[v].name, views[w][0], views[w][1], blend, shade, strategies[k].name, gs.blockWidth,
                    gs.blockHeight, gs.rotation, p, mx, 100.0 * covered / px, (unsigned long long)cs.samples,
                    (unsigned long long)gs.samples);
-            CHECK(covered > 0.02 * px);
+            /* Composite and MIP must show the object; the minimum along a ray is often air (empty image). */
+            if (blend <= 1) CHECK(covered > 0.02 * px);
             CHECK(p >= 45.0);
             worst = p < worst ? p : worst;
             if (k == nstrat - 1 && !quick) {
