@@ -66,9 +66,10 @@ struct Ray {
   float dw[3];
   float of[3], df[3]; // float position at lattice midpoint mAnchor and direction: v = of + (m - mAnchor) df
   double mAnchor;
+  int k0;             // lattice index of the anchor segment
   float ft0, ft1;
-  long k, kFull0, kFull1;
-  double visibleUntil;
+  int k, kFull0, kFull1;  // lattice segment indices (32-bit: 64-bit conversions are slow on the GPU)
+  float visibleUntil;     // relative to the anchor: the current macro cell is visible before this
   float A, C[3], depth;
   float best, sum, total, bestT;
   unsigned samples;
@@ -128,16 +129,17 @@ __device__ bool setup(const Frame &f, const float4 * /*table*/, int px, int py, 
   if (!(t0 < t1)) return false;
   r.ft0 = (float)t0;
   r.ft1 = (float)t1;
-  r.k = (long)floorf(r.ft0 / p.step);
+  r.k = (int)floorf(r.ft0 / p.step);
+  r.k0 = r.k;
   // Positions in float relative to the first sample (double per sample would dominate the loop).
   r.mAnchor = ((double)r.k + 0.5) * p.step;
   for (int a = 0; a < 3; ++a) {
     r.of[a] = (float)(r.o[a] + r.mAnchor * r.d[a]);
     r.df[a] = (float)r.d[a];
   }
-  r.kFull0 = (long)ceilf(r.ft0 / p.step);
-  r.kFull1 = (long)floorf(r.ft1 / p.step) - 1;
-  r.visibleUntil = -1.0;
+  r.kFull0 = (int)ceilf(r.ft0 / p.step);
+  r.kFull1 = (int)floorf(r.ft1 / p.step) - 1;
+  r.visibleUntil = -1.0f;
   r.A = 0.0f;
   r.C[0] = r.C[1] = r.C[2] = 0.0f;
   r.depth = 1.0f;
@@ -166,8 +168,7 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
     if (!(ts < te)) return false;
     len = te - ts;
   }
-  const float rel = (float)(r.k) * st + 0.5f * st - (float)r.mAnchor;
-  const double md = r.mAnchor + rel;
+  const float rel = (float)(r.k - r.k0) * st; // this segment's midpoint, relative to the anchor
   float v[3] = {r.of[0] + rel * r.df[0], r.of[1] + rel * r.df[1], r.of[2] + rel * r.df[2]};
   if (p.blend != 0) { // maximum, minimum, average intensity
     ++r.k;
@@ -175,14 +176,14 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
     ++r.samples;
     if (p.blend == 1 ? s > r.best : (p.blend == 2 ? s < r.best : false)) {
       r.best = s;
-      r.bestT = (float)md;
+      r.bestT = (float)(r.mAnchor + rel);
     }
     float l = (r.k - 1 < r.kFull0 || r.k - 1 > r.kFull1) ? te - ts : st;
     r.sum += s * l;
     r.total += l;
     return true;
   }
-  if (p.skip && md >= r.visibleUntil && v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p.maxCoord[0] &&
+  if (p.skip && rel >= r.visibleUntil && v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p.maxCoord[0] &&
       v[1] <= p.maxCoord[1] && v[2] <= p.maxCoord[2]) {
     const int B = 8;
     int c[3];
@@ -190,14 +191,15 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
       int ci = (int)(fmaxf(v[a], 0.0f) * (1.0f / B));
       c[a] = ci < p.cells[a] ? ci : p.cells[a] - 1;
     }
+    // Where the ray leaves the cell, relative to the anchor (float: skipped segments keep a half-step margin).
     float texit = FLT_MAX;
     for (int a = 0; a < 3; ++a) {
-      float da = (float)r.d[a];
-      if (da > 0.0f) texit = fminf(texit, (float)(((double)((c[a] + 1) * B) - r.o[a]) / da));
-      else if (da < 0.0f) texit = fminf(texit, (float)(((double)(c[a] * B) - r.o[a]) / da));
+      float da = r.df[a];
+      if (da > 0.0f) texit = fminf(texit, ((float)((c[a] + 1) * B) - r.of[a]) / da);
+      else if (da < 0.0f) texit = fminf(texit, ((float)(c[a] * B) - r.of[a]) / da);
     }
     if (!f.cells[((size_t)c[2] * p.cells[1] + c[1]) * p.cells[0] + c[0]]) {
-      long kn = (long)floorf(texit / st);
+      int kn = r.k0 + (int)floorf(0.5f + texit / st);
       r.k = kn > r.k + 1 ? kn : r.k + 1;
       return true;
     }
@@ -232,7 +234,7 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
     float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
     for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);
   }
-  if (r.A == 0.0f) r.depth = window_depth(f, r.nearW, r.dirW, md);
+  if (r.A == 0.0f) r.depth = window_depth(f, r.nearW, r.dirW, r.mAnchor + rel);
   float wgt = (1.0f - r.A) * a;
   r.C[0] += wgt * rgb[0];
   r.C[1] += wgt * rgb[1];

@@ -19,6 +19,7 @@ static void usage(FILE *f) {
           "                   [--projection ortho|perspective] [--tf PRESET|FILE] [--range MIN:MAX]\n"
           "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average] [--shade]\n"
           "                   [--interpolation nearest|linear] [--backend auto|cpu|cuda] [--threads N]\n"
+          "                   [--strategy standard|shaped|auto] [--no-rotation]\n"
           "                   [--repeat N] [--json]\n"
           "       raw input also needs: --dims X,Y,Z --type uint8|int8|uint16|int16|float32|uint32|int32|float64\n"
           "                             [--spacing SX,SY,SZ]\n"
@@ -26,7 +27,9 @@ static void usage(FILE *f) {
           "Rotations orbit the camera about the volume centre: x first, then y, then z (degrees).\n"
           "Transfer-function presets: ramp (default), ct-skin, ct-bone, mri; they span --range (default: data range).\n"
           "A FILE holds lines 'VALUE R G B A' (and optionally 'domain normalized'); see docs/user-guide.md.\n"
-          "--repeat N renders N times and reports the median; --json prints one JSON object on stdout.\n");
+          "--repeat N renders N times and reports the median; --json prints one JSON object on stdout.\n"
+          "--strategy picks the GPU ray-casting strategy (default auto: thread-block shaping and in-place rotation);\n"
+          "--no-rotation keeps the volume as uploaded. Both are ignored by the CPU back end.\n");
 }
 
 static int fail(const char *what, const char *msg) {
@@ -57,16 +60,35 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Copy s into out with JSON string escapes. */
+static void json_escape(const char *s, char *out, size_t n) {
+  size_t j = 0;
+  for (; *s && j + 7 < n; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      out[j++] = '\\';
+      out[j++] = (char)c;
+    } else if (c < 0x20) {
+      j += (size_t)snprintf(out + j, n - j, "\\u%04x", c);
+    } else {
+      out[j++] = (char)c;
+    }
+  }
+  out[j] = '\0';
+}
+
 static const char *backend_name(CAVRBackend b) { return b == CAVR_BACKEND_CUDA ? "cuda" : "cpu"; }
 
 int main(int argc, char **argv) {
   const char *out = "cavr.png", *tfName = "ramp", *type = NULL, *blend = "composite", *backend = "auto",
              *interp = "linear", *projection = "ortho";
   int width = 1024, height = 1024, repeat = 1, json = 0, shade = 0, threads = 0, haveDims = 0, haveRange = 0;
+  int rotation = 1;
+  CAVRStrategy strategy = CAVR_STRATEGY_AUTO;
   int dims[3] = {0, 0, 0};
   double rot[3] = {0, 0, 0}, spacing[3] = {1, 1, 1}, range[2] = {0, 0}, sampleDistance = 0.5;
   enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
-         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS };
+         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT };
   static const struct option opts[] = {
       {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, O_SIZE},
       {"rotate-x", required_argument, 0, O_RX}, {"rotate-y", required_argument, 0, O_RY},
@@ -78,6 +100,7 @@ int main(int argc, char **argv) {
       {"dims", required_argument, 0, O_DIMS}, {"type", required_argument, 0, O_TYPE},
       {"spacing", required_argument, 0, O_SPACING}, {"interpolation", required_argument, 0, O_INTERP},
       {"threads", required_argument, 0, O_THREADS}, {"help", no_argument, 0, 'h'},
+      {"strategy", required_argument, 0, O_STRATEGY}, {"no-rotation", no_argument, 0, O_NOROT},
       {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -122,6 +145,13 @@ int main(int argc, char **argv) {
       threads = atoi(optarg);
       if (threads < 0) return fail("--threads expects a count >= 0", optarg);
       break;
+    case O_STRATEGY:
+      if (!strcmp(optarg, "standard")) strategy = CAVR_STRATEGY_STANDARD;
+      else if (!strcmp(optarg, "shaped")) strategy = CAVR_STRATEGY_SHAPED;
+      else if (!strcmp(optarg, "auto")) strategy = CAVR_STRATEGY_AUTO;
+      else return fail("--strategy expects standard, shaped or auto", optarg);
+      break;
+    case O_NOROT: rotation = 0; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
@@ -224,7 +254,8 @@ int main(int argc, char **argv) {
       cavrSetRenderSampleDistance(set, sampleDistance) || cavrSetRenderBlendMode(set, blendMode) ||
       cavrSetRenderInterpolation(set, interpolation) ||
       cavrSetRenderOpacityCorrection(set, 1, minSpacing) /* opacity is per voxel of the finest axis */ ||
-      cavrSetRenderShading(set, shade, 0.1, 0.7, 0.2, 10.0) || cavrCommitRenderSettings(set))
+      cavrSetRenderShading(set, shade, 0.1, 0.7, 0.2, 10.0) ||
+      cavrSetRenderStrategy(set, strategy, CAVR_SHAPING_ALL, rotation) || cavrCommitRenderSettings(set))
     goto device_error;
   for (int i = 0; i < repeat; ++i) {
     if (cavrRender(fb, vol, tf, cam, set, &stats)) goto device_error;
@@ -238,10 +269,15 @@ int main(int argc, char **argv) {
     goto cleanup;
   }
   if (json) {
-    printf("{\"backend\": \"%s\", \"device\": \"%s\", \"width\": %d, \"height\": %d, \"repeat\": %d, "
+    static const char *strategies[] = {"standard", "shaped", "auto"};
+    char device[400];
+    json_escape(cavrGetDeviceName(dev), device, sizeof device);
+    printf("{\"backend\": \"%s\", \"device\": \"%s\", \"strategy\": \"%s\", \"block\": \"%dx%d\", "
+           "\"rotation\": %d, \"kernel_ms\": %.4f, \"width\": %d, \"height\": %d, \"repeat\": %d, "
            "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"output\": \"%s\"}\n",
-           backend_name(stats.backend), cavrGetDeviceName(dev), width, height, repeat, median, times[0],
-           (unsigned long long)stats.samples, (unsigned long long)stats.rays, out);
+           backend_name(stats.backend), device, stats.backend == CAVR_BACKEND_CUDA ? strategies[stats.strategy] : "cpu",
+           stats.blockWidth, stats.blockHeight, stats.rotation, stats.kernelMilliseconds, width, height, repeat, median,
+           times[0], (unsigned long long)stats.samples, (unsigned long long)stats.rays, out);
   } else {
     printf("%s: %dx%d, %s back end, %.2f ms (median of %d), %llu samples; wrote %s\n", input, width, height,
            backend_name(stats.backend), median, repeat, (unsigned long long)stats.samples, out);

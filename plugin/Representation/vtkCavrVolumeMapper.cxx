@@ -363,6 +363,8 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   cavrSetRenderShading(in.Settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
     std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
     std::max(1e-3, prop->GetSpecularPower(0)));
+  cavrSetRenderStrategy(in.Settings, static_cast<CAVRStrategy>(this->Strategy),
+    this->Strategy == 1 ? CAVR_SHAPING_ALL : 0u, this->Strategy == 2);
   cavrCommitRenderSettings(in.Settings);
 
   // 5. Camera: cavr's world is the data space; the view includes the volume's matrix.
@@ -427,8 +429,10 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   this->LastRenderTime = stats.milliseconds;
   this->LastSampleCount = static_cast<double>(stats.samples);
   in.LastBackend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
-  vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end, " << width << "x" << height << ", "
-                << stats.milliseconds << " ms, " << stats.samples << " samples");
+  vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end ("
+                << cavrGetDeviceName(in.Device) << "), strategy " << stats.strategy << ", block "
+                << stats.blockWidth << "x" << stats.blockHeight << ", rotation " << stats.rotation << ", "
+                << width << "x" << height << ", " << stats.milliseconds << " ms, " << stats.samples << " samples");
 
   // 8. Blend the premultiplied image into the window. The quad sits at the volume's nearest depth so
   //    that opaque geometry in front of the whole volume hides it (rays already stop at geometry).
@@ -471,6 +475,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << endl;
   os << indent << "CavrBlendMode: " << this->CavrBlendMode << endl;
   os << indent << "NumberOfThreads: " << this->NumberOfThreads << endl;
+  os << indent << "Strategy: " << this->Strategy << endl;
   os << indent << "RenderExtent: " << this->RenderExtent[0] << " " << this->RenderExtent[1] << " "
      << this->RenderExtent[2] << " " << this->RenderExtent[3] << " " << this->RenderExtent[4] << " "
      << this->RenderExtent[5] << endl;

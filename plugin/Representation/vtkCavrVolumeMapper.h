@@ -76,6 +76,15 @@ public:
   ///@}
 
   ///@{
+  /**
+   * GPU strategy: 0 standard (16x16 blocks), 1 shaped (thread-block shaping, no rotation), 2 auto (the
+   * measured-best shaping plus in-place rotation). Default 2. Ignored by the CPU back end.
+   */
+  vtkSetClampMacro(Strategy, int, 0, 2);
+  vtkGetMacro(Strategy, int);
+  ///@}
+
+  ///@{
   /** CPU threads of the CPU back end; 0 (default) uses every core. */
   vtkSetClampMacro(NumberOfThreads, int, 0, 1024);
   vtkGetMacro(NumberOfThreads, int);
@@ -99,6 +108,7 @@ protected:
   double EarlyRayTermination = 0.99;
   int CavrBlendMode = 0;
   int NumberOfThreads = 0;
+  int Strategy = 2;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double LastRenderTime = 0.0;
   double LastSampleCount = 0.0;

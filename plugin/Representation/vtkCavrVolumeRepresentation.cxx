@@ -97,6 +97,12 @@ void vtkCavrVolumeRepresentation::SetCavrBlendMode(int mode)
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrStrategy(int strategy)
+{
+  this->GetCavrMapper()->SetStrategy(strategy);
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);

@@ -30,6 +30,9 @@ public:
   /** Blend mode: 0 composite, 1 maximum, 2 minimum, 3 average intensity. Default 0. */
   void SetCavrBlendMode(int mode);
 
+  /** GPU strategy: 0 standard, 1 shaped, 2 auto (see vtkCavrVolumeMapper::SetStrategy). Default 2. */
+  void SetCavrStrategy(int strategy);
+
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();
 
