@@ -30,6 +30,16 @@ if [ "$MODE" != bench ]; then
   compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/testing/test_gpu_rotation \
     >"$OUT/racecheck_rot.log" 2>&1; echo "racecheck test_gpu_rotation: rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck_rot.log")"
 fi
+if [ "$MODE" = profile ]; then
+  RAW=.devdata/ct_shoulder_512x512x450_uint8.raw
+  [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"
+  # Kernel throughput and the L1/texture hit rate at theta_y = 0, 30, 90 (standard, auto).
+  ncu --kernel-name raycast_kernel --launch-skip 0 --launch-count 12 \
+      --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_executed.sum,smsp__warps_issue_stalled_tex_throughput_per_warp_active.pct,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
+      build-gpu/testing/cavr-bench --raw "$RAW" --dims 512,512,450 --profile > "$OUT/ncu.log" 2>&1
+  grep -E "profile theta|raycast_kernel|duration|throughput|hit_rate|inst_executed|registers|warps_active|stalled" "$OUT/ncu.log" | head -150
+  exit 0
+fi
 if [ "$MODE" != tests ]; then
   RAW=.devdata/ct_shoulder_512x512x450_uint8.raw
   [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"

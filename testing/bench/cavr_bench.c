@@ -117,7 +117,7 @@ static Stat stat(double *v, int n) {
 
 int main(int argc, char **argv) {
   const char *raw = NULL, *out = ".";
-  int dims[3] = {0, 0, 0}, size = 1024, quick = 0, big = 1024;
+  int dims[3] = {0, 0, 0}, size = 1024, quick = 0, big = 1024, profile = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
     else if (!strcmp(argv[i], "--dims") && i + 1 < argc) sscanf(argv[++i], "%d,%d,%d", &dims[0], &dims[1], &dims[2]);
@@ -125,6 +125,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--big") && i + 1 < argc) big = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--profile")) profile = 1;
     else DIE("usage: cavr-bench --raw VOLUME.raw --dims X,Y,Z [--out DIR] [--size 1024] [--big 1024] [--quick]");
   }
   if (!raw) DIE("--raw is required");
@@ -181,6 +182,34 @@ int main(int argc, char **argv) {
                       {"max-block", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_MAX_BLOCK, 0},
                       {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0}};
   const char *sweeps[3] = {"y", "x", "z"};
+
+  if (profile) {
+    /* For ncu: the native volume at theta_y = 0, 30, 90, strategies standard and auto, two frames each. */
+    CAVRVolume vol = cavrNewVolume(dev);
+    CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+    CAVRCamera cam = cavrNewCamera(dev);
+    CAVRRenderSettings set = cavrNewRenderSettings(dev);
+    CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
+    OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, file.dims, file.data, file.bytes));
+    OK(dev, cavrCommitVolume(vol));
+    OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+    OK(dev, cavrCommitTransferFunction(tf));
+    double b[6];
+    OK(dev, cavrGetVolumeBounds(vol, b));
+    const double angles[3] = {0, 30, 90};
+    for (int a = 0; a < 3; ++a)
+      for (int k = 0; k < 4; k += 3) {
+        OK(dev, cavrSetCameraOrbit(cam, b, 0, angles[a], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+        OK(dev, cavrCommitCamera(cam));
+        OK(dev, cavrSetRenderStrategy(set, strategies[k].s, strategies[k].flags, strategies[k].rotation));
+        OK(dev, cavrCommitRenderSettings(set));
+        CAVRRenderStats st;
+        for (int r = 0; r < 2; ++r) OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+        printf("profile theta_y %g %s: %.3f ms, block %dx%d, rotation %d\n", angles[a], strategies[k].name,
+               st.kernelMilliseconds, st.blockWidth, st.blockHeight, st.rotation);
+      }
+    return 0;
+  }
 
   for (int which = 0; which < 2; ++which) {
     uint8_t *data = NULL;
