@@ -4,6 +4,7 @@
 // The launch shape (warp shape, block size, block order, lockstep stepping) comes from the view policy in
 // core/ (Sugimoto et al. 2013); the sample position is mapped through the in-place rotation (Misaki 2017).
 #include <cfloat>
+#include <cstdlib>
 
 #include "cuda_util.cuh"
 
@@ -245,7 +246,9 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
 
 // The transfer-function table arrives in global memory; each block copies it to shared memory, where
 // look-ups do not disturb the texture cache (Sugimoto 2013 and Misaki 2017 do the same).
-__global__ void __launch_bounds__(512) raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
+// MIN_BLOCKS > 1 caps registers (launch bounds) so more warps fit on an SM; cavr-bench measures both.
+template <int MIN_BLOCKS>
+__global__ void __launch_bounds__(512, MIN_BLOCKS) raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
   extern __shared__ float4 table[];
   const CAVRGpuRenderParams &p = f.p;
   for (int i = threadIdx.x; i < 2 * p.count; i += blockDim.x) table[i] = gtable[i];
@@ -375,10 +378,20 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   unsigned gx = (p->width + p->blockW - 1) / p->blockW, gy = (p->height + p->blockH - 1) / p->blockH;
   dim3 grid = p->transposed ? dim3(gy, gx) : dim3(gx, gy);
   size_t shared = tableBytes;
-  CAVR_CUDA_CHECK(cudaFuncSetAttribute(raycast_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                  "cudaFuncSetAttribute (raycast_kernel shared memory)");
+  // CAVR_RAYCAST_REGCAP=1 selects the register-capped build of the kernel (an experiment for cavr-bench).
+  const char *cap = getenv("CAVR_RAYCAST_REGCAP");
+  const bool capped = cap && cap[0] == '1';
+  if (capped)
+    CAVR_CUDA_CHECK(cudaFuncSetAttribute(raycast_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
+  else
+    CAVR_CUDA_CHECK(cudaFuncSetAttribute(raycast_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-  raycast_kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
+  if (capped)
+    raycast_kernel<2><<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
+  else
+    raycast_kernel<1><<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
   CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
   CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->stop), "raycast_kernel");

@@ -12,6 +12,7 @@
  * and peak device memory against the padded volume plus image buffers. Writes DIR/bench.csv (one row per
  * frame) and DIR/summary.txt; testing/bench/plot_bench.py draws the figures.
  */
+#define _DEFAULT_SOURCE 1 /* setenv */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -167,7 +168,7 @@ int main(int argc, char **argv) {
   }
   /* Every switch alone, all together, rotation alone, and auto: the evidence for auto's choice. The y
      sweep runs all of them; the x and z sweeps the first three and auto. */
-  enum { NS = 8 };
+  enum { NS = 9 };
   const struct {
     const char *name;
     CAVRStrategy s;
@@ -180,7 +181,8 @@ int main(int argc, char **argv) {
                       {"dynamic", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK, 0},
                       {"dyn+transposed", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED, 0},
                       {"max-block", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_MAX_BLOCK, 0},
-                      {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0}};
+                      {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0},
+                      {"standard-regcap", CAVR_STRATEGY_STANDARD, 0, 0}};
   const char *sweeps[3] = {"y", "x", "z"};
 
   if (profile) {
@@ -264,6 +266,8 @@ int main(int argc, char **argv) {
           OK(dev, cavrCommitRenderSettings(set));
           CAVRRenderStats st;
           double t[3], rotMs = 0;
+          if (!strcmp(strategies[k].name, "standard-regcap")) setenv("CAVR_RAYCAST_REGCAP", "1", 1);
+          else unsetenv("CAVR_RAYCAST_REGCAP");
           OK(dev, cavrRender(fb, vol, tf, cam, set, &st)); /* warm-up (and rotation, if any) */
           rotMs = st.rotationMilliseconds;
           for (int r = 0; r < 3; ++r) {
