@@ -17,7 +17,9 @@ cp data/bucky_32x32x32_uint8.raw .devdata/raw/
 export CAVR_RAW_DIR=$PWD/.devdata/raw
 if [ "$MODE" != bench ]; then
   (cd build-gpu && ctest --output-on-failure -L gpu > "$OUT/gpu_tests.log" 2>&1)
-  grep -E "worst|Passed|Failed|SKIP|tests passed|CHECK|refused|four quarter|rotation on vs off" "$OUT/gpu_tests.log" | head -40
+  (cd build-gpu && ./testing/test_gpu_render > "$OUT/gpu_render_cases.log" 2>&1)
+  grep -E "rot [12]" "$OUT/gpu_render_cases.log" | head -6
+  grep -E "worst|Passed|Failed|SKIP|tests passed|CHECK|refused|four quarter|rotated volume" "$OUT/gpu_tests.log" "$OUT/gpu_render_cases.log" | head -40
   grep -B3 "CHECK failed" "$OUT/gpu_tests.log" | head -20
   (cd build-gpu && ctest -L c -E "test_io|test_empty_space|test_threads|test_pieces|test_api_header" 2>&1 | tail -3)
   compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 build-gpu/testing/test_gpu_render --quick \
@@ -46,7 +48,7 @@ if [ "$MODE" != tests ]; then
   build-gpu/testing/cavr-bench --raw "$RAW" --dims 512,512,450 --out "$OUT" ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.log"
   python3 testing/bench/plot_bench.py "$OUT/bench.csv" "$OUT" || true
   # At most 8 files come back: keep the ones that matter, fold the logs into one.
-  cat "$OUT"/gpu_tests.log "$OUT"/memcheck*.log "$OUT"/racecheck*.log > "$OUT/checks.log" 2>/dev/null
-  rm -f "$OUT"/gpu_tests.log "$OUT"/memcheck*.log "$OUT"/racecheck*.log "$OUT"/configure.log "$OUT"/build.log \
+  cat "$OUT"/gpu_tests.log "$OUT"/gpu_render_cases.log "$OUT"/memcheck*.log "$OUT"/racecheck*.log > "$OUT/checks.log" 2>/dev/null
+  rm -f "$OUT"/gpu_tests.log "$OUT"/gpu_render_cases.log "$OUT"/memcheck*.log "$OUT"/racecheck*.log "$OUT"/configure.log "$OUT"/build.log \
         "$OUT"/fig9_*_x.png "$OUT"/fig9_*_z.png "$OUT"/device.txt
 fi

@@ -14,8 +14,14 @@
 #include "../../kernels/cavr_kernels.h"
 #include "view_policy.h"
 
-/** Shaping switches AUTO uses: the ones measured faster on H100/H200 (docs/benchmarks.md). */
-#define CAVR_AUTO_SHAPING (CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED | CAVR_SHAPING_MAX_BLOCK)
+/**
+ * What AUTO uses: what measured faster on an H200 (docs/benchmarks.md, 2026-11-22). None of the four
+ * shaping switches was faster than 16x16 blocks (0.97-1.00x; lockstep stepping 0.77x), and in-place
+ * rotation was neutral (0.98-1.00x: the texture cache hits 98% at every angle), so AUTO is 16x16 blocks
+ * on the volume as uploaded until a GPU is measured where they pay.
+ */
+#define CAVR_AUTO_SHAPING 0u
+#define CAVR_AUTO_ROTATION 0
 /** Hysteresis of the rotation decision, degrees. */
 #define CAVR_ROTATION_HYSTERESIS 5.0
 
@@ -165,9 +171,8 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   unsigned flags = strategy == CAVR_STRATEGY_STANDARD ? 0u
                    : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
                                                       : s->shapingFlags;
-  int wantRotation = strategy != CAVR_STRATEGY_STANDARD && s->rotation
-                         ? cavr_choose_rotation(dirI, cv->rotation, CAVR_ROTATION_HYSTERESIS)
-                         : CAVR_ROT_NONE;
+  int rotate = strategy == CAVR_STRATEGY_SHAPED ? s->rotation : strategy == CAVR_STRATEGY_AUTO ? CAVR_AUTO_ROTATION && s->rotation : 0;
+  int wantRotation = rotate ? cavr_choose_rotation(dirI, cv->rotation, CAVR_ROTATION_HYSTERESIS) : CAVR_ROT_NONE;
   if (wantRotation != cv->rotation) {
     float ms = 0.0f, ms2 = 0.0f;
     int code = 0;

@@ -182,7 +182,7 @@ int main(int argc, char **argv) {
                       {"dyn+transposed", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED, 0},
                       {"max-block", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_MAX_BLOCK, 0},
                       {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0},
-                      {"standard-regcap", CAVR_STRATEGY_STANDARD, 0, 0}};
+                      {"standard-uncapped", CAVR_STRATEGY_STANDARD, 0, 0}};
   const char *sweeps[3] = {"y", "x", "z"};
 
   if (profile) {
@@ -266,7 +266,7 @@ int main(int argc, char **argv) {
           OK(dev, cavrCommitRenderSettings(set));
           CAVRRenderStats st;
           double t[3], rotMs = 0;
-          if (!strcmp(strategies[k].name, "standard-regcap")) setenv("CAVR_RAYCAST_REGCAP", "1", 1);
+          if (!strcmp(strategies[k].name, "standard-uncapped")) setenv("CAVR_RAYCAST_REGCAP", "0", 1);
           else unsetenv("CAVR_RAYCAST_REGCAP");
           OK(dev, cavrRender(fb, vol, tf, cam, set, &st)); /* warm-up (and rotation, if any) */
           rotMs = st.rotationMilliseconds;

@@ -94,8 +94,9 @@ typedef enum CAVRInterpolation {
 /**
  * GPU ray-casting strategies. STANDARD: one thread per ray in 16x16 blocks, the volume as uploaded (the
  * papers' baseline). SHAPED: thread-block shaping (Sugimoto et al. 2013) with the CAVR_SHAPING_* switches
- * given, and in-place rotation (Misaki et al. 2017) if enabled. AUTO: the switches measured fastest on
- * H100/H200 (docs/benchmarks.md), with rotation. The CPU back end ignores the strategy.
+ * given, and in-place rotation (Misaki et al. 2017) if enabled. AUTO: what measured fastest on H200
+ * (docs/benchmarks.md): today 16x16 blocks without rotation, since neither paid there. The CPU back end
+ * ignores the strategy.
  */
 typedef enum CAVRStrategy {
   CAVR_STRATEGY_STANDARD = 0,

@@ -51,7 +51,7 @@ CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, 
 /**
  * GPU strategy (CAVRStrategy), the CAVR_SHAPING_* switches used by CAVR_STRATEGY_SHAPED, and whether the
  * volume may be rotated in place by quarter turns when x runs along the rays (Misaki et al. 2017, with
- * 5 degrees of hysteresis; SHAPED and AUTO only). Default AUTO, CAVR_SHAPING_ALL, rotation on. Images do
+ * 5 degrees of hysteresis; SHAPED only: AUTO decides itself). Default AUTO, CAVR_SHAPING_ALL, rotation on. Images do
  * not depend on the strategy beyond floating-point rounding. Errors: CAVR_ERROR_INVALID_ARGUMENT.
  */
 CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrategy strategy, unsigned shapingFlags,
