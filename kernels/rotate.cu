@@ -1,4 +1,6 @@
 // rotate.cu - in-place quarter-turn rotation of the volume (Misaki et al. 2017, sec. 3.2, Algorithm 1).
+#include <cstdlib>
+
 #include "cuda_util.cuh"
 
 namespace {
@@ -98,6 +100,46 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8(cudaSurfaceObject_t s, in
     __syncthreads();
   }
 }
+// uint8 with 16-byte words: a 32-voxel tile row is 2 uint4 words, so one slice of the four tiles is exactly
+// 256 words, one per thread: one 16-byte surface load and one 16-byte store per thread and slice.
+__global__ void __launch_bounds__(256) rotate_tiles_u8x16(cudaSurfaceObject_t s, int plane, int N, int direction) {
+  __shared__ unsigned char tile[4][T][T + 4];
+  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
+  const int word = threadIdx.x & 1, row = (threadIdx.x >> 1) & (T - 1), q = threadIdx.x >> 6;
+  int ti[4], tj[4];
+  ti[0] = i;
+  tj[0] = j;
+  for (int k = 1; k < 4; ++k) {
+    if (direction > 0) {
+      ti[k] = n - 1 - tj[k - 1];
+      tj[k] = ti[k - 1];
+    } else {
+      ti[k] = tj[k - 1];
+      tj[k] = n - 1 - ti[k - 1];
+    }
+  }
+  const int d = (q + 1) & 3;
+  for (int c = c0; c < c0 + K && c < N; ++c) {
+    // load<uint4> scales a by 16: the word's byte offset is ti*T + 16*word.
+    uint4 v = load<uint4>(s, plane, (ti[q] * T) / 16 + word, tj[q] * T + row, c);
+    unsigned *dst = reinterpret_cast<unsigned *>(&tile[q][row][16 * word]);
+    dst[0] = v.x;
+    dst[1] = v.y;
+    dst[2] = v.z;
+    dst[3] = v.w;
+    __syncthreads();
+    // This thread writes word `word` of row `row` of destination tile d, gathered from tile q.
+    unsigned out[4] = {0u, 0u, 0u, 0u};
+    const int w2 = row;
+    for (int b = 0; b < 16; ++b) {
+      const int u2 = 16 * word + b;
+      const int u = direction > 0 ? w2 : T - 1 - w2, w = direction > 0 ? T - 1 - u2 : u2;
+      out[b >> 2] |= (unsigned)tile[q][w][u] << (8 * (b & 3));
+    }
+    store<uint4>(s, plane, (ti[d] * T) / 16 + word, tj[d] * T + w2, c, make_uint4(out[0], out[1], out[2], out[3]));
+    __syncthreads();
+  }
+}
 } // namespace
 
 extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
@@ -109,7 +151,12 @@ extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, 
   }
   dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K), block(T, 8);
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-  if (vol->storage == 0) rotate_tiles_u8<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+  // CAVR_ROTATE_WORD=4 selects the 4-byte-word uint8 kernel (kept for comparison in the benchmark).
+  const char *wordEnv = getenv("CAVR_ROTATE_WORD");
+  if (vol->storage == 0 && wordEnv && wordEnv[0] == '4')
+    rotate_tiles_u8<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+  else if (vol->storage == 0)
+    rotate_tiles_u8x16<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   else if (vol->storage == 1) rotate_tiles<unsigned short><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   else rotate_tiles<float><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   CAVR_CUDA_CHECK(cudaGetLastError(), "rotate_tiles launch");

@@ -223,6 +223,11 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
       /* Segments kFull0..kFull1 lie wholly inside [t0, t1]; the ones before and after are clipped. */
       const long kFull0 = (long)ceilf(ft0 / step), kFull1 = (long)floorf(ft1 / step) - 1;
       double visibleUntil = -1.0; /* the current macro cell is known visible for midpoints before this t */
+      /* Sample positions in float relative to the first lattice midpoint (anchor), which is computed in
+         double: pieces of a split volume agree to ~1e-6 voxels without per-sample double arithmetic. */
+      const long k0 = k;
+      const double mAnchor = ((double)k0 + 0.5) * step;
+      const float of[3] = {(float)(o[0] + mAnchor * d[0]), (float)(o[1] + mAnchor * d[1]), (float)(o[2] + mAnchor * d[2])};
       for (;;) {
         float len = step;
         if (k < kFull0 || k > kFull1) {
@@ -230,8 +235,9 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
           if (!(ts < te)) break;
           len = te - ts;
         }
-        double md = ((double)k + 0.5) * step;
-        float v[3] = {(float)(o[0] + md * d[0]), (float)(o[1] + md * d[1]), (float)(o[2] + md * d[2])};
+        const float rel = (float)(k - k0) * step;
+        const double md = mAnchor + rel;
+        float v[3] = {of[0] + rel * df[0], of[1] + rel * df[1], of[2] + rel * df[2]};
         if (p->skip && md >= visibleUntil && inside_data(p, v)) {
           /* Entering a new macro cell: jump over it if transparent, else remember where it ends. */
           float texit;
@@ -312,8 +318,14 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
 
 /* Counters are kept in locals: per-sample increments of the workers' shared array would ping-pong its
    cache line between cores (false sharing). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+/* x86-64-v3 (AVX2, FMA) clone chosen at load time where the CPU has it; plain x86-64 otherwise. */
+#define CAVR_TILE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define CAVR_TILE_CLONES
+#endif
 #define DEFINE_TILE(NAME, STORAGE, INTERP)                                                                         \
-  static void NAME(const Prep *p, int x0, int y0, int x1, int y1, uint64_t *samples, uint64_t *rays) {             \
+  CAVR_TILE_CLONES static void NAME(const Prep *p, int x0, int y0, int x1, int y1, uint64_t *samples, uint64_t *rays) {             \
     uint64_t s = 0, r = 0;                                                                                         \
     for (int y = y0; y < y1; ++y)                                                                                  \
       for (int x = x0; x < x1; ++x) cast_ray(p, STORAGE, INTERP, x, y, &s, &r);                                    \

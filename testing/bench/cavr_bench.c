@@ -331,18 +331,26 @@ int main(int argc, char **argv) {
     CAVRGpuVolume *gv = NULL;
     if (cavr_cuda_volume_create(ctx, data, 0, d3, n, &gv, msg, sizeof msg)) DIE("%s", msg);
     free(data);
-    double t[8];
-    for (int i = 0; i < 8; ++i) {
-      float ms = 0;
-      if (cavr_cuda_volume_rotate(ctx, gv, 1 + (i & 1), 1, &ms, msg, sizeof msg)) DIE("%s", msg);
-      t[i] = ms;
+    /* 16-byte words (default) and 4-byte words, alternating, in the same run. */
+    for (int variant = 0; variant < 2; ++variant) {
+      if (variant) setenv("CAVR_ROTATE_WORD", "4", 1);
+      else unsetenv("CAVR_ROTATE_WORD");
+      double t[8];
+      for (int i = 0; i < 8; ++i) {
+        float ms = 0;
+        if (cavr_cuda_volume_rotate(ctx, gv, 1 + (i & 1), 1, &ms, msg, sizeof msg)) DIE("%s", msg);
+        t[i] = ms;
+      }
+      Stat s = stat(t, 8);
+      double bytes = 2.0 * n * n * (double)n; /* each voxel read once and written once */
+      const char *name = variant ? "4-byte words" : "16-byte words";
+      printf("\nrotation kernel (%s), %d^3 uint8: median %.3f ms per quarter turn = %.1f GB/s = %.1f%% of the copy "
+             "bandwidth\n", name, n, s.median, bytes / (s.median * 1e-3) / 1e9,
+             100.0 * bytes / (s.median * 1e-3) / 1e9 / copyGBs);
+      fprintf(sum, "rotation%s %d ms %.4f GBps %.3f fraction_of_copy %.4f\n", variant ? "_w4" : "", n, s.median,
+              bytes / (s.median * 1e-3) / 1e9, bytes / (s.median * 1e-3) / 1e9 / copyGBs);
     }
-    Stat s = stat(t, 8);
-    double bytes = 2.0 * n * n * (double)n; /* each voxel read once and written once */
-    printf("\nrotation kernel, %d^3 uint8: median %.3f ms per quarter turn = %.1f GB/s = %.1f%% of the copy bandwidth\n",
-           n, s.median, bytes / (s.median * 1e-3) / 1e9, 100.0 * bytes / (s.median * 1e-3) / 1e9 / copyGBs);
-    fprintf(sum, "rotation %d ms %.4f GBps %.3f fraction_of_copy %.4f\n", n, s.median, bytes / (s.median * 1e-3) / 1e9,
-            bytes / (s.median * 1e-3) / 1e9 / copyGBs);
+    unsetenv("CAVR_ROTATE_WORD");
     cavr_cuda_volume_destroy(gv);
     cavr_cuda_context_destroy(ctx);
   }
