@@ -149,7 +149,7 @@ __device__ __forceinline__ unsigned gather_byte(unsigned a, unsigned b, unsigned
 }
 
 __global__ void __launch_bounds__(256) rotate_tiles_u8_t4(cudaSurfaceObject_t s, int plane, int N, int direction) {
-  __shared__ __align__(16) unsigned char tile[4][4][T][T + 4]; // [slice][tile][row][byte]
+  __shared__ __align__(16) unsigned char tile[4][4][T][T + 4]; // [slice][tile][row][byte], rows 4-aligned
   const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
   int ti[4], tj[4];
   ti[0] = i;
@@ -172,8 +172,15 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8_t4(cudaSurfaceObject_t s,
     uint4 v[4];
     for (int sl = 0; sl < 4; ++sl)
       if (c + sl < N) v[sl] = load<uint4>(s, plane, (ti[lq] * T) / 16 + lw, tj[lq] * T + lrow, c + sl);
+    // Rows are 36 bytes (9 words: conflict-free column reads below), so store the 16 bytes as 4 words.
     for (int sl = 0; sl < 4; ++sl)
-      if (c + sl < N) *reinterpret_cast<uint4 *>(&tile[sl][lq][lrow][16 * lw]) = v[sl];
+      if (c + sl < N) {
+        unsigned *dst = reinterpret_cast<unsigned *>(&tile[sl][lq][lrow][16 * lw]);
+        dst[0] = v[sl].x;
+        dst[1] = v[sl].y;
+        dst[2] = v[sl].z;
+        dst[3] = v[sl].w;
+      }
     __syncthreads();
     if (c + ws < N) {
       // Source words S_b (b = 0..15): +1: row T-1-(16*ww+b), bytes 4*wg..+3, dest row r takes byte r;
