@@ -66,6 +66,7 @@ struct Ray {
   double nearW[3], dirW[3], o[3], d[3];
   float dw[3];
   float of[3], df[3]; // float position at lattice midpoint mAnchor and direction: v = of + (m - mAnchor) df
+  float idf[3];       // 1 / df (0 where df is 0): macro-cell exits without divisions
   double mAnchor;
   int k0;             // lattice index of the anchor segment
   float ft0, ft1;
@@ -137,6 +138,7 @@ __device__ bool setup(const Frame &f, const float4 * /*table*/, int px, int py, 
   for (int a = 0; a < 3; ++a) {
     r.of[a] = (float)(r.o[a] + r.mAnchor * r.d[a]);
     r.df[a] = (float)r.d[a];
+    r.idf[a] = r.df[a] != 0.0f ? 1.0f / r.df[a] : 0.0f;
   }
   r.kFull0 = (int)ceilf(r.ft0 / p.step);
   r.kFull1 = (int)floorf(r.ft1 / p.step) - 1;
@@ -196,11 +198,11 @@ __device__ bool step(const Frame &f, const float4 *table, Ray &r) {
     float texit = FLT_MAX;
     for (int a = 0; a < 3; ++a) {
       float da = r.df[a];
-      if (da > 0.0f) texit = fminf(texit, ((float)((c[a] + 1) * B) - r.of[a]) / da);
-      else if (da < 0.0f) texit = fminf(texit, ((float)(c[a] * B) - r.of[a]) / da);
+      if (da > 0.0f) texit = fminf(texit, ((float)((c[a] + 1) * B) - r.of[a]) * r.idf[a]);
+      else if (da < 0.0f) texit = fminf(texit, ((float)(c[a] * B) - r.of[a]) * r.idf[a]);
     }
     if (!f.cells[((size_t)c[2] * p.cells[1] + c[1]) * p.cells[0] + c[0]]) {
-      int kn = r.k0 + (int)floorf(0.5f + texit / st);
+      int kn = r.k0 + (int)floorf(0.5f + texit * p.invStep);
       r.k = kn > r.k + 1 ? kn : r.k + 1;
       return true;
     }
@@ -382,18 +384,14 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   // on an H200 than the uncapped one (83 registers), whose occupancy was the limit (docs/benchmarks.md).
   // CAVR_RAYCAST_REGCAP=0 selects the uncapped build, for cavr-bench's comparison.
   const char *cap = getenv("CAVR_RAYCAST_REGCAP");
-  const bool capped = !(cap && cap[0] == '0');
-  if (capped)
-    CAVR_CUDA_CHECK(cudaFuncSetAttribute(raycast_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
-  else
-    CAVR_CUDA_CHECK(cudaFuncSetAttribute(raycast_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
+  // CAVR_RAYCAST_REGCAP=3 selects a tighter cap (3 blocks of 512 per SM), also for the comparison.
+  const int minBlocks = cap && cap[0] == '0' ? 1 : cap && cap[0] == '3' ? 3 : 2;
+  void (*kernel)(Frame, const float4 *) =
+      minBlocks == 1 ? raycast_kernel<1> : minBlocks == 3 ? raycast_kernel<3> : raycast_kernel<2>;
+  CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                  "cudaFuncSetAttribute (raycast_kernel shared memory)");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-  if (capped)
-    raycast_kernel<2><<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
-  else
-    raycast_kernel<1><<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
+  kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
   CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
   CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->stop), "raycast_kernel");
