@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
   }
   /* Every switch alone, all together, rotation alone, and auto: the evidence for auto's choice. The y
      sweep runs all of them; the x and z sweeps the first three and auto. */
-  enum { NS = 10 };
+  enum { NS = 9 };
   const struct {
     const char *name;
     CAVRStrategy s;
@@ -182,8 +182,7 @@ int main(int argc, char **argv) {
                       {"dyn+transposed", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED, 0},
                       {"max-block", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_MAX_BLOCK, 0},
                       {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0},
-                      {"standard-uncapped", CAVR_STRATEGY_STANDARD, 0, 0},
-                      {"standard-cap3", CAVR_STRATEGY_STANDARD, 0, 0}};
+                      {"standard-uncapped", CAVR_STRATEGY_STANDARD, 0, 0}};
   const char *sweeps[3] = {"y", "x", "z"};
 
   if (profile) {
@@ -268,7 +267,6 @@ int main(int argc, char **argv) {
           CAVRRenderStats st;
           double t[3], rotMs = 0;
           if (!strcmp(strategies[k].name, "standard-uncapped")) setenv("CAVR_RAYCAST_REGCAP", "0", 1);
-          else if (!strcmp(strategies[k].name, "standard-cap3")) setenv("CAVR_RAYCAST_REGCAP", "3", 1);
           else unsetenv("CAVR_RAYCAST_REGCAP");
           OK(dev, cavrRender(fb, vol, tf, cam, set, &st)); /* warm-up (and rotation, if any) */
           rotMs = st.rotationMilliseconds;
