@@ -71,16 +71,24 @@ static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
   for (int a = 1; a < 3; ++a) side = vol->voxels.dims[a] > side ? vol->voxels.dims[a] : side;
   side = (side + 63) / 64 * 64;
   char msg[400];
-  int code = cavr_cuda_volume_create(context(dev), vol->voxels.data, (int)vol->voxels.storage, vol->voxels.dims, side,
-                                     &cv->gpu, msg, sizeof msg);
+  /* Fault injection for tests: CAVR_CUDA_VOLUME_LIMIT (bytes) makes larger volumes fail as out of memory. */
+  const char *limit = getenv("CAVR_CUDA_VOLUME_LIMIT");
+  size_t es = vol->voxels.storage == CAVR_STORE_U8 ? 1 : vol->voxels.storage == CAVR_STORE_U16 ? 2 : 4;
+  int code = limit && (double)side * side * side * es > atof(limit)
+                 ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
+                 : cavr_cuda_volume_create(context(dev), vol->voxels.data, (int)vol->voxels.storage,
+                                           vol->voxels.dims, side, &cv->gpu, msg, sizeof msg);
   if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY) {
     /* Out of device memory: render this volume on the CPU, say so through the callback, no error. */
     free(cv);
     vol->cpuFallback = 1;
     CAVRErrorCallback cb = dev->callback;
-    if (cb)
-      cb(dev->callbackUser, CAVR_ERROR_CUDA_OUT_OF_MEMORY,
-         "cavrCommitVolume: the volume does not fit in GPU memory; it renders on the CPU");
+    if (cb) {
+      char note[200];
+      snprintf(note, sizeof note, "cavrCommitVolume: the volume (%d^3 voxels of %zu bytes on the GPU) does not fit in "
+               "GPU memory; it renders on the CPU", side, es);
+      cb(dev->callbackUser, CAVR_ERROR_CUDA_OUT_OF_MEMORY, note);
+    }
     return CAVR_ERROR_NONE;
   }
   if (code) {

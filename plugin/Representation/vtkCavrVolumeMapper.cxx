@@ -166,6 +166,17 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       return;
     }
     vtkDebugMacro(<< "cavr device: " << cavrGetDeviceName(in.Device));
+    // The core reports a GPU out-of-memory fallback (the volume then renders on the CPU) through the
+    // error callback without failing: show it as a warning. Errors are reported where they are returned.
+    cavrSetDeviceErrorCallback(in.Device,
+      [](void* user, CAVRError code, const char* message) {
+        if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY)
+        {
+          vtkCavrVolumeMapper* self = static_cast<vtkCavrVolumeMapper*>(user);
+          vtkWarningWithObjectMacro(self, << "cavr Volume: " << message);
+        }
+      },
+      this);
   }
   cavrSetDeviceThreadCount(in.Device, this->NumberOfThreads);
 

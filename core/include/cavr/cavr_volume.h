@@ -47,8 +47,11 @@ CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent
 
 /**
  * Publish staged changes: validates, builds the empty-space-skipping grid (min/max per 8^3-voxel
- * macro cell) and, on the CUDA back end, uploads. Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever
- * set), CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
+ * macro cell) and, on the CUDA back end, uploads (padded to a cube whose side is a multiple of 64, for
+ * in-place rotation). When the GPU has not enough memory the volume renders on the CPU instead: the call
+ * succeeds, the device's error callback receives CAVR_ERROR_CUDA_OUT_OF_MEMORY with a message, and
+ * cavrRender's stats report CAVR_BACKEND_CPU. Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever set),
+ * CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
  */
 CAVR_API CAVRError cavrCommitVolume(CAVRVolume volume);
 

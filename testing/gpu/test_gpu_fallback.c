@@ -1,0 +1,69 @@
+/*
+ * GPU out of memory: a volume that does not fit (forced with the CAVR_CUDA_VOLUME_LIMIT fault-injection
+ * limit) still commits, the error callback says it falls back to the CPU, and the render comes from the
+ * CPU back end with the same image as a CPU device.
+ */
+#define _DEFAULT_SOURCE 1 /* setenv */
+#include "gpu_util.h"
+
+static int ooms;
+static char lastMessage[300];
+static void on_error(void *user, CAVRError code, const char *message) {
+  (void)user;
+  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY) {
+    ++ooms;
+    snprintf(lastMessage, sizeof lastMessage, "%s", message);
+  }
+}
+
+static const float *render(CAVRDevice dev, const CAVRVolumeFile *f, CAVRRenderStats *st, float *copy) {
+  CAVRVolume vol = cavrNewVolume(dev);
+  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, 96, 96);
+  float table[4 * 256];
+  char msg[200];
+  CHECK(cavrTransferFunctionPreset("ct-skin", table, 256, msg, sizeof msg) == CAVR_ERROR_NONE);
+  CHECK_OK(dev, cavrSetVolumeData(vol, f->type, f->dims, f->data, f->bytes));
+  CHECK_OK(dev, cavrSetVolumeSpacing(vol, f->spacing));
+  CHECK_OK(dev, cavrCommitVolume(vol)); /* succeeds even when the GPU cannot hold it */
+  CHECK_OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0, 4000));
+  CHECK_OK(dev, cavrCommitTransferFunction(tf));
+  double b[6];
+  CHECK_OK(dev, cavrGetVolumeBounds(vol, b));
+  CHECK_OK(dev, cavrSetCameraOrbit(cam, b, -90, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(dev, cavrCommitCamera(cam));
+  CHECK_OK(dev, cavrRender(fb, vol, tf, cam, set, st));
+  memcpy(copy, cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA32F), 96 * 96 * 16);
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(tf);
+  cavrReleaseVolume(vol);
+  return copy;
+}
+
+int main(void) {
+  CAVRDevice gpu = gpu_device_or_skip();
+  CAVRVolumeFile f;
+  load_volume("headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5, &f);
+  static float a[96 * 96 * 4], c[96 * 96 * 4];
+  CAVRRenderStats st;
+  CHECK_OK(gpu, cavrSetDeviceErrorCallback(gpu, on_error, NULL));
+  render(gpu, &f, &st, a);
+  CHECK(st.backend == CAVR_BACKEND_CUDA && ooms == 0); /* fits: on the GPU */
+  setenv("CAVR_CUDA_VOLUME_LIMIT", "1000000", 1);    /* the 128^3 x 2-byte padded volume does not */
+  render(gpu, &f, &st, a);
+  unsetenv("CAVR_CUDA_VOLUME_LIMIT");
+  printf("fallback: backend %s, %d message(s): %s\n", st.backend == CAVR_BACKEND_CPU ? "CPU" : "CUDA", ooms, lastMessage);
+  CHECK(st.backend == CAVR_BACKEND_CPU && ooms == 1 && strstr(lastMessage, "renders on the CPU"));
+  CHECK(cavrGetDeviceError(gpu, NULL) == CAVR_ERROR_NONE); /* a fallback is not an error */
+  CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
+  render(cpu, &f, &st, c);
+  CHECK(memcmp(a, c, sizeof a) == 0); /* the same CPU renderer */
+  cavrReleaseDevice(cpu);
+  cavrReleaseDevice(gpu);
+  cavrFreeVolumeFile(&f);
+  return 0;
+}
