@@ -14,6 +14,7 @@ struct Frame {
   CAVRGpuRenderParams p;
   cudaTextureObject_t tex;
   float scale;
+  float rot[12];  // stored texture coordinates = rot * (x, y, z, 1): rotation state and the +0.5 texel centre
   const unsigned char *cells;
   const float *opaque;
   uchar4 *rgba8;
@@ -33,26 +34,18 @@ __device__ __forceinline__ bool project(const double m[16], const double in[3], 
 }
 
 // The stored value at original voxel coordinates (x, y, z), clamped to the volume, through the rotation.
+// Branch-free: the rotation is a per-frame affine map (rows of f.rot), and nearest interpolation comes from
+// the point-filtered texture object itself (texel floor(x + 0.5) = the nearest voxel).
 __device__ __forceinline__ float sample(const Frame &f, float x, float y, float z) {
   const CAVRGpuRenderParams &p = f.p;
   x = clampf(x, 0.0f, p.maxCoord[0]);
   y = clampf(y, 0.0f, p.maxCoord[1]);
   z = clampf(z, 0.0f, p.maxCoord[2]);
-  if (p.interpolation == 0) {
-    x = floorf(x + 0.5f);
-    y = floorf(y + 0.5f);
-    z = floorf(z + 0.5f);
-  }
-  const float last = (float)(p.cube - 1);
-  float sx = x, sy = y, sz = z;
-  if (p.rotation == 1) { // stored(N-1-z, y, x) = original(x, y, z)
-    sx = last - z;
-    sz = x;
-  } else if (p.rotation == 2) { // stored(N-1-y, x, z) = original(x, y, z)
-    sx = last - y;
-    sy = x;
-  }
-  return tex3D<float>(f.tex, sx + 0.5f, sy + 0.5f, sz + 0.5f) * f.scale;
+  const float *m = f.rot;
+  const float sx = fmaf(m[0], x, fmaf(m[1], y, fmaf(m[2], z, m[3])));
+  const float sy = fmaf(m[4], x, fmaf(m[5], y, fmaf(m[6], z, m[7])));
+  const float sz = fmaf(m[8], x, fmaf(m[9], y, fmaf(m[10], z, m[11])));
+  return tex3D<float>(f.tex, sx, sy, sz) * f.scale;
 }
 
 __device__ __forceinline__ float window_depth(const Frame &f, const double nearW[3], const double dirW[3], double t) {
@@ -366,6 +359,15 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   f.p = *p;
   f.tex = p->interpolation == 0 ? vol->point : vol->linear;
   f.scale = vol->scale;
+  {
+    // stored = original (none); stored(N-1-z, y, x) (about y); stored(N-1-y, x, z) (about z); + 0.5.
+    const float last = (float)(p->cube - 1);
+    const float none[12] = {1, 0, 0, 0.5f, 0, 1, 0, 0.5f, 0, 0, 1, 0.5f};
+    const float aboutY[12] = {0, 0, -1, last + 0.5f, 0, 1, 0, 0.5f, 1, 0, 0, 0.5f};
+    const float aboutZ[12] = {0, -1, 0, last + 0.5f, 1, 0, 0, 0.5f, 0, 0, 1, 0.5f};
+    const float *m = p->rotation == 1 ? aboutY : p->rotation == 2 ? aboutZ : none;
+    for (int i = 0; i < 12; ++i) f.rot[i] = m[i];
+  }
   f.cells = ctx->cells;
   f.opaque = opaqueDepth ? ctx->opaque : nullptr;
   f.rgba8 = ctx->rgba8;
