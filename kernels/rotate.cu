@@ -21,14 +21,9 @@ __device__ __forceinline__ void store(cudaSurfaceObject_t s, int plane, int a, i
   else surf3Dwrite(v, s, a * (int)sizeof(V), b, c);
 }
 
-// One block per cycle of four tiles T(i,j) -> T(n-1-j, i) -> T(n-1-i, n-1-j) -> T(j, n-1-i) (direction +1;
-// the reverse cycle for -1), for K slices. The four tiles of a slice are staged in shared memory, then each
-// is written to where its successor was: new(a', b') = old(a, b), a' = N-1-b, b' = a (+1).
-template <typename V>
-__global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int plane, int N, int direction) {
-  __shared__ V tile[4][T][T + 1];
-  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
-  int ti[4], tj[4];
+// The four tiles of one cycle, starting at T(i, j): T(i,j) -> T(n-1-j, i) -> T(n-1-i, n-1-j) -> T(j, n-1-i) for
+// direction +1, the reverse cycle for -1 (n tiles per side).
+__device__ __forceinline__ void cycle(int i, int j, int n, int direction, int ti[4], int tj[4]) {
   ti[0] = i;
   tj[0] = j;
   for (int q = 1; q < 4; ++q) {
@@ -40,6 +35,17 @@ __global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int p
       tj[q] = n - 1 - ti[q - 1];
     }
   }
+}
+
+// One block per cycle of four tiles T(i,j) -> T(n-1-j, i) -> T(n-1-i, n-1-j) -> T(j, n-1-i) (direction +1;
+// the reverse cycle for -1), for K slices. The four tiles of a slice are staged in shared memory, then each
+// is written to where its successor was: new(a', b') = old(a, b), a' = N-1-b, b' = a (+1).
+template <typename V>
+__global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int plane, int N, int direction) {
+  __shared__ V tile[4][T][T + 1];
+  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
+  int ti[4], tj[4];
+  cycle(i, j, n, direction, ti, tj);
   for (int c = c0; c < c0 + K && c < N; ++c) {
     for (int q = 0; q < 4; ++q)
       for (int w = threadIdx.y; w < T; w += blockDim.y)
@@ -66,17 +72,7 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8(cudaSurfaceObject_t s, in
   const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
   const int word = threadIdx.x & 7, row = threadIdx.x >> 3; // 8 words x 32 rows per tile
   int ti[4], tj[4];
-  ti[0] = i;
-  tj[0] = j;
-  for (int q = 1; q < 4; ++q) {
-    if (direction > 0) {
-      ti[q] = n - 1 - tj[q - 1];
-      tj[q] = ti[q - 1];
-    } else {
-      ti[q] = tj[q - 1];
-      tj[q] = n - 1 - ti[q - 1];
-    }
-  }
+  cycle(i, j, n, direction, ti, tj);
   for (int c = c0; c < c0 + K && c < N; ++c) {
     for (int q = 0; q < 4; ++q) {
       unsigned v = load<unsigned>(s, plane, (ti[q] * T) / 4 + word, tj[q] * T + row, c);
@@ -107,17 +103,7 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8x16(cudaSurfaceObject_t s,
   const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
   const int word = threadIdx.x & 1, row = (threadIdx.x >> 1) & (T - 1), q = threadIdx.x >> 6;
   int ti[4], tj[4];
-  ti[0] = i;
-  tj[0] = j;
-  for (int k = 1; k < 4; ++k) {
-    if (direction > 0) {
-      ti[k] = n - 1 - tj[k - 1];
-      tj[k] = ti[k - 1];
-    } else {
-      ti[k] = tj[k - 1];
-      tj[k] = n - 1 - ti[k - 1];
-    }
-  }
+  cycle(i, j, n, direction, ti, tj);
   const int d = (q + 1) & 3;
   for (int c = c0; c < c0 + K && c < N; ++c) {
     // load<uint4> scales a by 16: the word's byte offset is ti*T + 16*word.

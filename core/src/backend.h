@@ -29,6 +29,18 @@ typedef struct CAVRBackendOps {
   void (*shutdown)(CAVRDevice device);
 } CAVRBackendOps;
 
+/** Per-frame values every back end derives the same way from a job (frame_constants.c). */
+typedef struct CAVRFrameConstants {
+  double eye[3];        /**< camera position (a point on the eye plane for orthographic views), world units;
+                             the sample lattice is measured from it */
+  double minSpacing;    /**< finest voxel spacing, world units */
+  float step;           /**< sample distance, world units */
+  float idxScale, idxBias; /**< transfer-function table index = stored value * idxScale + idxBias */
+  int shade, skip;      /**< shading and empty-space skipping in effect (composite only) */
+} CAVRFrameConstants;
+
+void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out);
+
 /** The CPU back end (always built). */
 const CAVRBackendOps *cavr_cpu_backend(void);
 

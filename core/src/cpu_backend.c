@@ -383,11 +383,9 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.H = job->fb->height;
   memcpy(p.invVP, job->camera->invViewProj, sizeof p.invVP);
   memcpy(p.VP, job->camera->viewProj, sizeof p.VP);
-  double invView[16];
-  const double zero[3] = {0.0, 0.0, 0.0};
-  if (!cavr_mat4_invert(job->camera->view, invView) || !cavr_mat4_project(invView, zero, p.eye))
-    p.eye[0] = p.eye[1] = p.eye[2] = 0.0;
-  double minSpacing = INFINITY;
+  CAVRFrameConstants fc;
+  cavr_frame_constants(job, &fc);
+  memcpy(p.eye, fc.eye, sizeof p.eye);
   for (int a = 0; a < 3; ++a) {
     p.origin[a] = vol->desc.origin[a];
     p.spacing[a] = vol->desc.spacing[a];
@@ -397,21 +395,19 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
     p.boxLo[a] = (float)vol->desc.renderLo[a];
     p.boxHi[a] = (float)vol->desc.renderHi[a];
     p.cells[a] = vol->grid.cells[a];
-    minSpacing = fmin(minSpacing, vol->desc.spacing[a]);
   }
   p.sy = (size_t)p.dims[0];
   p.sz = (size_t)p.dims[0] * p.dims[1];
   p.voxels = vol->voxels.data;
-  p.step = (float)(s->sampleDistance * minSpacing);
+  p.step = fc.step;
   p.count = tf->count;
   p.rgba = tf->table;
-  double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
-  p.idxScale = (float)sc;
-  p.idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
+  p.idxScale = fc.idxScale;
+  p.idxBias = fc.idxBias;
   p.correction = s->opacityCorrection;
   p.invUnit = 1.0f / s->unitDistance;
   p.blend = s->blendMode;
-  p.shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.shade = fc.shade;
   p.ert = s->earlyTermination;
   p.ka = s->ambient;
   p.kd = s->diffuse;
@@ -421,7 +417,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.rgba8 = job->fb->rgba8;
   p.rgbaf = job->fb->rgbaf;
   p.depth = job->fb->depth;
-  p.skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.skip = fc.skip;
 
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
   p.table = (float *)malloc(sizeof(float) * 4 * (size_t)tf->count);

@@ -132,11 +132,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   memset(&p, 0, sizeof p);
   memcpy(p.invVP, cam->invViewProj, sizeof p.invVP);
   memcpy(p.VP, cam->viewProj, sizeof p.VP);
-  double invView[16];
-  const double zero[3] = {0.0, 0.0, 0.0};
-  if (!cavr_mat4_invert(cam->view, invView) || !cavr_mat4_project(invView, zero, p.eye))
-    p.eye[0] = p.eye[1] = p.eye[2] = 0.0;
-  double minSpacing = INFINITY;
+  CAVRFrameConstants fc;
+  cavr_frame_constants(job, &fc);
+  memcpy(p.eye, fc.eye, sizeof p.eye);
   for (int a = 0; a < 3; ++a) {
     p.origin[a] = vol->desc.origin[a];
     p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
@@ -144,21 +142,19 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     p.boxLo[a] = (float)vol->desc.renderLo[a];
     p.boxHi[a] = (float)vol->desc.renderHi[a];
     p.cells[a] = vol->grid.cells[a];
-    minSpacing = fmin(minSpacing, vol->desc.spacing[a]);
   }
   p.width = fb->width;
   p.height = fb->height;
-  p.step = (float)(s->sampleDistance * minSpacing);
+  p.step = fc.step;
   p.invStep = 1.0f / p.step;
   p.count = tf->count;
-  double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
-  p.idxScale = (float)sc;
-  p.idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
+  p.idxScale = fc.idxScale;
+  p.idxBias = fc.idxBias;
   p.correction = s->opacityCorrection;
   p.blend = s->blendMode;
-  p.shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.shade = fc.shade;
   p.interpolation = s->interpolation;
-  p.skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+  p.skip = fc.skip;
   p.ert = s->earlyTermination;
   p.ka = s->ambient;
   p.kd = s->diffuse;

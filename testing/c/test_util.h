@@ -8,16 +8,9 @@
 #include <string.h>
 
 #include "cavr/cavr.h"
+#include "../common/check.h"
 
 static CAVRDevice g_dev;
-
-#define CHECK(cond)                                                                                                \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                     \
-      exit(1);                                                                                                     \
-    }                                                                                                              \
-  } while (0)
 
 #define CHECK_OK(call)                                                                                             \
   do {                                                                                                             \
@@ -36,16 +29,6 @@ static CAVRDevice g_dev;
     if (e_ != (code)) {                                                                                            \
       fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, cavrGetErrorString(e_),   \
               cavrGetErrorString(code));                                                                           \
-      exit(1);                                                                                                     \
-    }                                                                                                              \
-  } while (0)
-
-#define CHECK_NEAR(a, b, tol)                                                                                      \
-  do {                                                                                                             \
-    double a_ = (a), b_ = (b);                                                                                     \
-    if (!(fabs(a_ - b_) <= (tol))) {                                                                               \
-      fprintf(stderr, "%s:%d: |%s - %s| = |%.9g - %.9g| = %.3g > %.3g\n", __FILE__, __LINE__, #a, #b, a_, b_,       \
-              fabs(a_ - b_), (double)(tol));                                                                       \
       exit(1);                                                                                                     \
     }                                                                                                              \
   } while (0)

@@ -7,14 +7,7 @@
 #include <stdlib.h>
 
 #include "view_policy.h"
-
-#define CHECK(c)                                                                                                   \
-  do {                                                                                                             \
-    if (!(c)) {                                                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                        \
-      exit(1);                                                                                                     \
-    }                                                                                                              \
-  } while (0)
+#include "../common/check.h"
 
 static const double one[3] = {1, 1, 1};
 static const unsigned ALL = CAVR_SHAPE_DYNAMIC_BLOCK | CAVR_SHAPE_TRANSPOSED | CAVR_SHAPE_MAX_BLOCK |

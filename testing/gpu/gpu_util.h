@@ -10,15 +10,9 @@
 
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
+#include "../common/check.h"
 
 #define SKIP_CODE 77
-#define CHECK(c)                                                                                                   \
-  do {                                                                                                             \
-    if (!(c)) {                                                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                                        \
-      exit(1);                                                                                                     \
-    }                                                                                                              \
-  } while (0)
 #define CHECK_OK(dev, call)                                                                                        \
   do {                                                                                                             \
     CAVRError e_ = (call);                                                                                         \

@@ -1,0 +1,25 @@
+/*
+ * frame_constants.c - the per-frame values both back ends must derive identically (so CPU and GPU images
+ * agree): the eye the sample lattice starts from, the step, and the transfer-function index mapping.
+ */
+#include <math.h>
+
+#include "backend.h"
+
+void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
+  const CAVRVolume vol = job->volume;
+  const CAVRTransferFunction tf = job->tf;
+  const CAVRSettingsDesc *s = job->settings;
+  double invView[16];
+  const double zero[3] = {0.0, 0.0, 0.0};
+  if (!cavr_mat4_invert(job->camera->view, invView) || !cavr_mat4_project(invView, zero, out->eye))
+    out->eye[0] = out->eye[1] = out->eye[2] = 0.0;
+  out->minSpacing = INFINITY;
+  for (int a = 0; a < 3; ++a) out->minSpacing = fmin(out->minSpacing, vol->desc.spacing[a]);
+  out->step = (float)(s->sampleDistance * out->minSpacing);
+  double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
+  out->idxScale = (float)sc;
+  out->idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
+  out->shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
+  out->skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+}

@@ -1,0 +1,27 @@
+/* check.h - the assertions every C test uses: print where and what, exit 1. */
+#ifndef CAVR_TEST_CHECK_H
+#define CAVR_TEST_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(cond)                                                                                                \
+  do {                                                                                                             \
+    if (!(cond)) {                                                                                                 \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                     \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                                                      \
+  do {                                                                                                             \
+    double a_ = (a), b_ = (b);                                                                                     \
+    if (!(fabs(a_ - b_) <= (tol))) {                                                                               \
+      fprintf(stderr, "%s:%d: |%s - %s| = |%.9g - %.9g| = %.3g > %.3g\n", __FILE__, __LINE__, #a, #b, a_, b_,       \
+              fabs(a_ - b_), (double)(tol));                                                                       \
+      exit(1);                                                                                                     \
+    }                                                                                                              \
+  } while (0)
+
+#endif
