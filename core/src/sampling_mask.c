@@ -1,0 +1,65 @@
+/*
+ * sampling_mask.c - linear pixel shuffling (Anderson 1993; see sampling_mask.h).
+ *
+ * With N = G_n, the visiting order enumerates (x, y) row by row and maps it to pixel
+ *     i = (G_(-n+1) x + G_(n-3) y) mod N,   j = (G_(-n) x + G_(n-2) y) mod N,
+ * a bijection of the N x N square (its determinant is a unit mod N); pixels outside the image are
+ * skipped. G with negative subscripts follows from running the recurrence backwards: G_(k-3) = G_k - G_(k-1).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "sampling_mask.h"
+
+/* G_k for -limit <= k <= limit, stored at g[k + limit]. */
+static void sequence(int limit, long long *g) {
+  long long *G = g + limit;
+  G[0] = 0;
+  G[1] = 1;
+  G[2] = 1;
+  for (int k = 3; k <= limit; ++k) G[k] = G[k - 1] + G[k - 3];
+  for (int k = -1; k >= -limit; --k) G[k] = G[k + 3] - G[k + 2];
+}
+
+int cavr_lps_side(int width, int height, int *n) {
+  int target = width > height ? width : height;
+  long long a = 0, b = 1, c = 1; /* G_(k-2), G_(k-1), G_k */
+  int k = 2;
+  while (c < target) {
+    long long next = c + a;
+    a = b;
+    b = c;
+    c = next;
+    ++k;
+    if (c > 0x7fffffff) return 0;
+  }
+  if (n) *n = k;
+  return (int)c;
+}
+
+long cavr_lps_mask(int width, int height, double fraction, uint8_t *mask) {
+  if (width < 1 || height < 1 || !mask || !(fraction > 0.0 && fraction <= 1.0)) return -1;
+  int n = 0, N = cavr_lps_side(width, height, &n);
+  if (!N) return -1;
+  long long gbuf[2 * 128 + 1];
+  if (n + 1 > 128) return -1;
+  sequence(128, gbuf);
+  const long long *G = gbuf + 128;
+  /* Coefficients reduced into [0, N). */
+  long long a = ((G[-n + 1] % N) + N) % N, b = ((G[n - 3] % N) + N) % N;
+  long long c = ((G[-n] % N) + N) % N, d = ((G[n - 2] % N) + N) % N;
+  size_t total = (size_t)width * height;
+  long want = (long)llround(fraction * (double)total);
+  if (want < 1) want = 1;
+  for (size_t p = 0; p < total; ++p) mask[p] = 0;
+  long marked = 0;
+  for (long long x = 0; x < N && marked < want; ++x)
+    for (long long y = 0; y < N && marked < want; ++y) {
+      long long i = (a * x + b * y) % N, j = (c * x + d * y) % N;
+      if (i < width && j < height) {
+        mask[(size_t)j * width + (size_t)i] = 1;
+        ++marked;
+      }
+    }
+  return marked;
+}
