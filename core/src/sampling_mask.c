@@ -41,10 +41,12 @@ long cavr_lps_mask(int width, int height, double fraction, uint8_t *mask) {
   if (width < 1 || height < 1 || !mask || !(fraction > 0.0 && fraction <= 1.0)) return -1;
   int n = 0, N = cavr_lps_side(width, height, &n);
   if (!N) return -1;
-  long long gbuf[2 * 128 + 1];
-  if (n + 1 > 128) return -1;
-  sequence(128, gbuf);
-  const long long *G = gbuf + 128;
+  /* Only G_(-n) .. G_n are needed (n <= 57 while G_n fits in int): going further would overflow. */
+  enum { LIMIT = 64 };
+  long long gbuf[2 * LIMIT + 1];
+  if (n + 1 > LIMIT) return -1;
+  sequence(n + 1, gbuf + (LIMIT - (n + 1)));
+  const long long *G = gbuf + LIMIT;
   /* Coefficients reduced into [0, N). */
   long long a = ((G[-n + 1] % N) + N) % N, b = ((G[n - 3] % N) + N) % N;
   long long c = ((G[-n] % N) + N) % N, d = ((G[n - 2] % N) + N) % N;
