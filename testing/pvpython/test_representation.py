@@ -15,7 +15,7 @@ if "cavr Volume" not in available:
     fail("'cavr Volume' missing from %s" % available)
 if d.Representation != "cavr Volume":
     fail("representation is %s" % d.Representation)
-defaults = {"CavrBackEnd": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
+defaults = {"CavrBackEnd": "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
             "CavrBlendMode": "Composite"}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
