@@ -68,19 +68,18 @@ typedef struct CAVRGpuRenderParams {
 
 /**
  * Ray-cast one frame. `table` is count x (R, G, B, opacity corrected for a full step), `cells` one byte per
- * macro cell (1 = may be visible; uploaded only when `cellsChanged`), `opaqueDepth` width*height window
+ * macro cell (1 = may be visible), uploaded only when `cellsStamp` differs from the last upload (the caller
+ * takes a new stamp whenever it reclassifies cells), `opaqueDepth` width*height window
  * depths or NULL. When hostRGBA8/hostRGBAF/hostDepth are not NULL the image is copied back into them; the
  * device copies stay available through cavr_cuda_frame_device_pointers. *kernelMs is the kernel's time
  * (events), *samples the samples taken.
  */
 int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p, const float *table,
-                     const uint8_t *cells, size_t cellCount, int cellsChanged, const float *opaqueDepth,
+                     const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const float *opaqueDepth,
                      uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, uint64_t *samples,
                      char *msg, size_t msgSize);
 /** Device pointers of the last frame: uchar4 premultiplied RGBA, float4 RGBA, float depth. */
 void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **rgbaf, void **depth);
-/** Peak device memory in use seen by cudaMemGetInfo during this context's life, in bytes. */
-size_t cavr_cuda_peak_used_bytes(CAVRGpuContext *ctx);
 
 /**
  * Ceilings for the benchmark: device-to-device copy bandwidth (GB/s, bytes read + written) of `bytes`,

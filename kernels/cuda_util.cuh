@@ -30,7 +30,7 @@ struct CAVRGpuContext {
   float4 *rgbaf;
   float *depth;
   unsigned long long *samples;
-  size_t peakUsed;
+  uint64_t cellsStamp;   // stamp of the macro cells in `cells` (0: none)
 };
 
 struct CAVRGpuVolume {
@@ -42,7 +42,5 @@ struct CAVRGpuVolume {
   int cube;
   float scale;           // normalised read -> stored units
 };
-
-void cavr_cuda_note_memory(CAVRGpuContext *ctx);
 
 #endif

@@ -23,13 +23,6 @@ extern "C" int cavr_cuda_device_info(char *name, size_t nameSize, size_t *totalB
   return 0;
 }
 
-void cavr_cuda_note_memory(CAVRGpuContext *ctx) {
-  size_t freeB = 0, totalB = 0;
-  if (cudaMemGetInfo(&freeB, &totalB) == cudaSuccess && totalB - freeB > ctx->peakUsed) ctx->peakUsed = totalB - freeB;
-}
-
-extern "C" size_t cavr_cuda_peak_used_bytes(CAVRGpuContext *ctx) { return ctx ? ctx->peakUsed : 0; }
-
 extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize) {
   *out = nullptr;
   CAVRGpuContext *c = new (std::nothrow) CAVRGpuContext();
@@ -48,7 +41,6 @@ extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t 
     cavr_cuda_context_destroy(c);
     return code;
   }
-  cavr_cuda_note_memory(c);
   *out = c;
   return 0;
 }
@@ -99,7 +91,6 @@ extern "C" int cavr_cuda_volume_create(CAVRGpuContext *ctx, const void *voxels, 
     delete v;
     return code;
   }
-  cavr_cuda_note_memory(ctx);
   int code = 0;
   size_t es = storage_size(storage);
   // Zero the padding, then copy the voxels into the corner of the cube.

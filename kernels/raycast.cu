@@ -71,7 +71,7 @@ struct Ray {
 };
 
 // Set up the ray of pixel (px, py); false when it misses the render box.
-__device__ bool setup(const Frame &f, const float4 * /*table*/, int px, int py, Ray &r) {
+__device__ bool setup(const Frame &f, int px, int py, Ray &r) {
   const CAVRGpuRenderParams &p = f.p;
   double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3];
   bool ok = project(p.invVP, ndc, r.nearW);
@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(512, MIN_BLOCKS) raycast_kernel(Frame f, const
   const int px = bx * p.blockW + lx, py = by * p.blockH + ly;
   const bool inside = px < p.width && py < p.height;
   Ray r;
-  const bool hit = inside && setup(f, table, px, py, r);
+  const bool hit = inside && setup(f, px, py, r);
   bool active = hit;
   if (p.syncPropagation) {
     // Synchronous ray propagation: the block's rays advance one segment per step together.
@@ -319,7 +319,7 @@ template <typename T> int ensure(T **ptr, size_t *cap, size_t bytes, const char 
 } // namespace
 
 extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p,
-                                const float *table, const uint8_t *cells, size_t cellCount, int cellsChanged,
+                                const float *table, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
                                 const float *opaqueDepth, uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth,
                                 float *kernelMs, uint64_t *samples, char *msg, size_t msgSize) {
   const size_t pixels = (size_t)p->width * p->height;
@@ -343,18 +343,17 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     CAVR_CUDA_CHECK(cudaMalloc(&ctx->opaque, pixels * sizeof(float)), "cudaMalloc (opaque depth)");
     ctx->pixelCap = pixels * sizeof(float4);
   }
-  (void)cellsChanged; /* the buffer is shared by the device's volumes: upload every frame (<= 2 MB) */
-  if (cells) {
+  if (cells && (cellsStamp != ctx->cellsStamp || ctx->cellsCap < cellCount)) {
     if ((code = ensure(&ctx->cells, &ctx->cellsCap, cellCount, "cudaMalloc (macro cells)", msg, msgSize))) return code;
+    ctx->cellsStamp = 0; /* invalid until the copy is issued */
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->cells, cells, cellCount, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (macro cells)");
+    ctx->cellsStamp = cellsStamp;
   }
   CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table, table, tableBytes, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (transfer function)");
   if (opaqueDepth)
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->opaque, opaqueDepth, pixels * sizeof(float), cudaMemcpyHostToDevice, ctx->stream),
                     "cudaMemcpy (opaque depth)");
   CAVR_CUDA_CHECK(cudaMemsetAsync(ctx->samples, 0, sizeof(unsigned long long), ctx->stream), "cudaMemset");
-  cavr_cuda_note_memory(ctx);
-
   Frame f;
   f.p = *p;
   f.tex = p->interpolation == 0 ? vol->point : vol->linear;

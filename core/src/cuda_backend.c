@@ -4,6 +4,7 @@
  * Built only with CUDA; without it cavr_cuda_backend() answers "not built".
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,12 @@ typedef struct CudaVolume {
   const void *tfKey;
   unsigned tfVersion, volVersion;
   float cellScale, cellBias;
+  uint64_t cellsStamp;    /* process-wide unique stamp of the current classification */
 } CudaVolume;
+
+/* Stamps for macro-cell classifications: unique in the process, so the device buffer of a context is
+   never mistaken for another volume's (or a freed volume's) cells. */
+static _Atomic uint64_t nextCellsStamp = 1;
 
 static CAVRGpuContext *context(CAVRDevice dev) { return (CAVRGpuContext *)dev->backendData; }
 
@@ -215,7 +221,6 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
-  int changed = 0;
   if (p.skip && (cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
                  cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || !cv->cells)) {
     if (cv->cellCount != cells) {
@@ -233,11 +238,11 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     cv->volVersion = vol->version;
     cv->cellScale = p.idxScale;
     cv->cellBias = p.idxBias;
-    changed = 1;
+    cv->cellsStamp = atomic_fetch_add(&nextCellsStamp, 1);
   }
   float kernelMs = 0.0f;
   uint64_t samples = 0;
-  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, changed, fb->opaqueDepth,
+  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp, fb->opaqueDepth,
                               fb->hostCopy ? fb->rgba8 : NULL, fb->hostCopy ? fb->rgbaf : NULL,
                               fb->hostCopy ? fb->depth : NULL, &kernelMs, &samples, msg, sizeof msg);
   free(table);
