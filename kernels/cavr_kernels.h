@@ -69,17 +69,36 @@ typedef struct CAVRGpuRenderParams {
 /**
  * Ray-cast one frame. `table` is count x (R, G, B, opacity corrected for a full step), `cells` one byte per
  * macro cell (1 = may be visible), uploaded only when `cellsStamp` differs from the last upload (the caller
- * takes a new stamp whenever it reclassifies cells), `opaqueDepth` width*height window
+ * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
+ * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
+ * uploaded only when raysStamp changes), `opaqueDepth` width*height window
  * depths or NULL. When hostRGBA8/hostRGBAF/hostDepth are not NULL the image is copied back into them; the
  * device copies stay available through cavr_cuda_frame_device_pointers. *kernelMs is the kernel's time
  * (events), *samples the samples taken.
  */
 int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p, const float *table,
-                     const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const float *opaqueDepth,
+                     const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const uint32_t *rays,
+                     size_t rayCount, uint64_t raysStamp, const float *opaqueDepth,
                      uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, uint64_t *samples,
                      char *msg, size_t msgSize);
 /** Device pointers of the last frame: uchar4 premultiplied RGBA, float4 RGBA, float depth. */
 void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **rgbaf, void **depth);
+
+/**
+ * Compressive rendering's reconstruction on the frame left in device memory by cavr_cuda_render (SPEC 4;
+ * Rabbani 2018 thesis): mask (width*height bytes, 1 = rendered; uploaded when maskStamp changes) selects the
+ * rendered pixels; the others are solved from (S^T S + lambda H) x = S^T y, all four channels, with Jacobi-
+ * preconditioned conjugate gradients (filter: 49 floats, row-major). local = 1: one thread block per 16x16
+ * pixel block, its window with a ghost ring of 3 pixels in shared memory, block reductions (CUB), its own
+ * convergence test (thesis ch. 4); 0: global CG over the image, stencil kernels and cuBLAS dot products
+ * (thesis ch. 3). Then the 8-bit plane and the depth of the solved pixels (nearest rendered depth within 3
+ * pixels) are filled and the planes copied to the non-NULL host pointers. *ms: solver kernels' time;
+ * *iterations: the most iterations (local: of any block).
+ */
+int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask, uint64_t maskStamp,
+                          int local, const float *filter, float lambda, int maxIterations, float tolerance,
+                          uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *ms, int *iterations,
+                          char *msg, size_t msgSize);
 
 /**
  * Ceilings for the benchmark: device-to-device copy bandwidth (GB/s, bytes read + written) of `bytes`,

@@ -31,6 +31,12 @@ struct CAVRGpuContext {
   float *depth;
   unsigned long long *samples;
   uint64_t cellsStamp;   // stamp of the macro cells in `cells` (0: none)
+  // compressive rendering
+  unsigned *rays;        size_t raysCap;  uint64_t raysStamp;   // ray list (pixel indices)
+  unsigned char *mask;   size_t maskCap;  uint64_t maskStamp;   // sampling mask
+  float4 *work;          size_t workCap;                        // global solver vectors
+  double *dots;          size_t dotsCap;                        // global solver dot products
+  int *iterations;                                              // local solver: most iterations of a block
 };
 
 struct CAVRGpuVolume {

@@ -54,6 +54,11 @@ extern "C" void cavr_cuda_context_destroy(CAVRGpuContext *c) {
   cudaFree(c->rgbaf);
   cudaFree(c->depth);
   cudaFree(c->samples);
+  cudaFree(c->rays);
+  cudaFree(c->mask);
+  cudaFree(c->work);
+  cudaFree(c->dots);
+  cudaFree(c->iterations);
   if (c->start) cudaEventDestroy(c->start);
   if (c->stop) cudaEventDestroy(c->stop);
   if (c->stream) cudaStreamDestroy(c->stream);

@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "backend.h"
+#include "compressive.h"
+#include "reconstruct.h"
 #include "camera_math.h"
 #include "volume_data.h"
 
@@ -508,7 +510,9 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
   atomic_init(&s->refs, 1);
   s->device = device;
   CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
-                        0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1};
+                        0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1,
+                        1.0f, CAVR_RECONSTRUCTION_LOCAL, 0, CAVR_DEFAULT_MAX_ITERATIONS, CAVR_DEFAULT_TOLERANCE,
+                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_DEFINITION};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -593,6 +597,38 @@ CAVRError cavrSetRenderStrategy(CAVRRenderSettings s, CAVRStrategy strategy, uns
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetRenderCompressive(CAVRRenderSettings s, double sampleFraction, CAVRReconstruction reconstruction,
+                                   int adaptive) {
+  CHECK_HANDLE(s, "cavrSetRenderCompressive");
+  if (!(sampleFraction > 0.0 && sampleFraction <= 1.0))
+    return ARG_ERROR(s, "cavrSetRenderCompressive: sample fraction %g is outside (0, 1]", sampleFraction);
+  if (reconstruction != CAVR_RECONSTRUCTION_GLOBAL && reconstruction != CAVR_RECONSTRUCTION_LOCAL)
+    return ARG_ERROR(s, "cavrSetRenderCompressive: unknown reconstruction %d", (int)reconstruction);
+  if (adaptive && reconstruction != CAVR_RECONSTRUCTION_LOCAL)
+    return ARG_ERROR(s, "cavrSetRenderCompressive: adaptive sampling needs the local reconstruction");
+  s->staged.sampleFraction = (float)sampleFraction;
+  s->staged.reconstruction = (int)reconstruction;
+  s->staged.adaptive = adaptive != 0;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings s, int maxIterations, double tolerance, double lambda,
+                                            CAVRGramFilter filter) {
+  CHECK_HANDLE(s, "cavrSetRenderReconstructionSolver");
+  if (maxIterations < 1 || maxIterations > 10000 || !(tolerance >= 0.0 && tolerance < 1.0) || !(lambda > 0.0) ||
+      !isfinite(lambda) || (filter != CAVR_GRAM_FILTER_DEFINITION && filter != CAVR_GRAM_FILTER_THESIS))
+    return ARG_ERROR(s, "cavrSetRenderReconstructionSolver: need 1 <= iterations <= 10000 (got %d), tolerance in "
+                        "[0, 1) (%g), finite lambda > 0 (%g), a known filter (%d)",
+                     maxIterations, tolerance, lambda, (int)filter);
+  s->staged.maxIterations = maxIterations;
+  s->staged.tolerance = (float)tolerance;
+  s->staged.lambda = (float)lambda;
+  s->staged.gramFilter = (int)filter;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
   CHECK_HANDLE(s, "cavrCommitRenderSettings");
   s->desc = s->staged;
@@ -608,6 +644,7 @@ static void free_fb(CAVRFrameBuffer fb) {
   free(fb->rgbaf);
   free(fb->depth);
   free(fb->opaqueDepth);
+  cavr_compressive_free(fb);
   free(fb);
 }
 DEFINE_REFCOUNT(FrameBuffer, CAVRFrameBuffer, free_fb)
@@ -715,13 +752,15 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);
   stats->backend = dev->backend;
-  CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb};
+  CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb, NULL, 0};
   fb->devicePlanes[0] = fb->devicePlanes[1] = fb->devicePlanes[2] = NULL;
   double t0 = now_ms();
   /* A volume the GPU could not hold (out of device memory) renders on the CPU. */
   const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
   stats->backend = ops->kind;
-  CAVRError e = ops->render(dev, &job, stats);
+  CAVRError e = settings->desc.sampleFraction < 1.0f ? cavr_render_compressive(dev, ops, &job, stats)
+                                                    : ops->render(dev, &job, stats);
+  if (settings->desc.sampleFraction >= 1.0f) stats->raysCast = (uint64_t)fb->width * fb->height;
   stats->milliseconds = now_ms() - t0;
   return e;
 }

@@ -6,6 +6,17 @@
 
 #include "objects.h"
 
+/** Tiles of a ray list, pixels (the CPU back end's work unit). */
+#define CAVR_RAY_TILE 16
+
+/** The pixels to cast rays for in compressive rendering (compressive.c builds it). */
+typedef struct CAVRRayList {
+  const uint32_t *pixels;    /**< count pixel indices x + W*y, grouped by CAVR_RAY_TILE tiles in row-major tile order */
+  const uint32_t *tileStart; /**< tiles + 1 offsets into pixels */
+  size_t count;
+  uint64_t stamp;            /**< new whenever the list changes (the GPU keeps an uploaded copy) */
+} CAVRRayList;
+
 /** Everything one render needs, resolved from committed objects. */
 typedef struct CAVRRenderJob {
   CAVRVolume volume;
@@ -13,6 +24,8 @@ typedef struct CAVRRenderJob {
   CAVRCamera camera;
   const CAVRSettingsDesc *settings;
   CAVRFrameBuffer fb;
+  const CAVRRayList *rays;   /**< NULL: every pixel; else only these pixels are written */
+  int deviceOnly;            /**< GPU: leave the image in device memory (a reconstruction follows) */
 } CAVRRenderJob;
 
 typedef struct CAVRBackendOps {
@@ -25,6 +38,13 @@ typedef struct CAVRBackendOps {
   void (*releaseVolume)(CAVRDevice device, CAVRVolume volume);
   /** Render; fills stats->samples and stats->rays. */
   CAVRError (*render)(CAVRDevice device, const CAVRRenderJob *job, CAVRRenderStats *stats);
+  /**
+   * Compressive rendering: rebuild the pixels without rays (mask[p] = 0) of the frame just rendered with
+   * job->rays, per the job's settings; then the frame buffer's planes are complete (copied back to the host
+   * when the frame buffer asks for it). maskStamp changes whenever the mask does. Sets stats->iterations.
+   */
+  CAVRError (*reconstruct)(CAVRDevice device, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,
+                           CAVRRenderStats *stats);
   /** Free device-wide back-end data; may be NULL. */
   void (*shutdown)(CAVRDevice device);
 } CAVRBackendOps;
@@ -40,6 +60,12 @@ typedef struct CAVRFrameConstants {
 } CAVRFrameConstants;
 
 void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out);
+
+/** The CPU back end's reconstruction (cpu_reconstruct.c). */
+CAVRError cavr_cpu_reconstruct(CAVRDevice device, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,
+                               CAVRRenderStats *stats);
+/** CPU threads to use on a device (its setting, or every core). */
+int cavr_cpu_threads(CAVRDevice device);
 
 /** The CPU back end (always built). */
 const CAVRBackendOps *cavr_cpu_backend(void);

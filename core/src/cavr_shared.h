@@ -47,6 +47,13 @@ typedef struct CAVRSettingsDesc {
   int strategy;             /**< CAVRStrategy */
   unsigned shapingFlags;    /**< CAVR_SHAPING_* */
   int rotation;             /**< 0/1: in-place rotation allowed */
+  float sampleFraction;     /**< compressive rendering: fraction of pixels with rays, (0, 1] */
+  int reconstruction;       /**< CAVRReconstruction */
+  int adaptive;             /**< 0/1 */
+  int maxIterations;        /**< solver iteration limit */
+  float tolerance;          /**< relative residual */
+  float lambda;             /**< smoothness weight */
+  int gramFilter;           /**< CAVRGramFilter */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

@@ -20,7 +20,7 @@
 
 #include "backend.h"
 
-#define TILE 16
+#define TILE CAVR_RAY_TILE
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef struct Prep {
@@ -324,11 +324,17 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
 #else
 #define CAVR_TILE_CLONES
 #endif
+/* A tile is x0..x1 x y0..y1, or (list != NULL) the n listed pixels x + W*y. */
 #define DEFINE_TILE(NAME, STORAGE, INTERP)                                                                         \
-  CAVR_TILE_CLONES static void NAME(const Prep *p, int x0, int y0, int x1, int y1, uint64_t *samples, uint64_t *rays) {             \
+  CAVR_TILE_CLONES static void NAME(const Prep *p, int x0, int y0, int x1, int y1, const uint32_t *list, size_t n,  \
+                                    uint64_t *samples, uint64_t *rays) {                                           \
     uint64_t s = 0, r = 0;                                                                                         \
-    for (int y = y0; y < y1; ++y)                                                                                  \
-      for (int x = x0; x < x1; ++x) cast_ray(p, STORAGE, INTERP, x, y, &s, &r);                                    \
+    if (list)                                                                                                      \
+      for (size_t i = 0; i < n; ++i)                                                                               \
+        cast_ray(p, STORAGE, INTERP, (int)(list[i] % (uint32_t)p->W), (int)(list[i] / (uint32_t)p->W), &s, &r);    \
+    else                                                                                                           \
+      for (int y = y0; y < y1; ++y)                                                                                \
+        for (int x = x0; x < x1; ++x) cast_ray(p, STORAGE, INTERP, x, y, &s, &r);                                  \
     *samples += s;                                                                                                 \
     *rays += r;                                                                                                    \
   }
@@ -339,11 +345,12 @@ DEFINE_TILE(tile_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
 DEFINE_TILE(tile_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
 DEFINE_TILE(tile_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
 
-typedef void (*TileFn)(const Prep *, int, int, int, int, uint64_t *, uint64_t *);
+typedef void (*TileFn)(const Prep *, int, int, int, int, const uint32_t *, size_t, uint64_t *, uint64_t *);
 
 typedef struct Shared {
   const Prep *prep;
   TileFn fn;
+  const CAVRRayList *list;
   int tilesX, tiles;
   atomic_int next;
 } Shared;
@@ -363,12 +370,19 @@ static void *worker_main(void *arg) {
     int x0 = (t % s->tilesX) * TILE, y0 = (t / s->tilesX) * TILE;
     int x1 = x0 + TILE < s->prep->W ? x0 + TILE : s->prep->W;
     int y1 = y0 + TILE < s->prep->H ? y0 + TILE : s->prep->H;
-    s->fn(s->prep, x0, y0, x1, y1, &w->samples, &w->rays);
+    if (s->list) {
+      const uint32_t *start = s->list->tileStart;
+      if (start[t + 1] > start[t])
+        s->fn(s->prep, 0, 0, 0, 0, s->list->pixels + start[t], start[t + 1] - start[t], &w->samples, &w->rays);
+    } else {
+      s->fn(s->prep, x0, y0, x1, y1, NULL, 0, &w->samples, &w->rays);
+    }
   }
   return NULL;
 }
 
-static int default_threads(void) {
+int cavr_cpu_threads(CAVRDevice dev) {
+  if (dev && dev->threads > 0) return dev->threads;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)(n > 256 ? 256 : n) : 1;
 }
@@ -442,9 +456,10 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   sh.fn = fns[vol->desc.storage][s->interpolation == CAVR_INTERPOLATION_TRILINEAR];
   sh.tilesX = (p.W + TILE - 1) / TILE;
   sh.tiles = sh.tilesX * ((p.H + TILE - 1) / TILE);
+  sh.list = job->rays;
   atomic_init(&sh.next, 0);
 
-  int nthreads = dev->threads > 0 ? dev->threads : default_threads();
+  int nthreads = cavr_cpu_threads(dev);
   if (nthreads > sh.tiles) nthreads = sh.tiles;
   Worker *workers = (Worker *)calloc((size_t)nthreads, sizeof(Worker));
   pthread_t *ids = (pthread_t *)calloc((size_t)nthreads, sizeof(pthread_t));
@@ -473,6 +488,6 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   return err;
 }
 
-static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, NULL, cpu_render, NULL};
+static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, NULL, cpu_render, cavr_cpu_reconstruct, NULL};
 
 const CAVRBackendOps *cavr_cpu_backend(void) { return &cpuOps; }

@@ -13,6 +13,7 @@
 
 #if CAVR_WITH_CUDA
 #include "../../kernels/cavr_kernels.h"
+#include "reconstruct.h"
 #include "view_policy.h"
 
 /**
@@ -242,14 +243,19 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   float kernelMs = 0.0f;
   uint64_t samples = 0;
-  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp, fb->opaqueDepth,
-                              fb->hostCopy ? fb->rgba8 : NULL, fb->hostCopy ? fb->rgbaf : NULL,
-                              fb->hostCopy ? fb->depth : NULL, &kernelMs, &samples, msg, sizeof msg);
+  /* Copy back: all planes when the frame buffer wants them; none when a reconstruction follows on the
+     device (deviceOnly 1); only the float colour when adaptive sampling reads it on the host (2). */
+  const int copy = job->deviceOnly ? 0 : fb->hostCopy, copyColour = copy || job->deviceOnly == 2;
+  const CAVRRayList *rl = job->rays;
+  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
+                              rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0, fb->opaqueDepth,
+                              copy ? fb->rgba8 : NULL, copyColour ? fb->rgbaf : NULL, copy ? fb->depth : NULL,
+                              &kernelMs, &samples, msg, sizeof msg);
   free(table);
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
-  stats->samples = samples;
-  stats->kernelMilliseconds = kernelMs;
+  stats->samples += samples;
+  stats->kernelMilliseconds += kernelMs;
   stats->strategy = (CAVRStrategy)strategy;
   stats->blockWidth = p.blockW;
   stats->blockHeight = p.blockH;
@@ -259,8 +265,29 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   return CAVR_ERROR_NONE;
 }
 
+static CAVRError cuda_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,
+                                  CAVRRenderStats *stats) {
+  const CAVRSettingsDesc *s = job->settings;
+  CAVRFrameBuffer fb = job->fb;
+  CAVRSolver solver;
+  cavr_solver_init(&solver, s->gramFilter, s->lambda, s->maxIterations, s->tolerance);
+  char msg[400];
+  float ms = 0.0f;
+  int iterations = 0;
+  int code = cavr_cuda_reconstruct(context(dev), fb->width, fb->height, mask, maskStamp,
+                                   s->reconstruction == CAVR_RECONSTRUCTION_LOCAL, solver.filter, solver.lambda,
+                                   solver.maxIterations, solver.tolerance, fb->hostCopy ? fb->rgba8 : NULL,
+                                   fb->hostCopy ? fb->rgbaf : NULL, fb->hostCopy ? fb->depth : NULL, &ms, &iterations,
+                                   msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
+  cavr_cuda_frame_device_pointers(context(dev), &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
+  stats->solveMilliseconds = ms;
+  stats->iterations = iterations;
+  return CAVR_ERROR_NONE;
+}
+
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
-                                       cuda_render, cuda_shutdown};
+                                       cuda_render, cuda_reconstruct, cuda_shutdown};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
   int count = 0;

@@ -87,6 +87,13 @@ struct CAVRFrameBufferImpl {
   float *opaqueDepth;            /* NULL = no limit */
   int hostCopy;                  /* copy CUDA renders back to the planes above */
   void *devicePlanes[3];         /* CUDA: device copies of the planes after the last render */
+  /* compressive rendering (compressive.c): the sampling mask and ray list of the last frame */
+  uint8_t *sampleMask;           /* width*height, 1 = ray cast */
+  uint32_t *rayPixels, *tileStart;
+  size_t rayCount;
+  float maskFraction;            /* fraction the mask was built for; 0 = none */
+  int maskAdaptive;              /* built adaptively (rebuilt every frame) */
+  uint64_t maskStamp;
 };
 
 /** Record an error on the device (keeps the first until read; calls the callback). Returns code. */

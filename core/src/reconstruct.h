@@ -1,25 +1,58 @@
 /*
- * reconstruct.h - compressive rendering's reconstruction on the CPU (SPEC 4; Rabbani 2018 thesis, eq. 3.9,
- * after Liu & Alim 2015): solve (S^T S + lambda H) x = S^T y for one image channel with conjugate gradients,
- * H the 7x7 Gram filter (gram_filter_table.h) applied as a convolution. Groundwork for issue 4 (not yet
- * wired into cavrRender).
+ * reconstruct.h - compressive rendering's reconstruction (SPEC 4; Rabbani 2018 thesis, eq. 3.9 and ch. 4,
+ * after Liu & Alim 2015): solve (S^T S + lambda H) x = S^T y per RGBA channel with conjugate gradients,
+ * H the 7x7 Gram filter (gram_filter_table.h) applied as a convolution. Pure numerics, no cavr objects:
+ * the CPU back end (cpu_reconstruct.c) and the tests call it; the CUDA kernels (kernels/reconstruct.cu) do the
+ * same arithmetic.
  */
 #ifndef CAVR_RECONSTRUCT_H
 #define CAVR_RECONSTRUCT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+/* Defaults of cavrSetRenderReconstructionSolver. lambda: chosen by measured PSNR (docs/benchmarks.md). */
+#define CAVR_DEFAULT_MAX_ITERATIONS 30
+#define CAVR_DEFAULT_TOLERANCE 1e-3f
+#define CAVR_DEFAULT_LAMBDA 0.01f
+
+/** Half width of the 7x7 filter: the local solver's ghost ring, pixels. */
+#define CAVR_GHOST 3
+/** Side of the local solver's blocks, pixels. */
+#define CAVR_SOLVE_BLOCK 16
+
+typedef struct CAVRSolver {
+  float filter[49];   /**< H, row-major, symmetric, sums to zero */
+  float lambda;       /**< smoothness weight, > 0 */
+  int maxIterations;  /**< >= 0 */
+  float tolerance;    /**< stop when ||r|| <= tolerance ||S^T y|| in every channel */
+} CAVRSolver;
+
+/** Fill a solver with filter 0 (definition) or 1 (thesis) and the given parameters. */
+void cavr_solver_init(CAVRSolver *s, int gramFilter, float lambda, int maxIterations, float tolerance);
+
+/** Floats of scratch cavr_solve_window needs for a window of w x h pixels. */
+size_t cavr_solve_scratch_floats(int w, int h);
+
 /**
- * Global conjugate gradients over a width x height channel (x fastest). mask[p] = 1 where y[p] was rendered
- * (S^T S = diag(mask)); y is read only there. x holds the initial guess and receives the solution. The
- * filter (49 values, row-major, symmetric) is applied with half-sample even reflection at the image border
- * (Neumann): the operator stays symmetric positive semi-definite and annihilates constants, so
- * A = diag(mask) + lambda H is positive definite whenever the mask is non-empty. width, height >= 4.
- * Stops after maxIterations or when
- * ||r|| <= tolerance ||b||. Returns the iterations done (-1 for bad arguments or out of memory);
- * *relResidual (may be NULL) receives ||r|| / ||b||.
+ * Jacobi-preconditioned conjugate gradients on one window of an image, all four channels at once.
+ * img: W x H pixels x 4 floats (RGBA, x fastest, rows of W pixels); mask[x + W*y] = 1 where img holds a
+ * rendered value (only those are read). The unknowns are the ww x wh pixels of the window starting at
+ * (wx0, wy0) (ww, wh >= 3, inside the image); the filter sees the window's border as a half-sample even
+ * reflection (Neumann), so the operator stays symmetric positive semi-definite and annihilates constants.
+ * The initial guess is the inverse-distance-weighted mean of the rendered pixels within CAVR_GHOST pixels.
+ * The solution is written into out (same layout as img; may be img itself) for the pixels without rays in
+ * [ox0, ox1) x [oy0, oy1) (a part of the window); pixels with rays keep their rendered value.
+ * scratch: cavr_solve_scratch_floats(ww, wh) floats. Returns the iterations done; *relResidual (may be NULL)
+ * receives the largest ||r|| / ||S^T y|| over the channels.
  */
-int cavr_cg_global(int width, int height, const uint8_t *mask, const float *y, double lambda, const double *filter,
-                   int maxIterations, double tolerance, float *x, double *relResidual);
+int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask, int W, int wx0, int wy0, int ww,
+                      int wh, int ox0, int oy0, int ox1, int oy1, float *out, float *scratch, double *relResidual);
+
+/**
+ * Depth of the pixels without rays in rows [y0, y1): the smallest (nearest) depth of the rendered pixels
+ * within CAVR_GHOST pixels, 1 where there is none. depth: W x H floats.
+ */
+void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *depth);
 
 #endif

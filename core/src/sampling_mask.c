@@ -37,8 +37,10 @@ int cavr_lps_side(int width, int height, int *n) {
   return (int)c;
 }
 
-long cavr_lps_mask(int width, int height, double fraction, uint8_t *mask) {
-  if (width < 1 || height < 1 || !mask || !(fraction > 0.0 && fraction <= 1.0)) return -1;
+/* Visit the pixels of a width x height image in linear-pixel-shuffling order, calling visit(p) with
+   p = x + width*y until it returns 0 or every pixel was visited. Returns -1 for bad arguments. */
+static int lps_walk(int width, int height, int (*visit)(void *, size_t), void *user) {
+  if (width < 1 || height < 1) return -1;
   int n = 0, N = cavr_lps_side(width, height, &n);
   if (!N) return -1;
   /* Only G_(-n) .. G_n are needed (n <= 57 while G_n fits in int): going further would overflow. */
@@ -50,17 +52,60 @@ long cavr_lps_mask(int width, int height, double fraction, uint8_t *mask) {
   /* Coefficients reduced into [0, N). */
   long long a = ((G[-n + 1] % N) + N) % N, b = ((G[n - 3] % N) + N) % N;
   long long c = ((G[-n] % N) + N) % N, d = ((G[n - 2] % N) + N) % N;
-  size_t total = (size_t)width * height;
-  long want = (long)llround(fraction * (double)total);
-  if (want < 1) want = 1;
-  for (size_t p = 0; p < total; ++p) mask[p] = 0;
-  long marked = 0;
-  for (long long x = 0; x < N && marked < want; ++x)
-    for (long long y = 0; y < N && marked < want; ++y) {
+  for (long long x = 0; x < N; ++x)
+    for (long long y = 0; y < N; ++y) {
       long long i = (a * x + b * y) % N, j = (c * x + d * y) % N;
-      if (i < width && j < height) {
-        mask[(size_t)j * width + (size_t)i] = 1;
-        ++marked;
+      if (i < width && j < height && !visit(user, (size_t)j * width + (size_t)i)) return 0;
+    }
+  return 0;
+}
+
+typedef struct MaskWalk { uint8_t *mask; long want, marked; } MaskWalk;
+static int mark(void *user, size_t p) {
+  MaskWalk *m = (MaskWalk *)user;
+  m->mask[p] = 1;
+  return ++m->marked < m->want;
+}
+
+long cavr_lps_mask(int width, int height, double fraction, uint8_t *mask) {
+  if (width < 1 || height < 1 || !mask || !(fraction > 0.0 && fraction <= 1.0)) return -1;
+  size_t total = (size_t)width * height;
+  MaskWalk m = {mask, (long)llround(fraction * (double)total), 0};
+  if (m.want < 1) m.want = 1;
+  for (size_t p = 0; p < total; ++p) mask[p] = 0;
+  if (lps_walk(width, height, mark, &m) != 0) return -1;
+  return m.marked;
+}
+
+typedef struct OrderWalk { uint32_t *order; size_t n; } OrderWalk;
+static int append(void *user, size_t p) {
+  OrderWalk *o = (OrderWalk *)user;
+  o->order[o->n++] = (uint32_t)p;
+  return 1;
+}
+
+int cavr_lps_order(int width, int height, uint32_t *order) {
+  if (!order || (size_t)width * (size_t)height > 0xffffffffu) return -1;
+  OrderWalk o = {order, 0};
+  return lps_walk(width, height, append, &o);
+}
+
+long cavr_block_mask(int width, int height, const uint32_t *blockOrder, const uint16_t *first, const uint16_t *count,
+                     uint8_t *mask) {
+  if (width < 1 || height < 1 || !blockOrder || !first || !count || !mask) return -1;
+  const int B = CAVR_MASK_BLOCK, bx = (width + B - 1) / B, by = (height + B - 1) / B;
+  long marked = 0;
+  for (int j = 0; j < by; ++j)
+    for (int i = 0; i < bx; ++i) {
+      const int b = j * bx + i;
+      int seen = 0;
+      for (int k = 0; k < B * B && seen < first[b] + count[b]; ++k) {
+        int x = i * B + (int)(blockOrder[k] % B), y = j * B + (int)(blockOrder[k] / B);
+        if (x >= width || y >= height) continue;
+        if (seen++ >= first[b]) {
+          mask[(size_t)y * width + x] = 1;
+          ++marked;
+        }
       }
     }
   return marked;

@@ -2,7 +2,6 @@
  * sampling_mask.h - which pixels get rays in compressive rendering (SPEC 4): linear pixel shuffling
  * (P. G. Anderson, "Linear pixel shuffling for image processing: an introduction", J. Electronic Imaging
  * 2(2), 1993), so that the first M pixels of the order are spread evenly over the image for every M.
- * Groundwork for issue 4 (not yet used by the renderers).
  */
 #ifndef CAVR_SAMPLING_MASK_H
 #define CAVR_SAMPLING_MASK_H
@@ -23,5 +22,24 @@ int cavr_lps_side(int width, int height, int *n);
  * fraction in (0, 1]. Deterministic. Returns the number of marked pixels, or -1 for bad arguments.
  */
 long cavr_lps_mask(int width, int height, double fraction, uint8_t *mask);
+
+/**
+ * The whole linear-pixel-shuffling order of a width x height image: order[k] = x + width*y of the k-th
+ * pixel, width*height entries. Returns 0, or -1 for bad arguments.
+ */
+int cavr_lps_order(int width, int height, uint32_t *order);
+
+/** Side of the blocks of the per-block masks (the local solver's blocks), pixels. */
+#define CAVR_MASK_BLOCK 16
+
+/**
+ * Per-block mask for the local solver and adaptive sampling (thesis sec. 4.2-4.3): the image is cut into
+ * CAVR_MASK_BLOCK-pixel square blocks (row-major, partial blocks at the right and top); in block b, the
+ * pixels first[b] .. first[b]+count[b]-1 of `blockOrder` (cavr_lps_order of a CAVR_MASK_BLOCK square; pixels
+ * outside the image are skipped and not counted) are set to 1. Other mask bytes are left as they are, so
+ * a second call adds rays. Returns the number of pixels set, or -1 for bad arguments.
+ */
+long cavr_block_mask(int width, int height, const uint32_t *blockOrder, const uint16_t *first, const uint16_t *count,
+                     uint8_t *mask);
 
 #endif

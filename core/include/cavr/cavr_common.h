@@ -111,6 +111,27 @@ typedef enum CAVRStrategy {
 #define CAVR_SHAPING_SYNC_PROPAGATION 0x8u /**< all rays of a block step together when z is along the rays */
 #define CAVR_SHAPING_ALL 0xFu
 
+/**
+ * How compressive rendering rebuilds the pixels without rays (Rabbani 2018 thesis; SPEC 4). GLOBAL:
+ * conjugate gradients over the whole image (thesis ch. 3). LOCAL: 16x16 pixel blocks solved independently,
+ * each with a ghost ring of 3 pixels (the 7x7 filter's half width) from its neighbours (thesis ch. 4).
+ */
+typedef enum CAVRReconstruction {
+  CAVR_RECONSTRUCTION_GLOBAL = 0,
+  CAVR_RECONSTRUCTION_LOCAL = 1
+} CAVRReconstruction;
+
+/**
+ * The 7x7 Gram filter H of the reconstruction. DEFINITION: derived in exact arithmetic from the
+ * interpolating cubic B-spline's Beppo-Levi semi-inner product (centre 36998/2835; scripts/gen_gram_filter.py).
+ * THESIS: the table printed in the thesis (centre 3158/135), which reproduces when the Dirac-squared terms
+ * of beta_I'' are dropped.
+ */
+typedef enum CAVRGramFilter {
+  CAVR_GRAM_FILTER_DEFINITION = 0,
+  CAVR_GRAM_FILTER_THESIS = 1
+} CAVRGramFilter;
+
 /** Camera projections. */
 typedef enum CAVRProjection {
   CAVR_PROJECTION_ORTHOGRAPHIC = 0,

@@ -15,6 +15,9 @@ typedef struct CAVRRenderStats {
   double milliseconds;     /**< wall time of the render call, ms */
   uint64_t samples;        /**< scalar samples taken (transfer-function look-ups), all rays */
   uint64_t rays;           /**< rays that hit the volume box */
+  uint64_t raysCast;       /**< rays launched: every pixel, or the sampled pixels in compressive rendering */
+  double solveMilliseconds;/**< compressive rendering: time to rebuild the image, ms (0 otherwise) */
+  int iterations;          /**< compressive rendering: solver iterations (LOCAL: the most any block took) */
   CAVRBackend backend;     /**< back end that rendered (CPU or CUDA) */
   /* CUDA back end only (zero on the CPU): */
   double kernelMilliseconds;   /**< ray-casting kernel time (CUDA events), ms */
@@ -26,7 +29,8 @@ typedef struct CAVRRenderStats {
 } CAVRRenderStats;
 
 /**
- * Ray-cast `volume` into `fb` (SPEC 2): one ray per pixel, emission-absorption front to back with early
+ * Ray-cast `volume` into `fb` (SPEC 2): one ray per pixel (or, with a sample fraction below 1, per sampled
+ * pixel, the others rebuilt by compressive reconstruction: cavrSetRenderCompressive), emission-absorption front to back with early
  * ray termination and opacity correction (composite), or maximum/minimum/average intensity. Every
  * pixel of the frame buffer is written; pixels whose rays miss the volume are (0,0,0,0) with depth 1.
  * All objects must come from the same device and be committed with no staged changes.

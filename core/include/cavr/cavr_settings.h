@@ -57,6 +57,29 @@ CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, 
 CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrategy strategy, unsigned shapingFlags,
                                          int rotation);
 
+/**
+ * Compressive rendering (Rabbani 2018 thesis, after Liu & Alim 2015; SPEC 4): cast rays for a fraction of
+ * the pixels, chosen by linear pixel shuffling (Anderson 1993), and rebuild the others by solving
+ * (S^T S + lambda H) x = S^T y per RGBA channel with conjugate gradients. `sampleFraction` in (0, 1]
+ * (1 = every pixel, the normal path: no reconstruction). `adaptive` (LOCAL only; thesis sec. 4.3): first 12.5%
+ * of the rays of every 16x16 block, then the rest of the budget to the blocks by the variance of what they
+ * rendered. The depth plane of a pixel without a ray is the nearest (smallest) depth rendered within 3 pixels.
+ * Default 1, LOCAL, 0. Errors: CAVR_ERROR_INVALID_ARGUMENT (fraction outside (0, 1], unknown method,
+ * adaptive with GLOBAL).
+ */
+CAVR_API CAVRError cavrSetRenderCompressive(CAVRRenderSettings settings, double sampleFraction,
+                                            CAVRReconstruction reconstruction, int adaptive);
+
+/**
+ * Solver of compressive rendering: at most `maxIterations` (1..10000) preconditioned conjugate-gradient
+ * iterations per channel (per block for LOCAL), stopping when ||r|| <= tolerance ||S^T y|| in every channel
+ * (tolerance in [0, 1)); `lambda` (> 0, finite) weights the smoothness term; `filter` picks H.
+ * Default 30, 1e-3, the lambda chosen by measurement (docs/benchmarks.md), DEFINITION.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT.
+ */
+CAVR_API CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings settings, int maxIterations, double tolerance,
+                                                     double lambda, CAVRGramFilter filter);
+
 /** Publish staged settings. */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
 

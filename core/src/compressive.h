@@ -1,0 +1,22 @@
+/*
+ * compressive.h - compressive rendering's policy (SPEC 4; Rabbani 2018 thesis): which pixels get rays,
+ * the render of those rays through a back end, and the back end's reconstruction of the rest.
+ */
+#ifndef CAVR_COMPRESSIVE_H
+#define CAVR_COMPRESSIVE_H
+
+#include "backend.h"
+
+/**
+ * Render job->fb with the settings' sample fraction (< 1): build (or reuse) the sampling mask, cast the
+ * masked rays with ops->render, rebuild the other pixels with ops->reconstruct. Fills stats->raysCast,
+ * solveMilliseconds and iterations besides what ops->render fills. Images smaller than 4x4 pixels are
+ * rendered in full.
+ */
+CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job,
+                                  CAVRRenderStats *stats);
+
+/** Free a frame buffer's mask and ray list. */
+void cavr_compressive_free(CAVRFrameBuffer fb);
+
+#endif
