@@ -20,6 +20,7 @@ static void usage(FILE *f) {
           "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average] [--shade]\n"
           "                   [--interpolation nearest|linear] [--backend auto|cpu|cuda] [--threads N]\n"
           "                   [--strategy standard|shaped|auto] [--no-rotation]\n"
+          "                   [--sample-fraction F] [--reconstruction global|local] [--adaptive]\n"
           "                   [--repeat N] [--json]\n"
           "       raw input also needs: --dims X,Y,Z --type uint8|int8|uint16|int16|float32|uint32|int32|float64\n"
           "                             [--spacing SX,SY,SZ]\n"
@@ -29,7 +30,11 @@ static void usage(FILE *f) {
           "A FILE holds lines 'VALUE R G B A' (and optionally 'domain normalized'); see docs/user-guide.md.\n"
           "--repeat N renders N times and reports the median; --json prints one JSON object on stdout.\n"
           "--strategy picks the GPU ray-casting strategy (default auto: thread-block shaping and in-place rotation);\n"
-          "--no-rotation keeps the volume as uploaded. Both are ignored by the CPU back end.\n");
+          "--no-rotation keeps the volume as uploaded. Both are ignored by the CPU back end.\n"
+          "--sample-fraction F (0 < F <= 1, default 1) casts rays for that fraction of the pixels (linear pixel\n"
+          "shuffling) and rebuilds the rest by conjugate gradients (compressive rendering), --reconstruction local\n"
+          "(default: 16x16 blocks) or global; --adaptive spends the rays by the variance of each block (local only).\n"
+          "The JSON then reports rays (cast), solve_ms and iterations.\n");
 }
 
 static int fail(const char *what, const char *msg) {
@@ -85,10 +90,13 @@ int main(int argc, char **argv) {
   int width = 1024, height = 1024, repeat = 1, json = 0, shade = 0, threads = 0, haveDims = 0, haveRange = 0;
   int rotation = 1;
   CAVRStrategy strategy = CAVR_STRATEGY_AUTO;
+  double fraction = 1.0;
+  CAVRReconstruction reconstruction = CAVR_RECONSTRUCTION_LOCAL;
+  int adaptive = 0;
   int dims[3] = {0, 0, 0};
   double rot[3] = {0, 0, 0}, spacing[3] = {1, 1, 1}, range[2] = {0, 0}, sampleDistance = 0.5;
   enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
-         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT };
+         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT, O_FRACTION, O_RECON, O_ADAPTIVE };
   static const struct option opts[] = {
       {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, O_SIZE},
       {"rotate-x", required_argument, 0, O_RX}, {"rotate-y", required_argument, 0, O_RY},
@@ -101,6 +109,8 @@ int main(int argc, char **argv) {
       {"spacing", required_argument, 0, O_SPACING}, {"interpolation", required_argument, 0, O_INTERP},
       {"threads", required_argument, 0, O_THREADS}, {"help", no_argument, 0, 'h'},
       {"strategy", required_argument, 0, O_STRATEGY}, {"no-rotation", no_argument, 0, O_NOROT},
+      {"sample-fraction", required_argument, 0, O_FRACTION}, {"reconstruction", required_argument, 0, O_RECON},
+      {"adaptive", no_argument, 0, O_ADAPTIVE},
       {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -152,6 +162,18 @@ int main(int argc, char **argv) {
       else return fail("--strategy expects standard, shaped or auto", optarg);
       break;
     case O_NOROT: rotation = 0; break;
+    case O_FRACTION: {
+      char *end = NULL;
+      fraction = strtod(optarg, &end);
+      if (!end || *end || !(fraction > 0.0 && fraction <= 1.0)) return fail("--sample-fraction expects 0 < F <= 1", optarg);
+      break;
+    }
+    case O_RECON:
+      if (!strcmp(optarg, "global")) reconstruction = CAVR_RECONSTRUCTION_GLOBAL;
+      else if (!strcmp(optarg, "local")) reconstruction = CAVR_RECONSTRUCTION_LOCAL;
+      else return fail("--reconstruction expects global or local", optarg);
+      break;
+    case O_ADAPTIVE: adaptive = 1; break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
@@ -255,7 +277,8 @@ int main(int argc, char **argv) {
       cavrSetRenderInterpolation(set, interpolation) ||
       cavrSetRenderOpacityCorrection(set, 1, minSpacing) /* opacity is per voxel of the finest axis */ ||
       cavrSetRenderShading(set, shade, 0.1, 0.7, 0.2, 10.0) ||
-      cavrSetRenderStrategy(set, strategy, CAVR_SHAPING_ALL, rotation) || cavrCommitRenderSettings(set))
+      cavrSetRenderStrategy(set, strategy, CAVR_SHAPING_ALL, rotation) ||
+      cavrSetRenderCompressive(set, fraction, reconstruction, adaptive) || cavrCommitRenderSettings(set))
     goto device_error;
   for (int i = 0; i < repeat; ++i) {
     if (cavrRender(fb, vol, tf, cam, set, &stats)) goto device_error;
@@ -274,10 +297,14 @@ int main(int argc, char **argv) {
     json_escape(cavrGetDeviceName(dev), device, sizeof device);
     printf("{\"backend\": \"%s\", \"device\": \"%s\", \"strategy\": \"%s\", \"block\": \"%dx%d\", "
            "\"rotation\": %d, \"kernel_ms\": %.4f, \"width\": %d, \"height\": %d, \"repeat\": %d, "
-           "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"output\": \"%s\"}\n",
+           "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"rays_hit\": %llu, "
+           "\"sample_fraction\": %g, \"reconstruction\": \"%s\", \"adaptive\": %d, \"solve_ms\": %.4f, "
+           "\"iterations\": %d, \"output\": \"%s\"}\n",
            backend_name(stats.backend), device, stats.backend == CAVR_BACKEND_CUDA ? strategies[stats.strategy] : "cpu",
            stats.blockWidth, stats.blockHeight, stats.rotation, stats.kernelMilliseconds, width, height, repeat, median,
-           times[0], (unsigned long long)stats.samples, (unsigned long long)stats.rays, out);
+           times[0], (unsigned long long)stats.samples, (unsigned long long)stats.raysCast,
+           (unsigned long long)stats.rays, fraction, fraction < 1.0 ? (reconstruction ? "local" : "global") : "none",
+           adaptive, stats.solveMilliseconds, stats.iterations, out);
   } else {
     printf("%s: %dx%d, %s back end, %.2f ms (median of %d), %llu samples; wrote %s\n", input, width, height,
            backend_name(stats.backend), median, repeat, (unsigned long long)stats.samples, out);

@@ -35,6 +35,15 @@ printf '# test\n0 0 0 0 0\n128 1 0.5 0 0.1\n255 1 1 1 0.8\n' > "$T/t.tf"
 if "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf "$T/t.tf" --size 32x32 -o "$T/c.png" >/dev/null; then
   pass "transfer-function file"; else bad "transfer-function file"; fi
 
+# Compressive rendering: the JSON counts exactly the rays cast and reports the solve.
+J=$("$BIN" "$DATA/headsq_64x64x93_uint16.nhdr" --size 128x96 --tf ct-skin --backend cpu --sample-fraction 0.25 \
+    --adaptive --json -o "$T/cr.png")
+if echo "$J" | grep -q '"rays": 3072,' && echo "$J" | grep -q '"reconstruction": "local", "adaptive": 1' &&
+   echo "$J" | grep -Eq '"iterations": [1-9]'; then pass "compressive JSON"; else bad "compressive JSON: $J"; fi
+J=$("$BIN" "$DATA/headsq_64x64x93_uint16.nhdr" --size 128x96 --backend cpu --reconstruction global --json -o "$T/cr.png")
+if echo "$J" | grep -q '"rays": 12288,' && echo "$J" | grep -q '"reconstruction": "none"'; then
+  pass "fraction 1 casts every ray"; else bad "fraction 1: $J"; fi
+
 # Bad input: each must exit non-zero with a message naming the problem.
 expect_fail() { # description, pattern, command...
   local what=$1 pattern=$2
@@ -57,6 +66,9 @@ expect_fail "bad blend" "--blend" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --ble
 expect_fail "unknown preset" "presets:" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf nothing
 expect_fail "bad tf file" "expected 'VALUE R G B A'" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf "$T/s.nhdr"
 expect_fail "bad sample distance" "CAVR_ERROR_INVALID_ARGUMENT" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --sample-distance 0 -o "$T/x.png"
+expect_fail "bad sample fraction" "--sample-fraction expects" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --sample-fraction 1.5
+expect_fail "bad reconstruction" "--reconstruction expects" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --reconstruction fft
+expect_fail "adaptive global" "adaptive sampling needs the local" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --size 8x8 --sample-fraction 0.5 --reconstruction global --adaptive -o "$T/x.png"
 expect_fail "unwritable output" "cannot write PNG" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --size 8x8 -o /nonexistent/x.png
 
 echo "cli: $fails failure(s)"
