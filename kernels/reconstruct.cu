@@ -177,8 +177,8 @@ __global__ void __launch_bounds__(THREADS) local_kernel(Filter F, int W, int H, 
     bb = result.a;
   }
   float4 rr = acc8.a, rz = acc8.b;
-  const float4 stop = make_float4(F.tol2 * fmaxf(bb.x, 1e-30f), F.tol2 * fmaxf(bb.y, 1e-30f),
-                                  F.tol2 * fmaxf(bb.z, 1e-30f), F.tol2 * fmaxf(bb.w, 1e-30f));
+  (void)bb;
+  const float4 stop = f4(F.tol2 * (float)n); // RMS residual per pixel <= tolerance, as on the CPU
   int it = 0;
   for (; it < F.maxIterations; ++it) {
     if (rr.x <= stop.x && rr.y <= stop.y && rr.z <= stop.z && rr.w <= stop.w) break;
@@ -398,7 +398,8 @@ __global__ void global_direction(Filter F, int W, int H, const unsigned char *ma
 
 // Sum the partials in double (one block) and update the scalars. mode 0: start (rr, rz from partials, bb from
 // bbPartials); 1: alpha from p.q; 2: beta and the new rr, rz.
-__global__ void global_finalize(int count, const F8 *partials, const F8 *bbPartials, GlobalState *s, float tol2, int mode) {
+__global__ void global_finalize(int count, const F8 *partials, const F8 *bbPartials, GlobalState *s, float tol2,
+                                double pixels, int mode) {
   double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, bacc[4] = {0, 0, 0, 0};
   for (int i = threadIdx.x; i < count; i += 256) {
     const F8 t = partials[i];
@@ -423,7 +424,7 @@ __global__ void global_finalize(int count, const F8 *partials, const F8 *bbParti
     if (mode == 0) {
       s->rr[c] = total[c];
       s->rz[c] = total[4 + c];
-      s->stop[c] = tol2 * (total[8 + c] > 0.0 ? total[8 + c] : 1e-30);
+      s->stop[c] = tol2 * pixels; // RMS residual per pixel <= tolerance, as on the CPU
     } else if (mode == 1) {
       const double pq = total[c];
       s->alpha[c] = pq > 0.0 && s->rr[c] > s->stop[c] ? (float)(s->rz[c] / pq) : 0.0f;
@@ -504,7 +505,7 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
     global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
     global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 0, bbPartials);
     global_first_direction<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
-    global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, bbPartials, v.state, F.tol2, 0);
+    global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, bbPartials, v.state, F.tol2, (double)pixels, 0);
     CAVR_CUDA_CHECK(cudaGetLastError(), "global solver launch");
     GlobalState hs;
     for (; it < maxIterations; ++it) {
@@ -513,9 +514,9 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
       if (hs.rr[0] <= hs.stop[0] && hs.rr[1] <= hs.stop[1] && hs.rr[2] <= hs.stop[2] && hs.rr[3] <= hs.stop[3]) break;
       global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
       global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 1, nullptr);
-      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, nullptr, v.state, F.tol2, 1);
+      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, nullptr, v.state, F.tol2, (double)pixels, 1);
       global_update<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
-      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, nullptr, v.state, F.tol2, 2);
+      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, nullptr, v.state, F.tol2, (double)pixels, 2);
       global_direction<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
       CAVR_CUDA_CHECK(cudaGetLastError(), "global solver launch");
     }

@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench
+MODE=${1:-all}   # all | tests | bench | profile | compressive
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
@@ -15,6 +15,26 @@ mkdir -p .devdata/raw
 for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
 cp data/bucky_32x32x32_uint8.raw .devdata/raw/
 export CAVR_RAW_DIR=$PWD/.devdata/raw
+if [ "$MODE" = compressive ]; then
+  # Compressive rendering (issue 4): GPU vs CPU test, sanitizers on it, quality/speed sweep and solve times.
+  (cd build-gpu && ./testing/test_gpu_compressive > "$OUT/compressive_test.log" 2>&1); echo "test_gpu_compressive: rc=$?"
+  grep -E "GPU|worst|CHECK|vs CPU" "$OUT/compressive_test.log" | head -20
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_compressive > "$OUT/cs_mem.log" 2>&1
+  echo "memcheck test_gpu_compressive: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_mem.log")"
+  grep -E -A6 "^========= (Invalid|Program hit|Uninitialized)" "$OUT/cs_mem.log" | head -20
+  compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/testing/test_gpu_compressive > "$OUT/cs_race.log" 2>&1
+  echo "racecheck test_gpu_compressive: rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/cs_race.log")"
+  grep -E -B2 -A6 "Race reported|Error: " "$OUT/cs_race.log" | head -20
+  RAW=.devdata/ct_shoulder_512x512x450_uint8.raw
+  [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"
+  B=build-gpu/testing/cavr-compressive-bench
+  $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --size 1024 --repeat 7 \
+     --name ct_shoulder --csv "$OUT/compressive_gpu.csv" ${CBENCH_ARGS:-} | tee "$OUT/compressive_gpu.txt"
+  $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 \
+     --name ct_shoulder --csv "$OUT/compressive_solve_gpu.csv" | tee -a "$OUT/compressive_gpu.txt"
+  cat "$OUT"/cs_*.log "$OUT/compressive_test.log" > "$OUT/compressive_checks.log"; rm -f "$OUT"/cs_*.log "$OUT"/configure.log
+  exit 0
+fi
 if [ "$MODE" != bench ]; then
   (cd build-gpu && ctest --output-on-failure -L gpu > "$OUT/gpu_tests.log" 2>&1)
   (cd build-gpu && ./testing/test_gpu_render > "$OUT/gpu_render_cases.log" 2>&1)

@@ -4,7 +4,6 @@
  * dot products are accumulated in double.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gram_filter_table.h"
@@ -22,7 +21,7 @@ void cavr_solver_init(CAVRSolver *s, int gramFilter, float lambda, int maxIterat
 
 size_t cavr_solve_scratch_floats(int w, int h) {
   size_t n = (size_t)w * h, np = (size_t)(w + 2 * G) * (h + 2 * G);
-  return 4 * (3 * n + np) + n; /* x, r, q, padded p (4 channels each), 1/diagonal */
+  return 4 * (3 * n + np) + n + (n + 3) / 4; /* x, r, q, padded p (4 channels each), 1/diagonal, mask bytes */
 }
 
 /* Half-sample even reflection into [0, n). */
@@ -100,23 +99,10 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
   /* r = b - A x */
   for (int y = 0; y < wh; ++y) memcpy(P + 4 * ((size_t)(y + G) * pw + G), x + 4 * (size_t)y * ww, 16 * (size_t)ww);
   pad(P, ww, wh);
-  /* diag(m) in apply reads the window's mask bytes contiguously: a local copy for small (local) windows. */
-  uint8_t mloc[64 * 64];
-  uint8_t *mbuf = n <= sizeof mloc ? mloc : NULL;
-  if (mbuf)
-    for (int y = 0; y < wh; ++y)
-      for (int xx = 0; xx < ww; ++xx) mbuf[(size_t)y * ww + xx] = M(xx, y);
-  const uint8_t *mw = mbuf;
-  uint8_t *heap = NULL;
-  if (!mw) { /* large (global) window: the mask rows are contiguous when the window is the whole width */
-    if (wx0 == 0 && ww == W) mw = mrow;
-    else {
-      heap = (uint8_t *)malloc(n);
-      if (!heap) return -1;
-      for (int y = 0; y < wh; ++y) memcpy(heap + (size_t)y * ww, mrow + (size_t)y * W, (size_t)ww);
-      mw = heap;
-    }
-  }
+  /* diag(m) in apply reads the window's mask bytes contiguously: a copy after dinv in the scratch. */
+  uint8_t *mcopy = (uint8_t *)(dinv + n);
+  for (int y = 0; y < wh; ++y) memcpy(mcopy + (size_t)y * ww, mrow + (size_t)y * W, (size_t)ww);
+  const uint8_t *mw = mcopy;
   apply(s, mw, ww, wh, P, q);
   double rz[4] = {0, 0, 0, 0}, rr[4] = {0, 0, 0, 0};
   for (size_t p = 0; p < n; ++p) {
@@ -136,7 +122,8 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
       for (int c = 0; c < 4; ++c) pv[c] = dinv[p] * r[4 * p + c];
     }
   double stop[4];
-  for (int c = 0; c < 4; ++c) stop[c] = (double)s->tolerance * s->tolerance * (bb[c] > 0.0 ? bb[c] : 1e-30);
+  /* RMS residual per pixel <= tolerance (colour units): the same test for a 22x22 window and a whole image. */
+  for (int c = 0; c < 4; ++c) stop[c] = (double)s->tolerance * s->tolerance * (double)n;
   int it = 0;
   for (; it < s->maxIterations; ++it) {
     if (rr[0] <= stop[0] && rr[1] <= stop[1] && rr[2] <= stop[2] && rr[3] <= stop[3]) break;
@@ -178,7 +165,7 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
   if (relResidual) {
     double worst = 0.0;
     for (int c = 0; c < 4; ++c) {
-      double v = sqrt(rr[c] / (bb[c] > 0.0 ? bb[c] : 1.0));
+      double v = sqrt(rr[c] / (double)n);
       if (v > worst) worst = v;
     }
     *relResidual = worst;
@@ -189,7 +176,6 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
       const float *src = x + 4 * ((size_t)(y - wy0) * ww + (xx - wx0));
       memcpy(out + 4 * ((size_t)y * W + xx), src, 4 * sizeof(float));
     }
-  free(heap);
 #undef M
   return it;
 }

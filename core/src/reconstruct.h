@@ -13,7 +13,7 @@
 
 /* Defaults of cavrSetRenderReconstructionSolver. lambda: chosen by measured PSNR (docs/benchmarks.md). */
 #define CAVR_DEFAULT_MAX_ITERATIONS 30
-#define CAVR_DEFAULT_TOLERANCE 1e-3f
+#define CAVR_DEFAULT_TOLERANCE 1e-4f
 #define CAVR_DEFAULT_LAMBDA 0.01f
 
 /** Half width of the 7x7 filter: the local solver's ghost ring, pixels. */
@@ -25,7 +25,7 @@ typedef struct CAVRSolver {
   float filter[49];   /**< H, row-major, symmetric, sums to zero */
   float lambda;       /**< smoothness weight, > 0 */
   int maxIterations;  /**< >= 0 */
-  float tolerance;    /**< stop when ||r|| <= tolerance ||S^T y|| in every channel */
+  float tolerance;    /**< stop when the RMS residual per pixel, ||r|| / sqrt(pixels), <= tolerance in every channel */
 } CAVRSolver;
 
 /** Fill a solver with filter 0 (definition) or 1 (thesis) and the given parameters. */
@@ -43,8 +43,9 @@ size_t cavr_solve_scratch_floats(int w, int h);
  * The initial guess is the inverse-distance-weighted mean of the rendered pixels within CAVR_GHOST pixels.
  * The solution is written into out (same layout as img; may be img itself) for the pixels without rays in
  * [ox0, ox1) x [oy0, oy1) (a part of the window); pixels with rays keep their rendered value.
- * scratch: cavr_solve_scratch_floats(ww, wh) floats. Returns the iterations done; *relResidual (may be NULL)
- * receives the largest ||r|| / ||S^T y|| over the channels.
+ * Stops after s->maxIterations or when the RMS residual per pixel is <= s->tolerance in every channel.
+ * scratch: cavr_solve_scratch_floats(ww, wh) floats. Returns the iterations done (-1: out of memory);
+ * *relResidual (may be NULL) receives the largest RMS residual per pixel over the channels.
  */
 int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask, int W, int wx0, int wy0, int ww,
                       int wh, int ox0, int oy0, int ox1, int oy1, float *out, float *scratch, double *relResidual);

@@ -72,9 +72,10 @@ CAVR_API CAVRError cavrSetRenderCompressive(CAVRRenderSettings settings, double 
 
 /**
  * Solver of compressive rendering: at most `maxIterations` (1..10000) preconditioned conjugate-gradient
- * iterations per channel (per block for LOCAL), stopping when ||r|| <= tolerance ||S^T y|| in every channel
- * (tolerance in [0, 1)); `lambda` (> 0, finite) weights the smoothness term; `filter` picks H.
- * Default 30, 1e-3, the lambda chosen by measurement (docs/benchmarks.md), DEFINITION.
+ * iterations per channel (per block for LOCAL), stopping when the RMS residual per pixel is <= tolerance in
+ * every channel (colour units, 1 = full scale; tolerance in [0, 1)); `lambda` (> 0, finite) weights the
+ * smoothness term; `filter` picks H.
+ * Default 30, 1e-4, the lambda chosen by measurement (docs/benchmarks.md), DEFINITION.
  * Errors: CAVR_ERROR_INVALID_ARGUMENT.
  */
 CAVR_API CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings settings, int maxIterations, double tolerance,

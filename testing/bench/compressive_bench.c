@@ -1,0 +1,292 @@
+/*
+ * cavr-compressive-bench - quality and speed of compressive rendering (SPEC 4; issue 4 items 6-8).
+ *
+ *   cavr-compressive-bench --volume FILE.nhdr|FILE.raw [--dims X,Y,Z --type uint8 --spacing SX,SY,SZ]
+ *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N] [--repeat R] [--name NAME]
+ *       [--mode sweep|solve] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
+ *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
+ *
+ * sweep: a full render (the reference) and, at each sample fraction, the global, local and adaptive
+ *   reconstructions: PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
+ *   of R; GPU frames leave the image in device memory, as ParaView's interactive renders would not, so the
+ *   timing counts render + reconstruct, not the PCIe copy) against the full render's. At 25% and 11.1% also
+ *   what VTK/ParaView do with the same rays: one ray per 2x2 / 3x3 pixels, then bilinear upscaling.
+ * solve: reconstruction time alone (stats.solveMilliseconds, median of R) at 512^2, 1024^2 and 2048^2 for
+ *   25% and 60% of the rays, global and local.
+ * Every row is printed and appended to the CSV:
+ *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cavr/cavr.h"
+#include "cavr/cavr_io.h"
+
+#define DIE(...) (fprintf(stderr, "cavr-compressive-bench: " __VA_ARGS__), fprintf(stderr, "\n"), exit(1))
+
+typedef struct Bench {
+  CAVRDevice dev;
+  CAVRVolume vol;
+  CAVRTransferFunction tf;
+  CAVRCamera cam;
+  CAVRRenderSettings set;
+  CAVRFrameBuffer fb;
+  int size, repeat;
+  FILE *csv;
+  const char *name, *backend;
+} Bench;
+
+static void check(Bench *b, CAVRError e, const char *what) {
+  if (!e) return;
+  const char *m = "";
+  cavrGetDeviceError(b->dev, &m);
+  DIE("%s: %s: %s", what, cavrGetErrorString(e), m);
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double psnr(const float *a, const float *b, size_t px) {
+  double se = 0.0;
+  for (size_t i = 0; i < 4 * px; ++i) se += (double)(a[i] - b[i]) * (a[i] - b[i]);
+  return se == 0.0 ? 99.0 : 10.0 * log10(1.0 / (se / (4.0 * px)));
+}
+
+/* Mean SSIM (Wang et al. 2004) over 8x8 windows at a stride of 4, per RGBA channel, values in [0,1]. */
+static double ssim(const float *a, const float *b, int w, int h) {
+  const double C1 = 0.01 * 0.01, C2 = 0.03 * 0.03;
+  double total = 0.0;
+  long count = 0;
+  for (int c = 0; c < 4; ++c)
+    for (int y = 0; y + 8 <= h; y += 4)
+      for (int x = 0; x + 8 <= w; x += 4) {
+        double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+        for (int v = y; v < y + 8; ++v)
+          for (int u = x; u < x + 8; ++u) {
+            double p = a[4 * ((size_t)v * w + u) + c], q = b[4 * ((size_t)v * w + u) + c];
+            sa += p, sb += q, saa += p * p, sbb += q * q, sab += p * q;
+          }
+        double ma = sa / 64, mb = sb / 64, va = saa / 64 - ma * ma, vb = sbb / 64 - mb * mb, cov = sab / 64 - ma * mb;
+        total += ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
+        ++count;
+      }
+  return count ? total / count : 1.0;
+}
+
+/* One ray per n x n pixels (at multiples of n), bilinear in between, edges clamped to the last ray. */
+static void subsample_bilinear(const float *full, int w, int h, int n, float *out) {
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      int x0 = x / n * n, y0 = y / n * n, x1 = x0 + n < w ? x0 + n : x0, y1 = y0 + n < h ? y0 + n : y0;
+      float fx = x1 > x0 ? (float)(x - x0) / n : 0.0f, fy = y1 > y0 ? (float)(y - y0) / n : 0.0f;
+      for (int c = 0; c < 4; ++c) {
+        float a = full[4 * ((size_t)y0 * w + x0) + c], b = full[4 * ((size_t)y0 * w + x1) + c];
+        float d = full[4 * ((size_t)y1 * w + x0) + c], e = full[4 * ((size_t)y1 * w + x1) + c];
+        float top = a + fx * (b - a), bottom = d + fx * (e - d);
+        out[4 * ((size_t)y * w + x) + c] = top + fy * (bottom - top);
+      }
+    }
+}
+
+/* Render R times with the current settings; median wall time (ms) and the last stats. */
+static double timed(Bench *b, CAVRRenderStats *st, int hostCopy) {
+  double t[64];
+  int r = b->repeat < 64 ? b->repeat : 64;
+  check(b, cavrSetFrameBufferHostCopy(b->fb, hostCopy), "host copy");
+  for (int i = 0; i < r; ++i) {
+    check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, st), "cavrRender");
+    t[i] = st->milliseconds;
+  }
+  qsort(t, (size_t)r, sizeof(double), cmp);
+  return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
+}
+
+static void row(Bench *b, int size, int shade, double fraction, const char *method, double p, double s,
+                unsigned long long rays, int it, double kernel, double solve, double frame, double full) {
+  printf("%-28s %-4s %5d %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f\n", b->name, b->backend,
+         size, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, full > 0 ? frame / full : 0.0);
+  if (b->csv)
+    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f\n", b->name, b->backend, size, shade,
+            fraction, method, p, s, rays, it, kernel, solve, frame, full);
+}
+
+static void sweep(Bench *b, int shade, const double *fractions, int nf) {
+  const int N = b->size;
+  const size_t px = (size_t)N * N;
+  float *full = malloc(16 * px), *img = malloc(16 * px);
+  if (!full || !img) DIE("out of memory");
+  check(b, cavrSetRenderShading(b->set, shade, 0.1, 0.7, 0.2, 10), "shading");
+  check(b, cavrSetRenderCompressive(b->set, 1.0, CAVR_RECONSTRUCTION_LOCAL, 0), "fraction");
+  check(b, cavrCommitRenderSettings(b->set), "commit");
+  CAVRRenderStats st;
+  const double fullMs = timed(b, &st, 0);
+  const double fullKernel = st.kernelMilliseconds;
+  check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
+  check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
+  memcpy(full, cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F), 16 * px);
+  row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs);
+  static const struct { CAVRReconstruction rec; int adaptive; const char *name; } methods[] = {
+      {CAVR_RECONSTRUCTION_GLOBAL, 0, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, "local"},
+      {CAVR_RECONSTRUCTION_LOCAL, 1, "adaptive"}};
+  for (int k = 0; k < nf; ++k) {
+    for (int m = 0; m < 3; ++m) {
+      check(b, cavrSetRenderCompressive(b->set, fractions[k], methods[m].rec, methods[m].adaptive), "fraction");
+      check(b, cavrCommitRenderSettings(b->set), "commit");
+      double ms = timed(b, &st, 0);
+      double kernel = st.kernelMilliseconds, solve = st.solveMilliseconds;
+      check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
+      check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
+      const float *out = cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F);
+      row(b, N, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, N, N),
+          (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, fullMs);
+    }
+    for (int n = 2; n <= 3; ++n)
+      if (fabs(fractions[k] - 1.0 / (n * n)) < 0.02) {
+        subsample_bilinear(full, N, N, n, img);
+        char name[32];
+        snprintf(name, sizeof name, "bilinear%d", n);
+        row(b, N, shade, 1.0 / (n * n), name, psnr(img, full, px), ssim(img, full, N, N),
+            (unsigned long long)(((N + n - 1) / n) * ((N + n - 1) / n)), 0, 0.0, 0.0, 0.0, fullMs);
+      }
+  }
+  free(full);
+  free(img);
+}
+
+int main(int argc, char **argv) {
+  const char *volume = NULL, *tfName = "ramp", *mode = "sweep", *csvPath = NULL, *backendName = "cpu", *name = NULL,
+             *shadeArg = "both", *fractionArg = "0.1,0.2,0.25,0.3,0.4,0.5,0.6,0.8";
+  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 0, iterations = 30;
+  double lambda = -1.0, tolerance = -1.0;
+  double spacing[3] = {1, 1, 1}, range[2] = {0, 0};
+  CAVRScalarType type = CAVR_UINT8;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--volume") && v) volume = argv[++i];
+    else if (!strcmp(a, "--dims") && v) sscanf(argv[++i], "%d,%d,%d", &dims[0], &dims[1], &dims[2]);
+    else if (!strcmp(a, "--spacing") && v) sscanf(argv[++i], "%lf,%lf,%lf", &spacing[0], &spacing[1], &spacing[2]);
+    else if (!strcmp(a, "--type") && v) {
+      ++i;
+      type = !strcmp(v, "uint16") ? CAVR_UINT16 : !strcmp(v, "int16") ? CAVR_INT16 : !strcmp(v, "float32") ? CAVR_FLOAT32 : CAVR_UINT8;
+    } else if (!strcmp(a, "--tf") && v) tfName = argv[++i];
+    else if (!strcmp(a, "--range") && v) haveRange = sscanf(argv[++i], "%lf:%lf", &range[0], &range[1]) == 2;
+    else if (!strcmp(a, "--backend") && v) backendName = argv[++i];
+    else if (!strcmp(a, "--size") && v) size = atoi(argv[++i]);
+    else if (!strcmp(a, "--repeat") && v) repeat = atoi(argv[++i]);
+    else if (!strcmp(a, "--name") && v) name = argv[++i];
+    else if (!strcmp(a, "--mode") && v) mode = argv[++i];
+    else if (!strcmp(a, "--csv") && v) csvPath = argv[++i];
+    else if (!strcmp(a, "--shade") && v) shadeArg = argv[++i];
+    else if (!strcmp(a, "--fractions") && v) fractionArg = argv[++i];
+    else if (!strcmp(a, "--lambda") && v) lambda = atof(argv[++i]);
+    else if (!strcmp(a, "--tolerance") && v) tolerance = atof(argv[++i]);
+    else if (!strcmp(a, "--iterations") && v) iterations = atoi(argv[++i]);
+    else if (!strcmp(a, "--filter") && v) filter = !strcmp(argv[++i], "thesis");
+    else DIE("unknown argument %s (see the comment at the top of compressive_bench.c)", a);
+  }
+  if (!volume) DIE("--volume is required");
+  if (size < 16 || size > 4096 || repeat < 1) DIE("--size must be in [16, 4096], --repeat >= 1");
+  double fractions[32];
+  int nf = 0;
+  for (const char *p = fractionArg; *p && nf < 32;) {
+    fractions[nf++] = strtod(p, NULL);
+    const char *c = strchr(p, ',');
+    if (!c) break;
+    p = c + 1;
+  }
+  CAVRVolumeFile f;
+  char msg[600];
+  size_t len = strlen(volume);
+  CAVRError e = len > 4 && !strcmp(volume + len - 4, ".raw") ? cavrLoadRaw(volume, type, dims, spacing, &f, msg, sizeof msg)
+                                                               : cavrLoadNrrd(volume, &f, msg, sizeof msg);
+  if (e) DIE("%s: %s", volume, msg);
+  Bench b;
+  memset(&b, 0, sizeof b);
+  b.dev = cavrNewDevice(!strcmp(backendName, "cuda") ? CAVR_BACKEND_CUDA : CAVR_BACKEND_CPU);
+  if (!b.dev) {
+    const char *m = "";
+    cavrGetDeviceError(NULL, &m);
+    DIE("no %s device: %s", backendName, m);
+  }
+  b.backend = cavrGetDeviceBackend(b.dev) == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
+  b.vol = cavrNewVolume(b.dev);
+  b.tf = cavrNewTransferFunction(b.dev);
+  b.cam = cavrNewCamera(b.dev);
+  b.set = cavrNewRenderSettings(b.dev);
+  b.repeat = repeat;
+  b.size = size;
+  const char *slash = strrchr(volume, '/');
+  b.name = name ? name : (slash ? slash + 1 : volume);
+  check(&b, cavrSetVolumeData(b.vol, f.type, f.dims, f.data, f.bytes), "volume");
+  check(&b, cavrSetVolumeSpacing(b.vol, f.spacing), "spacing");
+  check(&b, cavrCommitVolume(b.vol), "commit volume");
+  double dataRange[2];
+  check(&b, cavrGetVolumeRange(b.vol, dataRange), "range");
+  if (!haveRange) range[0] = dataRange[0], range[1] = dataRange[1];
+  cavrFreeVolumeFile(&f);
+  float table[4 * 1024];
+  if (cavrTransferFunctionPreset(tfName, table, 1024, msg, sizeof msg)) DIE("%s", msg);
+  check(&b, cavrSetTransferFunctionTable(b.tf, table, 1024, range[0], range[1]), "tf");
+  check(&b, cavrCommitTransferFunction(b.tf), "commit tf");
+  double bounds[6];
+  check(&b, cavrGetVolumeBounds(b.vol, bounds), "bounds");
+  check(&b, cavrSetCameraOrbit(b.cam, bounds, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0), "camera");
+  check(&b, cavrCommitCamera(b.cam), "commit camera");
+  if (lambda > 0.0 || tolerance >= 0.0 || filter || iterations != 30)
+    check(&b, cavrSetRenderReconstructionSolver(b.set, iterations, tolerance >= 0.0 ? tolerance : 1e-4,
+                                                lambda > 0.0 ? lambda : 0.01, (CAVRGramFilter)filter), "solver");
+  if (csvPath) {
+    FILE *probe = fopen(csvPath, "r");
+    int fresh = !probe;
+    if (probe) fclose(probe);
+    b.csv = fopen(csvPath, "a");
+    if (!b.csv) DIE("cannot write %s", csvPath);
+    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms\n");
+  }
+  printf("%-28s %-4s %5s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s\n", "volume", "be", "size", "shade", "frac",
+         "method", "PSNR", "SSIM", "rays", "iter", "kernel_ms", "solve_ms", "frame_ms", "full_ms", "ratio");
+  if (!strcmp(mode, "solve")) {
+    static const int sizes[3] = {512, 1024, 2048};
+    for (int k = 0; k < 3; ++k) {
+      b.fb = cavrNewFrameBuffer(b.dev, sizes[k], sizes[k]);
+      if (!b.fb) DIE("no %dx%d frame buffer", sizes[k], sizes[k]);
+      check(&b, cavrSetCameraOrbit(b.cam, bounds, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0), "camera");
+      check(&b, cavrCommitCamera(b.cam), "commit camera");
+      for (int q = 0; q < 2; ++q)
+        for (int m = 0; m < 2; ++m) {
+          const double frac = q ? 0.6 : 0.25;
+          check(&b, cavrSetRenderCompressive(b.set, frac, m ? CAVR_RECONSTRUCTION_LOCAL : CAVR_RECONSTRUCTION_GLOBAL, 0), "fraction");
+          check(&b, cavrCommitRenderSettings(b.set), "commit");
+          double t[64];
+          CAVRRenderStats st;
+          int r = repeat < 64 ? repeat : 64;
+          check(&b, cavrSetFrameBufferHostCopy(b.fb, 0), "host copy");
+          for (int i = 0; i < r; ++i) {
+            check(&b, cavrRender(b.fb, b.vol, b.tf, b.cam, b.set, &st), "cavrRender");
+            t[i] = st.solveMilliseconds;
+          }
+          qsort(t, (size_t)r, sizeof(double), cmp);
+          row(&b, sizes[k], 0, frac, m ? "local" : "global", 0.0, 0.0, (unsigned long long)st.raysCast, st.iterations,
+              st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0);
+        }
+      cavrReleaseFrameBuffer(b.fb);
+    }
+  } else {
+    b.fb = cavrNewFrameBuffer(b.dev, size, size);
+    if (!b.fb) DIE("no frame buffer");
+    for (int shade = 0; shade < 2; ++shade)
+      if (!strcmp(shadeArg, "both") || atoi(shadeArg) == shade) sweep(&b, shade, fractions, nf);
+    cavrReleaseFrameBuffer(b.fb);
+  }
+  if (b.csv) fclose(b.csv);
+  cavrReleaseRenderSettings(b.set);
+  cavrReleaseCamera(b.cam);
+  cavrReleaseTransferFunction(b.tf);
+  cavrReleaseVolume(b.vol);
+  cavrReleaseDevice(b.dev);
+  return 0;
+}
