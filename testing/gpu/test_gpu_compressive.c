@@ -30,6 +30,7 @@ static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, i
   CHECK_OK(dev, cavrSetCameraOrbit(s.cam, b, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
   CHECK_OK(dev, cavrCommitCamera(s.cam));
   CHECK_OK(dev, cavrSetRenderShading(s.set, 1, 0.1, 0.7, 0.2, 10));
+  CHECK_OK(dev, cavrCommitRenderSettings(s.set));
   return s;
 }
 
