@@ -376,6 +376,15 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     std::max(1e-3, prop->GetSpecularPower(0)));
   cavrSetRenderStrategy(in.Settings, static_cast<CAVRStrategy>(this->Strategy),
     this->Strategy == 1 ? CAVR_SHAPING_ALL : 0u, this->Strategy == 2);
+  {
+    const bool interactive = ren->GetRenderWindow() &&
+      ren->GetRenderWindow()->GetDesiredUpdateRate() >= this->InteractiveUpdateRate;
+    const double fraction =
+      (this->CompressiveWhileInteracting && !interactive) ? 1.0 : this->SampleFraction;
+    cavrSetRenderCompressive(in.Settings, fraction,
+      this->Reconstruction == 0 ? CAVR_RECONSTRUCTION_GLOBAL : CAVR_RECONSTRUCTION_LOCAL,
+      this->Reconstruction == 2);
+  }
   cavrCommitRenderSettings(in.Settings);
 
   // 5. Camera: cavr's world is the data space; the view includes the volume's matrix.
@@ -439,11 +448,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   in.LastError.clear();
   this->LastRenderTime = stats.milliseconds;
   this->LastSampleCount = static_cast<double>(stats.samples);
+  this->LastRaysCast = static_cast<double>(stats.raysCast);
   in.LastBackend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
   vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end ("
                 << cavrGetDeviceName(in.Device) << "), strategy " << stats.strategy << ", block "
                 << stats.blockWidth << "x" << stats.blockHeight << ", rotation " << stats.rotation << ", "
-                << width << "x" << height << ", " << stats.milliseconds << " ms, " << stats.samples << " samples");
+                << width << "x" << height << ", " << stats.milliseconds << " ms, " << stats.samples << " samples, "
+                << stats.raysCast << " rays cast, reconstruction " << stats.solveMilliseconds << " ms ("
+                << stats.iterations << " iterations)");
 
   // 8. Blend the premultiplied image into the window. The quad sits at the volume's nearest depth so
   //    that opaque geometry in front of the whole volume hides it (rays already stop at geometry).
@@ -487,6 +499,11 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "CavrBlendMode: " << this->CavrBlendMode << endl;
   os << indent << "NumberOfThreads: " << this->NumberOfThreads << endl;
   os << indent << "Strategy: " << this->Strategy << endl;
+  os << indent << "SampleFraction: " << this->SampleFraction << endl;
+  os << indent << "Reconstruction: " << this->Reconstruction << endl;
+  os << indent << "CompressiveWhileInteracting: " << this->CompressiveWhileInteracting << endl;
+  os << indent << "InteractiveUpdateRate: " << this->InteractiveUpdateRate << endl;
+  os << indent << "LastRaysCast: " << this->LastRaysCast << endl;
   os << indent << "RenderExtent: " << this->RenderExtent[0] << " " << this->RenderExtent[1] << " "
      << this->RenderExtent[2] << " " << this->RenderExtent[3] << " " << this->RenderExtent[4] << " "
      << this->RenderExtent[5] << endl;

@@ -85,6 +85,26 @@ public:
   ///@}
 
   ///@{
+  /**
+   * Compressive rendering (Rabbani 2018 thesis; cavrSetRenderCompressive): cast rays for this fraction of
+   * the pixels, (0, 1] (default 1: every pixel), and rebuild the rest. Reconstruction: 0 global, 1 local
+   * (default, 16x16 blocks), 2 local with adaptive sampling. With CompressiveWhileInteracting on (default
+   * off) the fraction applies only to interactive renders (the render window's desired update rate at or
+   * above InteractiveUpdateRate, as vtkSmartVolumeMapper decides); still renders cast every ray.
+   */
+  vtkSetClampMacro(SampleFraction, double, 0.01, 1.0);
+  vtkGetMacro(SampleFraction, double);
+  vtkSetClampMacro(Reconstruction, int, 0, 2);
+  vtkGetMacro(Reconstruction, int);
+  vtkSetMacro(CompressiveWhileInteracting, vtkTypeBool);
+  vtkGetMacro(CompressiveWhileInteracting, vtkTypeBool);
+  vtkBooleanMacro(CompressiveWhileInteracting, vtkTypeBool);
+  /** Desired update rate (frames/s) from which a render counts as interactive. Default 1. */
+  vtkSetClampMacro(InteractiveUpdateRate, double, 1.0e-4, 1.0e6);
+  vtkGetMacro(InteractiveUpdateRate, double);
+  ///@}
+
+  ///@{
   /** CPU threads of the CPU back end; 0 (default) uses every core. */
   vtkSetClampMacro(NumberOfThreads, int, 0, 1024);
   vtkGetMacro(NumberOfThreads, int);
@@ -93,6 +113,8 @@ public:
   /** Milliseconds and samples of the last core render (0 before the first). */
   vtkGetMacro(LastRenderTime, double);
   vtkGetMacro(LastSampleCount, double);
+  /** Rays cast by the last render (all pixels, or the sampled ones in compressive rendering). */
+  vtkGetMacro(LastRaysCast, double);
   /** Back end that did the last render: "cpu" or "cuda" ("" before the first). */
   const char* GetLastBackendName();
 
@@ -112,6 +134,11 @@ protected:
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double LastRenderTime = 0.0;
   double LastSampleCount = 0.0;
+  double LastRaysCast = 0.0;
+  double SampleFraction = 1.0;
+  int Reconstruction = 1;
+  vtkTypeBool CompressiveWhileInteracting = 0;
+  double InteractiveUpdateRate = 1.0;
 
 private:
   vtkCavrVolumeMapper(const vtkCavrVolumeMapper&) = delete;

@@ -103,6 +103,24 @@ void vtkCavrVolumeRepresentation::SetCavrStrategy(int strategy)
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrSampleFraction(double fraction)
+{
+  this->GetCavrMapper()->SetSampleFraction(fraction);
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrReconstruction(int method)
+{
+  this->GetCavrMapper()->SetReconstruction(method);
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrCompressiveWhileInteracting(int enabled)
+{
+  this->GetCavrMapper()->SetCompressiveWhileInteracting(enabled != 0);
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);

@@ -33,6 +33,12 @@ public:
   /** GPU strategy: 0 standard, 1 shaped, 2 auto (see vtkCavrVolumeMapper::SetStrategy). Default 2. */
   void SetCavrStrategy(int strategy);
 
+  /** Compressive rendering (see vtkCavrVolumeMapper): sample fraction (0, 1], reconstruction 0 global,
+      1 local, 2 local + adaptive sampling, and whether the fraction applies to interactive renders only. */
+  void SetCavrSampleFraction(double fraction);
+  void SetCavrReconstruction(int method);
+  void SetCavrCompressiveWhileInteracting(int enabled);
+
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();
 
