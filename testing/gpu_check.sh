@@ -30,6 +30,9 @@ if [ "$MODE" = compressive ]; then
   B=build-gpu/testing/cavr-compressive-bench
   $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --size 1024 --repeat 7 \
      --name ct_shoulder --csv "$OUT/compressive_gpu.csv" ${CBENCH_ARGS:-} | tee "$OUT/compressive_gpu.txt"
+  # 2048^2 shaded: four times the rays per frame, where the GPU is throughput-bound rather than latency-bound.
+  $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --size 2048 --repeat 5 --shade 1 \
+     --fractions 0.1,0.25,0.5 --name ct_shoulder --csv "$OUT/compressive_gpu.csv" | tee -a "$OUT/compressive_gpu.txt"
   $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 \
      --name ct_shoulder --csv "$OUT/compressive_solve_gpu.csv" | tee -a "$OUT/compressive_gpu.txt"
   cat "$OUT"/cs_*.log "$OUT/compressive_test.log" > "$OUT/compressive_checks.log"; rm -f "$OUT"/cs_*.log "$OUT"/configure.log
