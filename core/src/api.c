@@ -512,7 +512,7 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
   CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
                         0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1,
                         1.0f, CAVR_RECONSTRUCTION_LOCAL, 0, CAVR_DEFAULT_MAX_ITERATIONS, CAVR_DEFAULT_TOLERANCE,
-                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_DEFINITION};
+                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS};
   s->staged = d;
   s->desc = d;
   s->committed = 1;

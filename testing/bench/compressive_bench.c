@@ -160,7 +160,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
 int main(int argc, char **argv) {
   const char *volume = NULL, *tfName = "ramp", *mode = "sweep", *csvPath = NULL, *backendName = "cpu", *name = NULL,
              *shadeArg = "both", *fractionArg = "0.1,0.2,0.25,0.3,0.4,0.5,0.6,0.8";
-  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 0, iterations = 30;
+  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 1, iterations = 30;
   double lambda = -1.0, tolerance = -1.0;
   double spacing[3] = {1, 1, 1}, range[2] = {0, 0};
   CAVRScalarType type = CAVR_UINT8;
@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--lambda") && v) lambda = atof(argv[++i]);
     else if (!strcmp(a, "--tolerance") && v) tolerance = atof(argv[++i]);
     else if (!strcmp(a, "--iterations") && v) iterations = atoi(argv[++i]);
-    else if (!strcmp(a, "--filter") && v) filter = !strcmp(argv[++i], "thesis");
+    else if (!strcmp(a, "--filter") && v) filter = strcmp(argv[++i], "definition") != 0;
     else DIE("unknown argument %s (see the comment at the top of compressive_bench.c)", a);
   }
   if (!volume) DIE("--volume is required");
@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
   check(&b, cavrGetVolumeBounds(b.vol, bounds), "bounds");
   check(&b, cavrSetCameraOrbit(b.cam, bounds, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0), "camera");
   check(&b, cavrCommitCamera(b.cam), "commit camera");
-  if (lambda > 0.0 || tolerance >= 0.0 || filter || iterations != 30)
+  if (lambda > 0.0 || tolerance >= 0.0 || filter != 1 || iterations != 30)
     check(&b, cavrSetRenderReconstructionSolver(b.set, iterations, tolerance >= 0.0 ? tolerance : 1e-4,
                                                 lambda > 0.0 ? lambda : 0.01, (CAVRGramFilter)filter), "solver");
   if (csvPath) {
