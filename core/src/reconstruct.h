@@ -44,7 +44,7 @@ size_t cavr_solve_scratch_floats(int w, int h);
  * The solution is written into out (same layout as img; may be img itself) for the pixels without rays in
  * [ox0, ox1) x [oy0, oy1) (a part of the window); pixels with rays keep their rendered value.
  * Stops after s->maxIterations or when the RMS residual per pixel is <= s->tolerance in every channel.
- * scratch: cavr_solve_scratch_floats(ww, wh) floats. Returns the iterations done (-1: out of memory);
+ * scratch: cavr_solve_scratch_floats(ww, wh) floats (no allocation inside). Returns the iterations done;
  * *relResidual (may be NULL) receives the largest RMS residual per pixel over the channels.
  */
 int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask, int W, int wx0, int wy0, int ww,

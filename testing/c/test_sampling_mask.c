@@ -68,6 +68,46 @@ int main(void) {
   CHECK(lps <= 4); /* at 1 ray per 4 pixels, a perfect grid leaves 1x1 holes; well spread means a few */
   CHECK(lps < rnd);
   CHECK(cavr_lps_mask(0, 5, 0.5, m) == -1 && cavr_lps_mask(5, 5, 0.0, m) == -1 && cavr_lps_mask(5, 5, 1.5, m) == -1);
+
+  /* The whole order is a bijection of the image; its prefix is the mask. */
+  {
+    const int w = 37, h = 23;
+    uint32_t order[37 * 23];
+    uint8_t seen[37 * 23] = {0}, pre[37 * 23];
+    CHECK(cavr_lps_order(w, h, order) == 0);
+    for (int i = 0; i < w * h; ++i) {
+      CHECK(order[i] < (uint32_t)(w * h) && !seen[order[i]]);
+      seen[order[i]] = 1;
+    }
+    long k = cavr_lps_mask(w, h, 0.3, pre);
+    for (long i = 0; i < w * h; ++i) CHECK(pre[order[i]] == (i < k));
+  }
+  /* Per-block masks (adaptive sampling): exact counts per block, partial blocks at the edges, and a second
+     call adds the next rays of the same order without touching the first ones. */
+  {
+    const int w = 40, h = 20, bx = 3, by = 2; /* blocks of 16: 16+16+8 by 16+4 */
+    uint32_t order[CAVR_MASK_BLOCK * CAVR_MASK_BLOCK];
+    CHECK(cavr_lps_order(CAVR_MASK_BLOCK, CAVR_MASK_BLOCK, order) == 0);
+    uint16_t first[6] = {0}, count[6] = {5, 32, 40, 3, 1000, 0};
+    uint8_t mask[40 * 20] = {0};
+    long n = cavr_block_mask(w, h, order, first, count, mask);
+    const int inside[6] = {256, 256, 128, 64, 64, 32};
+    long want = 0;
+    for (int b = 0; b < bx * by; ++b) {
+      int expect = count[b] < inside[b] ? count[b] : inside[b], got = 0;
+      for (int y = (b / bx) * 16; y < (b / bx) * 16 + 16 && y < h; ++y)
+        for (int x = (b % bx) * 16; x < (b % bx) * 16 + 16 && x < w; ++x) got += mask[y * w + x];
+      CHECK(got == expect);
+      want += expect;
+      first[b] = count[b];
+      count[b] = 7;
+    }
+    CHECK(n == want);
+    uint8_t more[40 * 20] = {0};
+    long added = cavr_block_mask(w, h, order, first, count, more);
+    CHECK(added > 0);
+    for (int p = 0; p < w * h; ++p) CHECK(!(more[p] && mask[p])); /* new rays only */
+  }
   free(m);
   free(m2);
   free(r);
