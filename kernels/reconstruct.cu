@@ -144,7 +144,6 @@ __global__ void __launch_bounds__(THREADS) local_kernel(Filter F, int W, int H, 
   F8 acc8;
   acc8.a = f4(0.0f); // rr
   acc8.b = f4(0.0f); // rz
-  float4 bb = f4(0.0f);
 #pragma unroll
   for (int k = 0; k < PER_THREAD; ++k) {
     const int i = tid + k * THREADS;
@@ -154,7 +153,6 @@ __global__ void __launch_bounds__(THREADS) local_kernel(Filter F, int W, int H, 
     r[k] = Y[i] - q[k];
     acc8.a = fma4(r[k], r[k], acc8.a);
     acc8.b = fma4(dinv[k] * r[k], r[k], acc8.b);
-    bb = fma4(Y[i], Y[i], bb);
   }
   __syncthreads(); // everyone has read P
 #pragma unroll
@@ -167,17 +165,8 @@ __global__ void __launch_bounds__(THREADS) local_kernel(Filter F, int W, int H, 
     if (tid == 0) result = t;
     __syncthreads();
     acc8 = result;
-    __syncthreads();
-    F8 bq;
-    bq.a = bb;
-    bq.b = f4(0.0f);
-    t = Reduce(temp).Reduce(bq, Add8());
-    if (tid == 0) result = t;
-    __syncthreads();
-    bb = result.a;
   }
   float4 rr = acc8.a, rz = acc8.b;
-  (void)bb;
   const float4 stop = f4(F.tol2 * (float)n); // RMS residual per pixel <= tolerance, as on the CPU
   int it = 0;
   for (; it < F.maxIterations; ++it) {
@@ -318,17 +307,16 @@ __device__ __forceinline__ float4 stencil(const Filter &F, const float4 *P, int 
   return acc;
 }
 
-// mode 0 (first): r = b - A x, P = dinv r; partials (rr, rz) and (bb) in a second array.
+// mode 0 (first): r = b - A x; partials (rr, rz).
 // mode 1: q = A P; partials (p.q, 0).
 __global__ void global_apply(Filter F, int W, int H, const unsigned char *mask, const float4 *rgbaf, Vectors v,
-                             int mode, F8 *bbPartials) {
+                             int mode) {
   const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   const bool in = x < W && y < H;
   const int pw = W + 2 * G;
   F8 out;
   out.a = f4(0.0f);
   out.b = f4(0.0f);
-  float4 bb = f4(0.0f);
   if (in) {
     const size_t p = (size_t)y * W + x;
     const float4 c = v.P[(size_t)(y + G) * pw + x + G];
@@ -341,20 +329,12 @@ __global__ void global_apply(Filter F, int W, int H, const unsigned char *mask, 
       v.r[p] = r;
       out.a = r * r;
       out.b = dinv * (r * r);
-      bb = b * b;
     } else {
       v.q[p] = q;
       out.a = c * q;
     }
   }
   block_partial(out, v.partials);
-  if (mode == 0) {
-    __syncthreads();
-    F8 b8;
-    b8.a = bb;
-    b8.b = f4(0.0f);
-    block_partial(b8, bbPartials);
-  }
 }
 
 // After the first residual, P interior = dinv r (separate pass: global_apply read P's neighbours).
@@ -396,26 +376,21 @@ __global__ void global_direction(Filter F, int W, int H, const unsigned char *ma
   pv = fma4(load4(v.state->beta), pv, dinv * v.r[p]);
 }
 
-// Sum the partials in double (one block) and update the scalars. mode 0: start (rr, rz from partials, bb from
-// bbPartials); 1: alpha from p.q; 2: beta and the new rr, rz.
-__global__ void global_finalize(int count, const F8 *partials, const F8 *bbPartials, GlobalState *s, float tol2,
+// Sum the partials in double (one block) and update the scalars. mode 0: start (rr, rz, stopping threshold);
+// 1: alpha from p.q; 2: beta and the new rr, rz.
+__global__ void global_finalize(int count, const F8 *partials, GlobalState *s, float tol2,
                                 double pixels, int mode) {
-  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, bacc[4] = {0, 0, 0, 0};
+  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   for (int i = threadIdx.x; i < count; i += 256) {
     const F8 t = partials[i];
     acc[0] += t.a.x, acc[1] += t.a.y, acc[2] += t.a.z, acc[3] += t.a.w;
     acc[4] += t.b.x, acc[5] += t.b.y, acc[6] += t.b.z, acc[7] += t.b.w;
-    if (mode == 0) {
-      const F8 u = bbPartials[i];
-      bacc[0] += u.a.x, bacc[1] += u.a.y, bacc[2] += u.a.z, bacc[3] += u.a.w;
-    }
   }
   typedef cub::BlockReduce<double, 256> Reduce;
   __shared__ typename Reduce::TempStorage temp;
-  __shared__ double total[12];
-  for (int c = 0; c < 12; ++c) {
-    const double v = c < 8 ? acc[c] : bacc[c - 8];
-    const double t = Reduce(temp).Sum(v);
+  __shared__ double total[8];
+  for (int c = 0; c < 8; ++c) {
+    const double t = Reduce(temp).Sum(acc[c]);
     if (threadIdx.x == 0) total[c] = t;
     __syncthreads();
   }
@@ -484,7 +459,7 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
   } else {
     // x, r, q, P (padded), partials x 2, state.
     const size_t padded = (size_t)(width + 2 * G) * (height + 2 * G), nblocks = (size_t)blocks.x * blocks.y;
-    const size_t bytes = sizeof(float4) * (3 * pixels + padded) + 2 * sizeof(F8) * nblocks + sizeof(GlobalState) + 256;
+    const size_t bytes = sizeof(float4) * (3 * pixels + padded) + sizeof(F8) * nblocks + sizeof(GlobalState) + 256;
     if (ctx->workCap < bytes) {
       cudaFree(ctx->work);
       ctx->work = nullptr;
@@ -498,14 +473,13 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
     v.q = v.r + pixels;
     v.P = v.q + pixels;
     v.partials = reinterpret_cast<F8 *>(v.P + padded);
-    F8 *bbPartials = v.partials + nblocks;
-    v.state = reinterpret_cast<GlobalState *>(bbPartials + nblocks);
+    v.state = reinterpret_cast<GlobalState *>(v.partials + nblocks);
     const int ringThreads = 2 * G * (width + 2 * G) + 2 * G * height;
     global_guess<<<blocks, threads2, 0, ctx->stream>>>(width, height, ctx->mask, ctx->rgbaf, v);
     global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
-    global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 0, bbPartials);
+    global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 0);
     global_first_direction<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
-    global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, bbPartials, v.state, F.tol2, (double)pixels, 0);
+    global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 0);
     CAVR_CUDA_CHECK(cudaGetLastError(), "global solver launch");
     GlobalState hs;
     for (; it < maxIterations; ++it) {
@@ -513,10 +487,10 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
       CAVR_CUDA_CHECK(cudaStreamSynchronize(ctx->stream), "global solver");
       if (hs.rr[0] <= hs.stop[0] && hs.rr[1] <= hs.stop[1] && hs.rr[2] <= hs.stop[2] && hs.rr[3] <= hs.stop[3]) break;
       global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
-      global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 1, nullptr);
-      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, nullptr, v.state, F.tol2, (double)pixels, 1);
+      global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 1);
+      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 1);
       global_update<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
-      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, nullptr, v.state, F.tol2, (double)pixels, 2);
+      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 2);
       global_direction<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
       CAVR_CUDA_CHECK(cudaGetLastError(), "global solver launch");
     }

@@ -51,28 +51,20 @@ static size_t build_list(CAVRFrameBuffer fb, const uint8_t *mask) {
   return n;
 }
 
-static int by_weight_desc(const void *a, const void *b, void *w) {
-  const double *wt = (const double *)w;
-  double x = wt[*(const int *)a], y = wt[*(const int *)b];
-  return x < y ? 1 : (x > y ? -1 : (*(const int *)a - *(const int *)b));
-}
+typedef struct Ranked {
+  double weight;
+  int block;
+} Ranked;
 
-/* qsort_r is not C11: a small insertion-free merge sort keeps the order deterministic everywhere. */
-static void sort_blocks(int *idx, int *tmp, int n, const double *w) {
-  if (n < 2) return;
-  int h = n / 2;
-  sort_blocks(idx, tmp, h, w);
-  sort_blocks(idx + h, tmp, n - h, w);
-  int i = 0, j = h, k = 0;
-  while (i < h && j < n) tmp[k++] = by_weight_desc(&idx[j], &idx[i], (void *)w) < 0 ? idx[j++] : idx[i++];
-  while (i < h) tmp[k++] = idx[i++];
-  while (j < n) tmp[k++] = idx[j++];
-  memcpy(idx, tmp, sizeof(int) * n);
+/* Most varied first; ties by block index, so the order is the same everywhere. */
+static int by_weight_desc(const void *a, const void *b) {
+  const Ranked *x = (const Ranked *)a, *y = (const Ranked *)b;
+  return x->weight < y->weight ? 1 : (x->weight > y->weight ? -1 : x->block - y->block);
 }
 
 /* Extra rays per block: `budget` shared in proportion to weight, capped by cap[b]. */
-static void share_budget(int blocks, const double *weight, const int *cap, long budget, uint16_t *extra, int *idx,
-                         int *tmp) {
+static void share_budget(int blocks, const double *weight, const int *cap, long budget, uint16_t *extra,
+                         Ranked *rank) {
   for (int b = 0; b < blocks; ++b) extra[b] = 0;
   for (int round = 0; round < 4 && budget > 0; ++round) {
     double total = 0.0;
@@ -91,13 +83,13 @@ static void share_budget(int blocks, const double *weight, const int *cap, long 
     if (!given) break;
   }
   /* What is left: one ray at a time, most varied blocks first, then any block with room. */
-  for (int b = 0; b < blocks; ++b) idx[b] = b;
-  sort_blocks(idx, tmp, blocks, weight);
+  for (int b = 0; b < blocks; ++b) rank[b] = (Ranked){weight[b], b};
+  qsort(rank, (size_t)blocks, sizeof(Ranked), by_weight_desc);
   while (budget > 0) {
     long before = budget;
     for (int k = 0; k < blocks && budget > 0; ++k)
-      if (extra[idx[k]] < cap[idx[k]]) {
-        ++extra[idx[k]];
+      if (extra[rank[k].block] < cap[rank[k].block]) {
+        ++extra[rank[k].block];
         --budget;
       }
     if (budget == before) break;
@@ -150,10 +142,10 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
     uint16_t *first = (uint16_t *)calloc((size_t)blocks, sizeof(uint16_t)),
              *count = (uint16_t *)calloc((size_t)blocks, sizeof(uint16_t));
     double *weight = (double *)calloc((size_t)blocks, sizeof(double));
-    int *cap = (int *)calloc((size_t)blocks, sizeof(int)), *idx = (int *)calloc((size_t)blocks, sizeof(int)),
-        *tmp = (int *)calloc((size_t)blocks, sizeof(int));
+    int *cap = (int *)calloc((size_t)blocks, sizeof(int));
+    Ranked *rank = (Ranked *)calloc((size_t)blocks, sizeof(Ranked));
     uint8_t *added = (uint8_t *)calloc(N, 1);
-    if (!first || !count || !weight || !cap || !idx || !tmp || !added || cavr_lps_order(B, B, order) != 0) {
+    if (!first || !count || !weight || !cap || !rank || !added || cavr_lps_order(B, B, order) != 0) {
       e = cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for adaptive sampling");
       goto adaptive_done;
     }
@@ -191,7 +183,7 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
       first[b] = (uint16_t)k0;
     }
     if (budget > cast) {
-      share_budget(blocks, weight, cap, budget - cast, count, idx, tmp);
+      share_budget(blocks, weight, cap, budget - cast, count, rank);
       long more = cavr_block_mask(W, H, order, first, count, added);
       if (more > 0) {
         list.count = build_list(fb, added);
@@ -207,7 +199,7 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
     fb->maskAdaptive = 1;
     fb->maskStamp = atomic_fetch_add(&nextStamp, 1);
   adaptive_done:
-    free(first), free(count), free(weight), free(cap), free(idx), free(tmp), free(added);
+    free(first), free(count), free(weight), free(cap), free(rank), free(added);
   }
   if (e) return e;
   double t0 = now_ms();

@@ -71,17 +71,13 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
 #define M(xx, yy) (mrow[(size_t)(yy) * W + (xx)])
   const float centre = s->filter[24] * s->lambda;
   /* Initial guess and right-hand side. */
-  double bb[4] = {0, 0, 0, 0};
   for (int y = 0; y < wh; ++y)
     for (int xx = 0; xx < ww; ++xx) {
       float *xv = x + 4 * ((size_t)y * ww + xx);
       const float *src = img + 4 * ((size_t)(wy0 + y) * W + wx0 + xx);
       dinv[(size_t)y * ww + xx] = 1.0f / ((M(xx, y) ? 1.0f : 0.0f) + centre);
       if (M(xx, y)) {
-        for (int c = 0; c < 4; ++c) {
-          xv[c] = src[c];
-          bb[c] += (double)src[c] * src[c];
-        }
+        memcpy(xv, src, 4 * sizeof(float));
         continue;
       }
       float acc[4] = {0, 0, 0, 0}, wsum = 0.0f;

@@ -24,6 +24,25 @@
     }                                                                                                              \
   } while (0)
 
+/* The objects of one render on one device. */
+typedef struct Scene {
+  CAVRDevice dev;
+  CAVRVolume vol;
+  CAVRTransferFunction tf;
+  CAVRCamera cam;
+  CAVRRenderSettings set;
+  CAVRFrameBuffer fb;
+} Scene;
+
+/* Release a scene's objects (not the device). */
+static inline void release(Scene *s) {
+  cavrReleaseFrameBuffer(s->fb);
+  cavrReleaseRenderSettings(s->set);
+  cavrReleaseCamera(s->cam);
+  cavrReleaseTransferFunction(s->tf);
+  cavrReleaseVolume(s->vol);
+}
+
 /* A CUDA device, or exit with SKIP_CODE (ctest reports SKIP) when there is no usable GPU. */
 static inline CAVRDevice gpu_device_or_skip(void) {
   CAVRDevice d = cavrNewDevice(CAVR_BACKEND_CUDA);

@@ -3,18 +3,9 @@
  * the rays, the GPU's global, local and adaptive reconstructions agree with the CPU's (PSNR >= 45 dB global
  * and local; >= 40 dB adaptive, whose ray allocation follows the rendered values and so may differ by a few
  * rays per block); sample fraction 1 is the normal path bit for bit; the rays cast are exactly the budget
- * and the samples taken fall with the fraction. Measured on an H100: 68.7-69.2 dB on headsq. Exit 77 (SKIP) without a GPU.
+ * and the samples taken fall with the fraction. Measured on an H100: worst 68.79 dB. Exit 77 (SKIP) without a GPU.
  */
 #include "gpu_util.h"
-
-typedef struct Scene {
-  CAVRDevice dev;
-  CAVRVolume vol;
-  CAVRTransferFunction tf;
-  CAVRCamera cam;
-  CAVRRenderSettings set;
-  CAVRFrameBuffer fb;
-} Scene;
 
 static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, int n, double lo, double hi, int size) {
   Scene s = {dev, cavrNewVolume(dev), cavrNewTransferFunction(dev), cavrNewCamera(dev), cavrNewRenderSettings(dev),
@@ -32,14 +23,6 @@ static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, i
   CHECK_OK(dev, cavrSetRenderShading(s.set, 1, 0.1, 0.7, 0.2, 10));
   CHECK_OK(dev, cavrCommitRenderSettings(s.set));
   return s;
-}
-
-static void release(Scene *s) {
-  cavrReleaseFrameBuffer(s->fb);
-  cavrReleaseRenderSettings(s->set);
-  cavrReleaseCamera(s->cam);
-  cavrReleaseTransferFunction(s->tf);
-  cavrReleaseVolume(s->vol);
 }
 
 static const float *render(Scene *s, double fraction, CAVRReconstruction rec, int adaptive, CAVRRenderStats *st) {

@@ -8,15 +8,6 @@
  */
 #include "gpu_util.h"
 
-typedef struct Scene {
-  CAVRDevice dev;
-  CAVRVolume vol;
-  CAVRTransferFunction tf;
-  CAVRCamera cam;
-  CAVRRenderSettings set;
-  CAVRFrameBuffer fb;
-} Scene;
-
 static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, int n, double lo, double hi, int size) {
   Scene s = {dev, cavrNewVolume(dev), cavrNewTransferFunction(dev), cavrNewCamera(dev), cavrNewRenderSettings(dev),
              cavrNewFrameBuffer(dev, size, size)};
@@ -27,14 +18,6 @@ static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, i
   CHECK_OK(dev, cavrSetTransferFunctionTable(s.tf, table, n, lo, hi));
   CHECK_OK(dev, cavrCommitTransferFunction(s.tf));
   return s;
-}
-
-static void release(Scene *s) {
-  cavrReleaseFrameBuffer(s->fb);
-  cavrReleaseRenderSettings(s->set);
-  cavrReleaseCamera(s->cam);
-  cavrReleaseTransferFunction(s->tf);
-  cavrReleaseVolume(s->vol);
 }
 
 static const float *render(Scene *s, double rx, double ry, CAVRBlendMode blend, int shade, CAVRStrategy strategy,
