@@ -1,18 +1,20 @@
 // reconstruct.cu - compressive rendering's reconstruction on the GPU (SPEC 4; Rabbani 2018 thesis ch. 3-4):
-// Jacobi-preconditioned conjugate gradients for (S^T S + lambda H) x = S^T y, all four channels at once, the
-// same arithmetic as core/src/reconstruct.c (its CPU reference). Local: one thread block per 16x16 pixel block,
-// its window (block + ghost ring of 3) in shared memory and registers, CUB block reductions, its own
-// convergence test, no global synchronisation. Global: the whole image, a 7x7 stencil kernel, CUB block
-// reductions into per-block partials summed in double by one block; the host checks convergence.
+// Jacobi-preconditioned conjugate gradients for (S^T S + lambda H) x = S^T y in the Chronopoulos-Gear form
+// (one operator application and one fused set of dot products per iteration), all four channels at once, the
+// same arithmetic as core/src/reconstruct.c (its CPU reference). Local: one thread block per 16x16 pixel
+// block, its window (block + ghost ring of 3) in shared memory, each thread one channel of a column of 6
+// pixels in registers (register-blocked 7x7 stencil, the filter's left-right symmetry used), one CUB warp
+// reduction + one barrier per iteration, its own convergence test, no global synchronisation. Global: the whole image, a 7x7 stencil
+// kernel, CUB block reductions into per-block partials summed in double by one block; the host checks
+// convergence.
 #include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_reduce.cuh>
 
 #include "cuda_util.cuh"
 
 namespace {
 
-constexpr int B = 16, G = 3, WMAX = B + 2 * G, PMAX = WMAX + 2 * G, THREADS = 256;
-constexpr int WPIX = WMAX * WMAX;          // 484 window pixels
-constexpr int PER_THREAD = (WPIX + THREADS - 1) / THREADS;
+constexpr int B = 16, G = 3, WMAX = B + 2 * G;
 
 struct Filter {
   float f[49];
@@ -20,14 +22,16 @@ struct Filter {
   int maxIterations;
 };
 
-struct F8 {
-  float4 a, b;
+// (r,u), (w,u), (r,r) per channel.
+struct F12 {
+  float4 a, b, c;
 };
-struct Add8 {
-  __device__ __forceinline__ F8 operator()(const F8 &u, const F8 &v) const {
-    F8 o;
+struct Add12 {
+  __device__ __forceinline__ F12 operator()(const F12 &u, const F12 &v) const {
+    F12 o;
     o.a = make_float4(u.a.x + v.a.x, u.a.y + v.a.y, u.a.z + v.a.z, u.a.w + v.a.w);
     o.b = make_float4(u.b.x + v.b.x, u.b.y + v.b.y, u.b.z + v.b.z, u.b.w + v.b.w);
+    o.c = make_float4(u.c.x + v.c.x, u.c.y + v.c.y, u.c.z + v.c.z, u.c.w + v.c.w);
     return o;
   }
 };
@@ -45,14 +49,19 @@ __device__ __forceinline__ float4 clamp01(float4 v) {
                      fminf(fmaxf(v.w, 0.f), 1.f));
 }
 
-// Write a solved pixel: clamped colour, 8-bit colour, and the nearest rendered depth within G pixels.
-__device__ void finish_pixel(int x, int y, int W, int H, float4 v, const unsigned char *mask, float4 *rgbaf,
-                             uchar4 *rgba8, float *depth) {
-  const size_t p = (size_t)y * W + x;
+// Clamped colour into the float and 8-bit planes.
+__device__ __forceinline__ void store_colour(size_t p, float4 v, float4 *rgbaf, uchar4 *rgba8) {
   v = clamp01(v);
   rgbaf[p] = v;
   rgba8[p] = make_uchar4((unsigned char)(v.x * 255.0f + 0.5f), (unsigned char)(v.y * 255.0f + 0.5f),
                          (unsigned char)(v.z * 255.0f + 0.5f), (unsigned char)(v.w * 255.0f + 0.5f));
+}
+
+// Write a solved pixel of the global solver: colour, and the nearest rendered depth within G pixels.
+__device__ void finish_pixel(int x, int y, int W, int H, float4 v, const unsigned char *mask, float4 *rgbaf,
+                             uchar4 *rgba8, float *depth) {
+  const size_t p = (size_t)y * W + x;
+  store_colour(p, v, rgbaf, rgba8);
   float best = 1.0f;
   for (int v2 = y - G; v2 <= y + G; ++v2) {
     if (v2 < 0 || v2 >= H) continue;
@@ -62,199 +71,295 @@ __device__ void finish_pixel(int x, int y, int W, int H, float4 v, const unsigne
   depth[p] = best;
 }
 
-// ------------------------------------------------------------------------------------------- local solver
+// One Chronopoulos-Gear step's scalars for channel c: as cavr_cg_coefficients (core/src/reconstruct.c).
+template <typename T>
+__device__ __forceinline__ void cg_coefficients(T g, T d, T rr, T stop, T &gamma, float &alpha, float &beta, bool first) {
+  T b = 0, den = d;
+  if (!first && alpha > 0.0f && gamma > 0) {
+    b = g / gamma;
+    den = d - b * g / (T)alpha;
+  }
+  beta = (float)b;
+  alpha = rr > stop && den > 0 && g > 0 ? (float)(g / den) : 0.0f;
+  gamma = g;
+}
 
-__global__ void __launch_bounds__(THREADS) local_kernel(Filter F, int W, int H, const unsigned char *__restrict__ mask,
-                                                        float4 *rgbaf, uchar4 *rgba8, float *depth, int *iterations) {
-  __shared__ float4 Y[WPIX];         // rendered values of the window (0 elsewhere)
-  __shared__ float4 P[PMAX * PMAX];  // search direction, padded by reflection
-  __shared__ unsigned char Mk[WPIX];
-  __shared__ F8 result;
-  typedef cub::BlockReduce<F8, THREADS> Reduce;
-  __shared__ typename Reduce::TempStorage temp;
+// ------------------------------------------------------------------------------------------- local solver
+//
+// One thread block per 16x16 pixel block and one thread per (channel, column strip of 6 window pixels): four
+// channel groups of 96 threads (88 own a strip of the 22x22 window), so a thread keeps its 6 pixels' x, r, p, s
+// and w of one channel in registers (~70 registers: 24 warps per SM) and the stencil's loads are 32-bit, from
+// one channel plane of the padded u in shared memory.
+
+constexpr int STRIP = 6;                           // pixels per thread, a column
+constexpr int NSTRIP = (WMAX + STRIP - 1) / STRIP; // 4 strips of 6 rows (the last has 2 rows past the window)
+constexpr int GROUP = 96;                          // threads per channel (3 warps)
+constexpr int LTHREADS = 4 * GROUP;
+constexpr int LWARPS = LTHREADS / 32;
+constexpr int UPITCH = 41;                         // floats per row: strip k starts at bank 22 k mod 32, no conflicts
+constexpr int UROWS = NSTRIP * STRIP + 2 * G;      // 30
+constexpr int UPLANE = UROWS * UPITCH;
+constexpr int MPITCH = WMAX + 2 * G;               // 28: window + ring, for the mask and depth planes
+
+// Store window pixel (u, v)'s value into the padded plane U and, near the window's edges, its half-sample
+// reflections in the ring.
+__device__ __forceinline__ void put(float *U, int u, int v, int ww, int wh, float val) {
+  U[(v + G) * UPITCH + u + G] = val;
+  if (u >= G && u < ww - G && v >= G && v < wh - G) return;
+  const int xs[3] = {u + G, G - 1 - u, G + 2 * ww - 1 - u}, ys[3] = {v + G, G - 1 - v, G + 2 * wh - 1 - v};
+  const bool xo[3] = {true, u < G, u >= ww - G}, yo[3] = {true, v < G, v >= wh - G};
+#pragma unroll
+  for (int a = 0; a < 3; ++a)
+#pragma unroll
+    for (int b = 0; b < 3; ++b)
+      if ((a || b) && yo[a] && xo[b]) U[ys[a] * UPITCH + xs[b]] = val;
+}
+
+// out[k] = lambda (H * U)(col, row0 + k) for the strip: 12 rows of 7 loads for 6 outputs, the filter's
+// left-right symmetry (f[i][j] = f[i][6-j], checked by the host) folding each row's 7 taps to 4.
+__device__ __forceinline__ void strip_stencil(const Filter &F, const float *U, int col, int row0, float out[STRIP]) {
+#pragma unroll
+  for (int k = 0; k < STRIP; ++k) out[k] = 0.0f;
+#pragma unroll
+  for (int j = 0; j < STRIP + 6; ++j) {
+    const float *row = U + (row0 + j) * UPITCH + col;
+    const float a0 = row[0] + row[6], a1 = row[1] + row[5], a2 = row[2] + row[4], a3 = row[3];
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) {
+      const int i = j - k;
+      if (i < 0 || i > 6) continue;
+      out[k] = fmaf(F.f[7 * i + 0], a0, out[k]);
+      out[k] = fmaf(F.f[7 * i + 1], a1, out[k]);
+      out[k] = fmaf(F.f[7 * i + 2], a2, out[k]);
+      out[k] = fmaf(F.f[7 * i + 3], a3, out[k]);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < STRIP; ++k) out[k] *= F.lambda;
+}
+
+struct F3 {
+  float g, d, rr; // (r,u), (w,u), (r,r)
+};
+struct Add3 {
+  __device__ __forceinline__ F3 operator()(const F3 &a, const F3 &b) const { return {a.g + b.g, a.d + b.d, a.rr + b.rr}; }
+};
+
+// Three blocks per SM cap the registers at 56 (a few spills on sm_90; 36 warps per SM): measured 1.15x faster
+// on an H100 than two blocks (80 registers, no spills), docs/benchmarks.md. Turing holds 1024 threads per SM.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define CAVR_LOCAL_MIN_BLOCKS 2
+#else
+#define CAVR_LOCAL_MIN_BLOCKS 3
+#endif
+__global__ void __launch_bounds__(LTHREADS, CAVR_LOCAL_MIN_BLOCKS) local_kernel(Filter F, int W, int H, const unsigned char *__restrict__ mask,
+                                                         float4 *rgbaf, uchar4 *rgba8, float *depth, int *iterations) {
+  __shared__ float Us[4 * UPLANE];           // per channel: the vector the operator is applied to, padded
+  __shared__ unsigned char Mk[MPITCH * MPITCH]; // the window's sampling mask, 0 in a ring of G around it
+  __shared__ float D[MPITCH * MPITCH];          // the window's rendered depths (same layout)
+  __shared__ float X0[4][WMAX * WMAX];          // the initial guess, per channel
+  __shared__ F3 partial[2][LWARPS];          // per-warp dot products, double-buffered by iteration
+  typedef cub::WarpReduce<F3> WarpReduce;
+  __shared__ typename WarpReduce::TempStorage wtemp[LWARPS];
 
   const int x0 = blockIdx.x * B, y0 = blockIdx.y * B;
   const int x1 = min(x0 + B, W), y1 = min(y0 + B, H);
   const int wx0 = max(x0 - G, 0), wy0 = max(y0 - G, 0), ww = min(x1 + G, W) - wx0, wh = min(y1 + G, H) - wy0;
-  const int n = ww * wh, pw = ww + 2 * G, tid = threadIdx.x;
-  for (int i = tid; i < n; i += THREADS) {
-    const int u = i % ww, v = i / ww;
+  const int n = ww * wh, tid = threadIdx.x, warp = tid >> 5;
+  const int ch = tid / GROUP, t = tid % GROUP, col = t % WMAX, strip = t / WMAX;
+  const bool owner = strip < NSTRIP;
+  const int row0 = (owner ? strip : 0) * STRIP;
+  float *U = Us + ch * UPLANE;
+  const float *rgbafl = reinterpret_cast<const float *>(rgbaf);
+  // Zero rings, so that the 7x7 gathers below need no bounds checks (constant divisors throughout).
+  for (int i = tid; i < 4 * UPLANE; i += LTHREADS) Us[i] = 0.0f;
+  for (int i = tid; i < MPITCH * MPITCH; i += LTHREADS) Mk[i] = 0;
+  __syncthreads();
+  for (int i = tid; i < 4 * WMAX * WMAX; i += LTHREADS) {
+    const int c = i / (WMAX * WMAX), j = i - c * (WMAX * WMAX), v = j / WMAX, u = j - v * WMAX;
+    if (u >= ww || v >= wh) continue;
     const size_t gp = (size_t)(wy0 + v) * W + wx0 + u;
     const unsigned char m = mask[gp];
-    Mk[i] = m;
-    Y[i] = m ? rgbaf[gp] : f4(0.0f);
+    if (c == 0) {
+      Mk[(v + G) * MPITCH + u + G] = m;
+      D[(v + G) * MPITCH + u + G] = m ? depth[gp] : 1.0f;
+    }
+    Us[c * UPLANE + (v + G) * UPITCH + u + G] = m ? rgbafl[4 * gp + c] : 0.0f;
+  }
+  __syncthreads();
+  // Initial guess, one pixel per thread, all channels: the rendered value, or the inverse-distance-weighted
+  // mean of the rendered pixels within G (U holds 0 where there is none, so the sums need no branches).
+  for (int j = tid; j < WMAX * WMAX; j += LTHREADS) {
+    const int v = j / WMAX, u = j - v * WMAX;
+    if (u >= ww || v >= wh) continue;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f}, wsum = 0.0f;
+    if (Mk[(v + G) * MPITCH + u + G]) {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) acc[c] = Us[c * UPLANE + (v + G) * UPITCH + u + G];
+      wsum = 1.0f;
+    } else {
+#pragma unroll
+      for (int a = 0; a < 7; ++a)
+#pragma unroll
+        for (int b = 0; b < 7; ++b) {
+          if (a == G && b == G) continue;
+          const float wgt = 1.0f / (float)((a - G) * (a - G) + (b - G) * (b - G));
+          wsum = fmaf(wgt, (float)Mk[(v + a) * MPITCH + u + b], wsum);
+#pragma unroll
+          for (int c = 0; c < 4; ++c) acc[c] = fmaf(wgt, Us[c * UPLANE + (v + a) * UPITCH + u + b], acc[c]);
+        }
+    }
+    const float inv = wsum > 0.0f ? 1.0f / wsum : 0.0f;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) X0[c][j] = acc[c] * inv;
   }
   __syncthreads();
   const float centre = F.f[24] * F.lambda;
-  float4 x[PER_THREAD], r[PER_THREAD], q[PER_THREAD];
-  float dinv[PER_THREAD];
-  // Initial guess: inverse-distance-weighted mean of the rendered pixels within G.
+  bool valid[STRIP], mk[STRIP];
+  float dinv[STRIP], x[STRIP], r[STRIP], p[STRIP], s[STRIP], q[STRIP];
+  // r <- b (the rendered values).
 #pragma unroll
-  for (int k = 0; k < PER_THREAD; ++k) {
-    const int i = tid + k * THREADS;
-    x[k] = f4(0.0f);
-    dinv[k] = 0.0f;
-    if (i >= n) continue;
-    const int u = i % ww, v = i / ww;
-    dinv[k] = 1.0f / ((Mk[i] ? 1.0f : 0.0f) + centre);
-    if (Mk[i]) {
-      x[k] = Y[i];
-      continue;
-    }
-    float4 acc = f4(0.0f);
-    float wsum = 0.0f;
-    for (int dy = -G; dy <= G; ++dy)
-      for (int dx = -G; dx <= G; ++dx) {
-        const int uu = u + dx, vv = v + dy;
-        if (uu < 0 || vv < 0 || uu >= ww || vv >= wh || !Mk[vv * ww + uu]) continue;
-        const float wgt = 1.0f / (float)(dx * dx + dy * dy);
-        acc = fma4(f4(wgt), Y[vv * ww + uu], acc);
-        wsum += wgt;
-      }
-    x[k] = wsum > 0.0f ? (1.0f / wsum) * acc : f4(0.0f);
+  for (int k = 0; k < STRIP; ++k) {
+    const int v = row0 + k;
+    valid[k] = owner && col < ww && v < wh;
+    mk[k] = valid[k] && Mk[(v + G) * MPITCH + col + G];
+    dinv[k] = 1.0f / ((mk[k] ? 1.0f : 0.0f) + centre);
+    x[k] = valid[k] ? X0[ch][v * WMAX + col] : 0.0f;
+    r[k] = mk[k] ? x[k] : 0.0f;
   }
-  // P <- values[k]; reflect the ring; q <- A P for owned pixels.
-  auto pad_ring = [&]() {
-    const int ph = wh + 2 * G, ring = pw * ph;
-    for (int j = tid; j < ring; j += THREADS) {
-      const int pu = j % pw, pv = j / pw;
-      const int u = pu - G, v = pv - G;
-      if (u >= 0 && u < ww && v >= 0 && v < wh) continue;
-      P[j] = P[(reflect(v, wh) + G) * pw + reflect(u, ww) + G];
-    }
-  };
-  auto apply = [&](int k) -> float4 {
-    const int i = tid + k * THREADS, u = i % ww, v = i / ww;
-    float4 acc = f4(0.0f);
+  __syncthreads(); // everyone has read the rendered values
 #pragma unroll
-    for (int a = 0; a < 7; ++a)
-#pragma unroll
-      for (int b = 0; b < 7; ++b) acc = fma4(f4(F.f[7 * a + b]), P[(v + a) * pw + u + b], acc);
-    const float4 c = P[(v + G) * pw + u + G];
-    return fma4(f4(F.lambda), acc, Mk[i] ? c : f4(0.0f));
-  };
-#pragma unroll
-  for (int k = 0; k < PER_THREAD; ++k) {
-    const int i = tid + k * THREADS;
-    if (i < n) P[(i / ww + G) * pw + i % ww + G] = x[k];
-  }
+  for (int k = 0; k < STRIP; ++k)
+    if (valid[k]) put(U, col, row0 + k, ww, wh, x[k]);
   __syncthreads();
-  pad_ring();
-  __syncthreads();
-  F8 acc8;
-  acc8.a = f4(0.0f); // rr
-  acc8.b = f4(0.0f); // rz
+  // r = b - A x
+  if (owner) strip_stencil(F, U, col, row0, q);
 #pragma unroll
-  for (int k = 0; k < PER_THREAD; ++k) {
-    const int i = tid + k * THREADS;
-    r[k] = f4(0.0f);
-    if (i >= n) continue;
-    q[k] = apply(k);
-    r[k] = Y[i] - q[k];
-    acc8.a = fma4(r[k], r[k], acc8.a);
-    acc8.b = fma4(dinv[k] * r[k], r[k], acc8.b);
-  }
-  __syncthreads(); // everyone has read P
+  for (int k = 0; k < STRIP; ++k) r[k] -= mk[k] ? q[k] + x[k] : q[k];
+  __syncthreads(); // everyone has read x from U
+  // Dot products of this channel's r, u = dinv r and w = A u (in q), summed over the channel's three warps;
+  // allDone: every channel's (r,r) is within its stopping threshold.
+  const float stop = F.tol2 * (float)n; // RMS residual per pixel <= tolerance, as on the CPU
+  bool allDone = false;
+  auto reduce = [&](int parity, const float u[STRIP]) -> F3 {
+    F3 d = {0.0f, 0.0f, 0.0f};
 #pragma unroll
-  for (int k = 0; k < PER_THREAD; ++k) {
-    const int i = tid + k * THREADS;
-    if (i < n) P[(i / ww + G) * pw + i % ww + G] = dinv[k] * r[k];
-  }
-  {
-    F8 t = Reduce(temp).Reduce(acc8, Add8());
-    if (tid == 0) result = t;
+    for (int k = 0; k < STRIP; ++k) {
+      if (!valid[k]) continue;
+      d.g = fmaf(r[k], u[k], d.g);
+      d.d = fmaf(q[k], u[k], d.d);
+      d.rr = fmaf(r[k], r[k], d.rr);
+    }
+    d = WarpReduce(wtemp[warp]).Reduce(d, Add3());
+    if ((tid & 31) == 0) partial[parity][warp] = d;
     __syncthreads();
-    acc8 = result;
+    constexpr int PER = GROUP / 32;
+    F3 tot = partial[parity][ch * PER];
+#pragma unroll
+    for (int w = 1; w < PER; ++w) tot = Add3()(tot, partial[parity][ch * PER + w]);
+    allDone = true;
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      float rr = partial[parity][c * PER].rr;
+#pragma unroll
+      for (int w = 1; w < PER; ++w) rr += partial[parity][c * PER + w].rr;
+      allDone = allDone && rr <= stop;
+    }
+    return tot;
+  };
+  float u[STRIP];
+#pragma unroll
+  for (int k = 0; k < STRIP; ++k) {
+    u[k] = dinv[k] * r[k];
+    if (valid[k]) put(U, col, row0 + k, ww, wh, u[k]);
   }
-  float4 rr = acc8.a, rz = acc8.b;
-  const float4 stop = f4(F.tol2 * (float)n); // RMS residual per pixel <= tolerance, as on the CPU
+  __syncthreads();
+  if (owner) strip_stencil(F, U, col, row0, q);
+#pragma unroll
+  for (int k = 0; k < STRIP; ++k)
+    if (mk[k]) q[k] += u[k];
+  F3 d = reduce(0, u);
+  float gamma = 0.0f, alpha = 0.0f, beta;
+  cg_coefficients<float>(d.g, d.d, d.rr, stop, gamma, alpha, beta, true);
+#pragma unroll
+  for (int k = 0; k < STRIP; ++k) {
+    p[k] = u[k];
+    s[k] = q[k];
+  }
   int it = 0;
-  for (; it < F.maxIterations; ++it) {
-    if (rr.x <= stop.x && rr.y <= stop.y && rr.z <= stop.z && rr.w <= stop.w) break;
-    __syncthreads();
-    pad_ring();
-    __syncthreads();
-    F8 pq;
-    pq.a = f4(0.0f);
-    pq.b = f4(0.0f);
+  for (; it < F.maxIterations && !allDone; ++it) {
 #pragma unroll
-    for (int k = 0; k < PER_THREAD; ++k) {
-      const int i = tid + k * THREADS;
-      if (i >= n) continue;
-      q[k] = apply(k);
-      pq.a = fma4(P[(i / ww + G) * pw + i % ww + G], q[k], pq.a);
+    for (int k = 0; k < STRIP; ++k) {
+      x[k] = fmaf(alpha, p[k], x[k]);
+      r[k] = fmaf(-alpha, s[k], r[k]);
+      u[k] = dinv[k] * r[k];
+      if (valid[k]) put(U, col, row0 + k, ww, wh, u[k]); // the last reads of U were before reduce's barrier
     }
-    F8 t = Reduce(temp).Reduce(pq, Add8());
-    if (tid == 0) result = t;
     __syncthreads();
-    const float4 d = result.a;
-    __syncthreads();
-    const float4 alpha = make_float4(d.x > 0.f && rr.x > stop.x ? rz.x / d.x : 0.f, d.y > 0.f && rr.y > stop.y ? rz.y / d.y : 0.f,
-                                     d.z > 0.f && rr.z > stop.z ? rz.z / d.z : 0.f, d.w > 0.f && rr.w > stop.w ? rz.w / d.w : 0.f);
-    F8 s;
-    s.a = f4(0.0f);
-    s.b = f4(0.0f);
+    if (owner) strip_stencil(F, U, col, row0, q);
 #pragma unroll
-    for (int k = 0; k < PER_THREAD; ++k) {
-      const int i = tid + k * THREADS;
-      if (i >= n) continue;
-      x[k] = fma4(alpha, P[(i / ww + G) * pw + i % ww + G], x[k]);
-      r[k] = r[k] - alpha * q[k];
-      s.a = fma4(r[k], r[k], s.a);
-      s.b = fma4(dinv[k] * r[k], r[k], s.b);
-    }
-    t = Reduce(temp).Reduce(s, Add8());
-    if (tid == 0) result = t;
-    __syncthreads();
-    s = result;
-    const float4 beta = make_float4(rz.x > 0.f ? s.b.x / rz.x : 0.f, rz.y > 0.f ? s.b.y / rz.y : 0.f,
-                                    rz.z > 0.f ? s.b.z / rz.z : 0.f, rz.w > 0.f ? s.b.w / rz.w : 0.f);
-    rr = s.a;
-    rz = s.b;
+    for (int k = 0; k < STRIP; ++k)
+      if (mk[k]) q[k] += u[k];
+    d = reduce((it + 1) & 1, u);
+    cg_coefficients<float>(d.g, d.d, d.rr, stop, gamma, alpha, beta, false);
 #pragma unroll
-    for (int k = 0; k < PER_THREAD; ++k) {
-      const int i = tid + k * THREADS;
-      if (i >= n) continue;
-      float4 &pv = P[(i / ww + G) * pw + i % ww + G];
-      pv = fma4(beta, pv, dinv[k] * r[k]);
+    for (int k = 0; k < STRIP; ++k) {
+      p[k] = fmaf(beta, p[k], u[k]);
+      s[k] = fmaf(beta, s[k], q[k]);
     }
   }
   if (tid == 0) atomicMax(iterations, it);
-  // Write the block's pixels without rays.
+  // Write the block's pixels without rays, one channel per thread.
 #pragma unroll
-  for (int k = 0; k < PER_THREAD; ++k) {
-    const int i = tid + k * THREADS;
-    if (i >= n || Mk[i]) continue;
-    const int gx = wx0 + i % ww, gy = wy0 + i / ww;
-    if (gx < x0 || gx >= x1 || gy < y0 || gy >= y1) continue;
-    finish_pixel(gx, gy, W, H, x[k], mask, rgbaf, rgba8, depth);
+  for (int k = 0; k < STRIP; ++k) {
+    const int gx = wx0 + col, gy = wy0 + row0 + k;
+    if (!valid[k] || mk[k] || gx < x0 || gx >= x1 || gy < y0 || gy >= y1) continue;
+    const size_t gp = (size_t)gy * W + gx;
+    const float val = fminf(fmaxf(x[k], 0.0f), 1.0f);
+    reinterpret_cast<float *>(rgbaf)[4 * gp + ch] = val;
+    reinterpret_cast<unsigned char *>(rgba8)[4 * gp + ch] = (unsigned char)(val * 255.0f + 0.5f);
+  }
+  // Their depth, a pixel per thread: the nearest rendered depth within G pixels.
+  for (int i = tid; i < B * B; i += LTHREADS) {
+    const int gx = x0 + i % B, gy = y0 + i / B, u = gx - wx0, v = gy - wy0;
+    if (gx >= x1 || gy >= y1 || Mk[(v + G) * MPITCH + u + G]) continue;
+    float best = 1.0f;
+#pragma unroll
+    for (int a = 0; a < 7; ++a)
+#pragma unroll
+      for (int b = 0; b < 7; ++b) {
+        const int o = (v + a) * MPITCH + u + b;
+        if (Mk[o]) best = fminf(best, D[o]);
+      }
+    depth[(size_t)gy * W + gx] = best;
   }
 }
 
 // ------------------------------------------------------------------------------------------- global solver
 
 struct GlobalState {
-  double rr[4], rz[4], stop[4];
+  double gamma[4], rr[4], stop[4];
   float alpha[4], beta[4];
 };
 
 struct Vectors {
-  float4 *x, *r, *q, *P; // P: (W + 2G) x (H + 2G)
-  F8 *partials;
+  float4 *x, *r, *p, *s, *w, *U; // U: (W + 2G) x (H + 2G)
+  F12 *partials;
   GlobalState *state;
 };
 
 __device__ __forceinline__ float4 load4(const float a[4]) { return make_float4(a[0], a[1], a[2], a[3]); }
+__device__ __forceinline__ float dinv_of(const Filter &F, bool m) { return 1.0f / ((m ? 1.0f : 0.0f) + F.f[24] * F.lambda); }
 
-// Sum one F8 per thread over the block into partials[block].
-__device__ __forceinline__ void block_partial(F8 v, F8 *partials) {
-  typedef cub::BlockReduce<F8, 16, cub::BLOCK_REDUCE_WARP_REDUCTIONS, 16> Reduce;
+// Sum one F12 per thread over the 16x16 block into partials[block].
+__device__ __forceinline__ void block_partial(F12 v, F12 *partials) {
+  typedef cub::BlockReduce<F12, 16, cub::BLOCK_REDUCE_WARP_REDUCTIONS, 16> Reduce;
   __shared__ typename Reduce::TempStorage temp;
-  F8 t = Reduce(temp).Reduce(v, Add8());
+  F12 t = Reduce(temp).Reduce(v, Add12());
   if (threadIdx.x == 0 && threadIdx.y == 0) partials[blockIdx.y * gridDim.x + blockIdx.x] = t;
 }
 
-// Initial guess x and P interior (= x).
+// Initial guess x and U interior (= x).
 __global__ void global_guess(int W, int H, const unsigned char *mask, const float4 *rgbaf, Vectors v) {
   const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   if (x >= W || y >= H) return;
@@ -276,11 +381,11 @@ __global__ void global_guess(int W, int H, const unsigned char *mask, const floa
     if (wsum > 0.0f) g = (1.0f / wsum) * acc;
   }
   v.x[p] = g;
-  v.P[(size_t)(y + G) * (W + 2 * G) + x + G] = g;
+  v.U[(size_t)(y + G) * (W + 2 * G) + x + G] = g;
 }
 
 __global__ void global_pad(int W, int H, Vectors v) {
-  const int pw = W + 2 * G, ph = H + 2 * G;
+  const int pw = W + 2 * G;
   const int i = blockIdx.x * blockDim.x + threadIdx.x, ring = 2 * G * pw + 2 * G * H;
   if (i >= ring) return;
   int pu, pv;
@@ -294,8 +399,7 @@ __global__ void global_pad(int W, int H, Vectors v) {
     const int c = j % (2 * G);
     pu = c < G ? c : W + c;
   }
-  (void)ph;
-  v.P[(size_t)pv * pw + pu] = v.P[(size_t)(reflect(pv - G, H) + G) * pw + reflect(pu - G, W) + G];
+  v.U[(size_t)pv * pw + pu] = v.U[(size_t)(reflect(pv - G, H) + G) * pw + reflect(pu - G, W) + G];
 }
 
 __device__ __forceinline__ float4 stencil(const Filter &F, const float4 *P, int pw, int x, int y) {
@@ -307,107 +411,83 @@ __device__ __forceinline__ float4 stencil(const Filter &F, const float4 *P, int 
   return acc;
 }
 
-// mode 0 (first): r = b - A x; partials (rr, rz).
-// mode 1: q = A P; partials (p.q, 0).
+// mode 0 (first): r = b - A x. mode 1: w = A u; partials ((r,u), (w,u), (r,r)).
 __global__ void global_apply(Filter F, int W, int H, const unsigned char *mask, const float4 *rgbaf, Vectors v,
                              int mode) {
   const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   const bool in = x < W && y < H;
   const int pw = W + 2 * G;
-  F8 out;
-  out.a = f4(0.0f);
-  out.b = f4(0.0f);
+  F12 out;
+  out.a = out.b = out.c = f4(0.0f);
   if (in) {
     const size_t p = (size_t)y * W + x;
-    const float4 c = v.P[(size_t)(y + G) * pw + x + G];
+    const float4 c = v.U[(size_t)(y + G) * pw + x + G];
     const bool m = mask[p] != 0;
-    const float4 q = fma4(f4(F.lambda), stencil(F, v.P, pw, x, y), m ? c : f4(0.0f));
+    const float4 q = fma4(f4(F.lambda), stencil(F, v.U, pw, x, y), m ? c : f4(0.0f));
     if (mode == 0) {
-      const float4 b = m ? rgbaf[p] : f4(0.0f);
-      const float4 r = b - q;
-      const float dinv = 1.0f / ((m ? 1.0f : 0.0f) + F.f[24] * F.lambda);
-      v.r[p] = r;
-      out.a = r * r;
-      out.b = dinv * (r * r);
+      v.r[p] = (m ? rgbaf[p] : f4(0.0f)) - q;
     } else {
-      v.q[p] = q;
-      out.a = c * q;
+      const float4 r = v.r[p];
+      v.w[p] = q;
+      out.a = r * c;
+      out.b = q * c;
+      out.c = r * r;
     }
   }
-  block_partial(out, v.partials);
+  if (mode == 1) block_partial(out, v.partials);
 }
 
-// After the first residual, P interior = dinv r (separate pass: global_apply read P's neighbours).
+// After the first residual: U interior = dinv r (a separate pass: global_apply read U's neighbours).
 __global__ void global_first_direction(Filter F, int W, int H, const unsigned char *mask, Vectors v) {
   const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   if (x >= W || y >= H) return;
   const size_t p = (size_t)y * W + x;
-  const float dinv = 1.0f / ((mask[p] ? 1.0f : 0.0f) + F.f[24] * F.lambda);
-  v.P[(size_t)(y + G) * (W + 2 * G) + x + G] = dinv * v.r[p];
+  v.U[(size_t)(y + G) * (W + 2 * G) + x + G] = dinv_of(F, mask[p] != 0) * v.r[p];
 }
 
-// x += alpha P, r -= alpha q; partials (rr, rz).
-__global__ void global_update(Filter F, int W, int H, const unsigned char *mask, Vectors v) {
-  const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
-  F8 out;
-  out.a = f4(0.0f);
-  out.b = f4(0.0f);
-  if (x < W && y < H) {
-    const size_t p = (size_t)y * W + x;
-    const float4 alpha = load4(v.state->alpha);
-    const float4 pv = v.P[(size_t)(y + G) * (W + 2 * G) + x + G];
-    v.x[p] = fma4(alpha, pv, v.x[p]);
-    const float4 r = v.r[p] - alpha * v.q[p];
-    v.r[p] = r;
-    const float dinv = 1.0f / ((mask[p] ? 1.0f : 0.0f) + F.f[24] * F.lambda);
-    out.a = r * r;
-    out.b = dinv * (r * r);
-  }
-  block_partial(out, v.partials);
-}
-
-// P = dinv r + beta P.
-__global__ void global_direction(Filter F, int W, int H, const unsigned char *mask, Vectors v) {
+// p = u + beta p, s = w + beta s (first: p = u, s = w); x += alpha p; r -= alpha s; U interior = dinv r.
+__global__ void global_step(Filter F, int W, int H, const unsigned char *mask, Vectors v, int first) {
   const int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
   if (x >= W || y >= H) return;
   const size_t p = (size_t)y * W + x;
-  const float dinv = 1.0f / ((mask[p] ? 1.0f : 0.0f) + F.f[24] * F.lambda);
-  float4 &pv = v.P[(size_t)(y + G) * (W + 2 * G) + x + G];
-  pv = fma4(load4(v.state->beta), pv, dinv * v.r[p]);
+  float4 &u = v.U[(size_t)(y + G) * (W + 2 * G) + x + G];
+  const float4 be = load4(v.state->beta), al = load4(v.state->alpha);
+  const float4 pv = first ? u : fma4(be, v.p[p], u), sv = first ? v.w[p] : fma4(be, v.s[p], v.w[p]);
+  v.p[p] = pv;
+  v.s[p] = sv;
+  v.x[p] = fma4(al, pv, v.x[p]);
+  const float4 r = v.r[p] - al * sv;
+  v.r[p] = r;
+  u = dinv_of(F, mask[p] != 0) * r;
 }
 
-// Sum the partials in double (one block) and update the scalars. mode 0: start (rr, rz, stopping threshold);
-// 1: alpha from p.q; 2: beta and the new rr, rz.
-__global__ void global_finalize(int count, const F8 *partials, GlobalState *s, float tol2,
-                                double pixels, int mode) {
-  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+// Sum the partials in double (one block) and update the scalars as cavr_cg_coefficients does.
+__global__ void global_finalize(int count, const F12 *partials, GlobalState *s, float tol2, double pixels, int first) {
+  double acc[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   for (int i = threadIdx.x; i < count; i += 256) {
-    const F8 t = partials[i];
+    const F12 t = partials[i];
     acc[0] += t.a.x, acc[1] += t.a.y, acc[2] += t.a.z, acc[3] += t.a.w;
     acc[4] += t.b.x, acc[5] += t.b.y, acc[6] += t.b.z, acc[7] += t.b.w;
+    acc[8] += t.c.x, acc[9] += t.c.y, acc[10] += t.c.z, acc[11] += t.c.w;
   }
   typedef cub::BlockReduce<double, 256> Reduce;
   __shared__ typename Reduce::TempStorage temp;
-  __shared__ double total[8];
-  for (int c = 0; c < 8; ++c) {
+  __shared__ double total[12];
+  for (int c = 0; c < 12; ++c) {
     const double t = Reduce(temp).Sum(acc[c]);
     if (threadIdx.x == 0) total[c] = t;
     __syncthreads();
   }
   if (threadIdx.x != 0) return;
   for (int c = 0; c < 4; ++c) {
-    if (mode == 0) {
-      s->rr[c] = total[c];
-      s->rz[c] = total[4 + c];
+    if (first) {
       s->stop[c] = tol2 * pixels; // RMS residual per pixel <= tolerance, as on the CPU
-    } else if (mode == 1) {
-      const double pq = total[c];
-      s->alpha[c] = pq > 0.0 && s->rr[c] > s->stop[c] ? (float)(s->rz[c] / pq) : 0.0f;
-    } else {
-      s->beta[c] = s->rz[c] > 0.0 ? (float)(total[4 + c] / s->rz[c]) : 0.0f;
-      s->rr[c] = total[c];
-      s->rz[c] = total[4 + c];
+      s->gamma[c] = 0.0;
+      s->alpha[c] = 0.0f;
     }
+    s->rr[c] = total[8 + c];
+    cg_coefficients<double>(total[c], total[4 + c], total[8 + c], s->stop[c], s->gamma[c], s->alpha[c], s->beta[c],
+                            first != 0);
   }
 }
 
@@ -445,6 +525,12 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
   if (!ctx->iterations) CAVR_CUDA_CHECK(cudaMalloc(&ctx->iterations, sizeof(int)), "cudaMalloc");
   Filter F;
   for (int i = 0; i < 49; ++i) F.f[i] = filter[i];
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (filter[7 * i + j] != filter[7 * i + 6 - j]) { // strip_stencil folds the taps
+        std::snprintf(msg, msgSize, "cavr_cuda_reconstruct: the filter is not left-right symmetric");
+        return 1;
+      }
   F.lambda = lambda;
   F.tol2 = tolerance * tolerance;
   F.maxIterations = maxIterations;
@@ -453,13 +539,13 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
   const dim3 blocks((width + 15) / 16, (height + 15) / 16), threads2(16, 16);
   if (local) {
     CAVR_CUDA_CHECK(cudaMemsetAsync(ctx->iterations, 0, sizeof(int), ctx->stream), "cudaMemset");
-    local_kernel<<<blocks, THREADS, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, ctx->rgba8, ctx->depth,
+    local_kernel<<<blocks, LTHREADS, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, ctx->rgba8, ctx->depth,
                                                       ctx->iterations);
     CAVR_CUDA_CHECK(cudaGetLastError(), "local_kernel launch");
   } else {
-    // x, r, q, P (padded), partials x 2, state.
+    // x, r, p, s, w, U (padded), partials, state.
     const size_t padded = (size_t)(width + 2 * G) * (height + 2 * G), nblocks = (size_t)blocks.x * blocks.y;
-    const size_t bytes = sizeof(float4) * (3 * pixels + padded) + sizeof(F8) * nblocks + sizeof(GlobalState) + 256;
+    const size_t bytes = sizeof(float4) * (5 * pixels + padded) + sizeof(F12) * nblocks + sizeof(GlobalState) + 256;
     if (ctx->workCap < bytes) {
       cudaFree(ctx->work);
       ctx->work = nullptr;
@@ -470,28 +556,30 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
     Vectors v;
     v.x = ctx->work;
     v.r = v.x + pixels;
-    v.q = v.r + pixels;
-    v.P = v.q + pixels;
-    v.partials = reinterpret_cast<F8 *>(v.P + padded);
+    v.p = v.r + pixels;
+    v.s = v.p + pixels;
+    v.w = v.s + pixels;
+    v.U = v.w + pixels;
+    v.partials = reinterpret_cast<F12 *>(v.U + padded);
     v.state = reinterpret_cast<GlobalState *>(v.partials + nblocks);
     const int ringThreads = 2 * G * (width + 2 * G) + 2 * G * height;
     global_guess<<<blocks, threads2, 0, ctx->stream>>>(width, height, ctx->mask, ctx->rgbaf, v);
     global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
     global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 0);
     global_first_direction<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
-    global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 0);
+    global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
+    global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 1);
+    global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 1);
     CAVR_CUDA_CHECK(cudaGetLastError(), "global solver launch");
     GlobalState hs;
     for (; it < maxIterations; ++it) {
       CAVR_CUDA_CHECK(cudaMemcpyAsync(&hs, v.state, sizeof hs, cudaMemcpyDeviceToHost, ctx->stream), "cudaMemcpy (solver state)");
       CAVR_CUDA_CHECK(cudaStreamSynchronize(ctx->stream), "global solver");
       if (hs.rr[0] <= hs.stop[0] && hs.rr[1] <= hs.stop[1] && hs.rr[2] <= hs.stop[2] && hs.rr[3] <= hs.stop[3]) break;
+      global_step<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v, it == 0);
       global_pad<<<(ringThreads + 255) / 256, 256, 0, ctx->stream>>>(width, height, v);
       global_apply<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, ctx->rgbaf, v, 1);
-      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 1);
-      global_update<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
-      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 2);
-      global_direction<<<blocks, threads2, 0, ctx->stream>>>(F, width, height, ctx->mask, v);
+      global_finalize<<<1, 256, 0, ctx->stream>>>((int)nblocks, v.partials, v.state, F.tol2, (double)pixels, 0);
       CAVR_CUDA_CHECK(cudaGetLastError(), "global solver launch");
     }
     global_finish<<<blocks, threads2, 0, ctx->stream>>>(width, height, ctx->mask, v, ctx->rgbaf, ctx->rgba8, ctx->depth);

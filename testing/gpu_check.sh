@@ -5,9 +5,9 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | profile | compressive
+MODE=${1:-all}   # all | tests | bench | profile | compressive | solver
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 cmake --build build-gpu -j16 >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 # Raw copies of the data/ volumes (no teem here).
@@ -15,6 +15,24 @@ mkdir -p .devdata/raw
 for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
 cp data/bucky_32x32x32_uint8.raw .devdata/raw/
 export CAVR_RAW_DIR=$PWD/.devdata/raw
+if [ "$MODE" = solver ]; then
+  # The local solver alone: GPU vs CPU, racecheck with source lines, an ncu profile at 1024^2 / 25%, solve times.
+  (cd build-gpu && ./testing/test_gpu_compressive 2>&1 | grep -E "local|worst|CHECK")
+  compute-sanitizer --tool racecheck --print-limit 4 build-gpu/testing/test_gpu_compressive 2>&1 | grep -E -A4 "Race reported|SUMMARY" | head -30
+  RAW=.devdata/ct_shoulder_512x512x450_uint8.raw
+  [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"
+  B=build-gpu/testing/cavr-compressive-bench
+  ncu --kernel-name regex:local_kernel --launch-skip 20 --launch-count 1 --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section SchedulerStats --section LaunchStats \
+      --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active \
+      $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 --name ct > "$OUT/ncu_solver.log" 2>&1
+  grep -E "Duration|Throughput|Occupancy|Warps|Registers|Stall|Issue|Eligible|bank|wavefronts|inst_executed|pipe_fma|Grid Size|Block Size|Shared Memory Config|No Eligible" "$OUT/ncu_solver.log" | head -50
+  $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 --name ct \
+      | grep -E "local|global"
+  $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 --tolerance 1e-3 \
+      --name ct_tol1e-3 | grep -E "local|global"
+  exit 0
+fi
 if [ "$MODE" = compressive ]; then
   # Compressive rendering (issue 4): GPU vs CPU test, sanitizers on it, quality/speed sweep and solve times.
   (cd build-gpu && ./testing/test_gpu_compressive > "$OUT/compressive_test.log" 2>&1); echo "test_gpu_compressive: rc=$?"

@@ -1,7 +1,8 @@
 /*
  * reconstruct.c - conjugate gradients for compressive rendering (see reconstruct.h). The 7x7 stencil is
- * applied directly to a copy of the search direction padded by reflection, four channels per pixel;
- * dot products are accumulated in double.
+ * applied directly to a copy of the preconditioned residual padded by reflection, four channels per pixel;
+ * dot products are accumulated in double. Chronopoulos-Gear recurrences: one operator application and one set
+ * of dot products per iteration.
  */
 #include <math.h>
 #include <string.h>
@@ -21,7 +22,7 @@ void cavr_solver_init(CAVRSolver *s, int gramFilter, float lambda, int maxIterat
 
 size_t cavr_solve_scratch_floats(int w, int h) {
   size_t n = (size_t)w * h, np = (size_t)(w + 2 * G) * (h + 2 * G);
-  return 4 * (3 * n + np) + n + (n + 3) / 4; /* x, r, q, padded p (4 channels each), 1/diagonal, mask bytes */
+  return 4 * (5 * n + np) + n + (n + 3) / 4; /* x, r, p, s, w, padded u (4 channels each), 1/diagonal, mask bytes */
 }
 
 /* Half-sample even reflection into [0, n). */
@@ -44,9 +45,10 @@ static void pad(float *P, int w, int h) {
   }
 }
 
-/* q = (diag(m) + lambda H) p for the interior of the padded P. */
-static void apply(const CAVRSolver *s, const uint8_t *m, int w, int h, const float *P, float *q) {
+/* q = (diag(m) + lambda H) p for the interior of the padded P (padded here first). */
+static void apply(const CAVRSolver *s, const uint8_t *m, int w, int h, float *P, float *q) {
   const int pw = w + 2 * G;
+  pad(P, w, h);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -62,11 +64,61 @@ static void apply(const CAVRSolver *s, const uint8_t *m, int w, int h, const flo
     }
 }
 
+/* u = dinv r into the interior of the padded U. */
+static void precondition(const float *r, const float *dinv, int w, int h, float *U) {
+  const int pw = w + 2 * G;
+  for (int y = 0; y < h; ++y)
+    for (int xx = 0; xx < w; ++xx) {
+      const size_t p = (size_t)y * w + xx;
+      float *u = U + 4 * ((size_t)(y + G) * pw + xx + G);
+      for (int c = 0; c < 4; ++c) u[c] = dinv[p] * r[4 * p + c];
+    }
+}
+
+/* (r, u), (w, u) and (r, r) per channel, in double: dots[0..3], [4..7], [8..11]. */
+static void dots3(const float *r, const float *U, const float *wv, int w, int h, double dots[12]) {
+  const int pw = w + 2 * G;
+  for (int i = 0; i < 12; ++i) dots[i] = 0.0;
+  for (int y = 0; y < h; ++y)
+    for (int xx = 0; xx < w; ++xx) {
+      const size_t p = (size_t)y * w + xx;
+      const float *u = U + 4 * ((size_t)(y + G) * pw + xx + G);
+      for (int c = 0; c < 4; ++c) {
+        dots[c] += (double)r[4 * p + c] * u[c];
+        dots[4 + c] += (double)wv[4 * p + c] * u[c];
+        dots[8 + c] += (double)r[4 * p + c] * r[4 * p + c];
+      }
+    }
+}
+
+/*
+ * The Chronopoulos-Gear form of preconditioned conjugate gradients (Chronopoulos & Gear 1989; Ghysels &
+ * Vanroose 2014, alg. 2): s = A p is carried by a recurrence, so an iteration applies the operator once and
+ * needs the three dot products (r,u), (w,u), (r,r) at one point, which on the GPU is one block reduction.
+ * Per channel: gamma = (r,u), alpha = gamma / ((w,u) - beta gamma / alpha_prev), beta = gamma / gamma_prev;
+ * a channel whose RMS residual met the tolerance keeps alpha = 0 (kernels/reconstruct.cu does the same).
+ */
+void cavr_cg_coefficients(const double dots[12], const double stop[4], double gamma[4], float alpha[4],
+                          float beta[4], int first) {
+  for (int c = 0; c < 4; ++c) {
+    const double g = dots[c], d = dots[4 + c], rr = dots[8 + c];
+    double b = 0.0, den = d;
+    if (!first && alpha[c] > 0.0f && gamma[c] > 0.0) {
+      b = g / gamma[c];
+      den = d - b * g / (double)alpha[c];
+    }
+    beta[c] = (float)b;
+    alpha[c] = rr > stop[c] && den > 0.0 && g > 0.0 ? (float)(g / den) : 0.0f;
+    gamma[c] = g;
+  }
+}
+
 int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask, int W, int wx0, int wy0, int ww,
                       int wh, int ox0, int oy0, int ox1, int oy1, float *out, float *scratch, double *relResidual) {
   const size_t n = (size_t)ww * wh;
   const int pw = ww + 2 * G;
-  float *x = scratch, *r = x + 4 * n, *q = r + 4 * n, *P = q + 4 * n, *dinv = P + 4 * (size_t)pw * (wh + 2 * G);
+  float *x = scratch, *r = x + 4 * n, *p = r + 4 * n, *sv = p + 4 * n, *wv = sv + 4 * n, *U = wv + 4 * n,
+        *dinv = U + 4 * (size_t)pw * (wh + 2 * G);
   const uint8_t *mrow = mask + (size_t)wy0 * W + wx0;
 #define M(xx, yy) (mrow[(size_t)(yy) * W + (xx)])
   const float centre = s->filter[24] * s->lambda;
@@ -92,76 +144,57 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
         }
       for (int c = 0; c < 4; ++c) xv[c] = wsum > 0.0f ? acc[c] / wsum : 0.0f;
     }
-  /* r = b - A x */
-  for (int y = 0; y < wh; ++y) memcpy(P + 4 * ((size_t)(y + G) * pw + G), x + 4 * (size_t)y * ww, 16 * (size_t)ww);
-  pad(P, ww, wh);
   /* diag(m) in apply reads the window's mask bytes contiguously: a copy after dinv in the scratch. */
   uint8_t *mcopy = (uint8_t *)(dinv + n);
   for (int y = 0; y < wh; ++y) memcpy(mcopy + (size_t)y * ww, mrow + (size_t)y * W, (size_t)ww);
   const uint8_t *mw = mcopy;
-  apply(s, mw, ww, wh, P, q);
-  double rz[4] = {0, 0, 0, 0}, rr[4] = {0, 0, 0, 0};
-  for (size_t p = 0; p < n; ++p) {
-    const float *src = img + 4 * ((size_t)(wy0 + p / ww) * W + wx0 + p % ww);
-    float *rv = r + 4 * p;
-    for (int c = 0; c < 4; ++c) {
-      rv[c] = (mw[p] ? src[c] : 0.0f) - q[4 * p + c];
-      rr[c] += (double)rv[c] * rv[c];
-      rz[c] += (double)rv[c] * rv[c] * dinv[p];
-    }
+  /* r = b - A x */
+  for (int y = 0; y < wh; ++y) memcpy(U + 4 * ((size_t)(y + G) * pw + G), x + 4 * (size_t)y * ww, 16 * (size_t)ww);
+  apply(s, mw, ww, wh, U, wv);
+  for (size_t q = 0; q < n; ++q) {
+    const float *src = img + 4 * ((size_t)(wy0 + q / ww) * W + wx0 + q % ww);
+    for (int c = 0; c < 4; ++c) r[4 * q + c] = (mw[q] ? src[c] : 0.0f) - wv[4 * q + c];
   }
-  /* p = z = dinv r */
-  for (int y = 0; y < wh; ++y)
-    for (int xx = 0; xx < ww; ++xx) {
-      size_t p = (size_t)y * ww + xx;
-      float *pv = P + 4 * ((size_t)(y + G) * pw + xx + G);
-      for (int c = 0; c < 4; ++c) pv[c] = dinv[p] * r[4 * p + c];
-    }
-  double stop[4];
+  /* u = dinv r, w = A u; p = u, s = w. */
+  precondition(r, dinv, ww, wh, U);
+  apply(s, mw, ww, wh, U, wv);
+  double stop[4], dots[12], gamma[4] = {0, 0, 0, 0};
+  float alpha[4] = {0, 0, 0, 0}, beta[4];
   /* RMS residual per pixel <= tolerance (colour units): the same test for a 22x22 window and a whole image. */
   for (int c = 0; c < 4; ++c) stop[c] = (double)s->tolerance * s->tolerance * (double)n;
+  dots3(r, U, wv, ww, wh, dots);
+  cavr_cg_coefficients(dots, stop, gamma, alpha, beta, 1);
+  for (int y = 0; y < wh; ++y)
+    for (int xx = 0; xx < ww; ++xx) {
+      const size_t q = (size_t)y * ww + xx;
+      memcpy(p + 4 * q, U + 4 * ((size_t)(y + G) * pw + xx + G), 4 * sizeof(float));
+    }
+  memcpy(sv, wv, 16 * n);
   int it = 0;
   for (; it < s->maxIterations; ++it) {
-    if (rr[0] <= stop[0] && rr[1] <= stop[1] && rr[2] <= stop[2] && rr[3] <= stop[3]) break;
-    pad(P, ww, wh);
-    apply(s, mw, ww, wh, P, q);
-    double pq[4] = {0, 0, 0, 0};
-    for (int y = 0; y < wh; ++y)
-      for (int xx = 0; xx < ww; ++xx) {
-        const float *pv = P + 4 * ((size_t)(y + G) * pw + xx + G), *qv = q + 4 * ((size_t)y * ww + xx);
-        for (int c = 0; c < 4; ++c) pq[c] += (double)pv[c] * qv[c];
-      }
-    float alpha[4];
-    for (int c = 0; c < 4; ++c) alpha[c] = pq[c] > 0.0 && rr[c] > stop[c] ? (float)(rz[c] / pq[c]) : 0.0f;
-    double rzNew[4] = {0, 0, 0, 0};
-    for (int c = 0; c < 4; ++c) rr[c] = 0.0;
-    for (int y = 0; y < wh; ++y)
-      for (int xx = 0; xx < ww; ++xx) {
-        size_t p = (size_t)y * ww + xx;
-        const float *pv = P + 4 * ((size_t)(y + G) * pw + xx + G);
-        for (int c = 0; c < 4; ++c) {
-          x[4 * p + c] += alpha[c] * pv[c];
-          float rv = r[4 * p + c] -= alpha[c] * q[4 * p + c];
-          rr[c] += (double)rv * rv;
-          rzNew[c] += (double)rv * rv * dinv[p];
-        }
-      }
-    float beta[4];
-    for (int c = 0; c < 4; ++c) {
-      beta[c] = rz[c] > 0.0 ? (float)(rzNew[c] / rz[c]) : 0.0f;
-      rz[c] = rzNew[c];
+    if (dots[8] <= stop[0] && dots[9] <= stop[1] && dots[10] <= stop[2] && dots[11] <= stop[3]) break;
+    for (size_t q = 0; q < 4 * n; ++q) {
+      x[q] += alpha[q & 3] * p[q];
+      r[q] -= alpha[q & 3] * sv[q];
     }
+    precondition(r, dinv, ww, wh, U);
+    apply(s, mw, ww, wh, U, wv);
+    dots3(r, U, wv, ww, wh, dots);
+    cavr_cg_coefficients(dots, stop, gamma, alpha, beta, 0);
     for (int y = 0; y < wh; ++y)
       for (int xx = 0; xx < ww; ++xx) {
-        size_t p = (size_t)y * ww + xx;
-        float *pv = P + 4 * ((size_t)(y + G) * pw + xx + G);
-        for (int c = 0; c < 4; ++c) pv[c] = dinv[p] * r[4 * p + c] + beta[c] * pv[c];
+        const size_t q = (size_t)y * ww + xx;
+        const float *u = U + 4 * ((size_t)(y + G) * pw + xx + G);
+        for (int c = 0; c < 4; ++c) {
+          p[4 * q + c] = u[c] + beta[c] * p[4 * q + c];
+          sv[4 * q + c] = wv[4 * q + c] + beta[c] * sv[4 * q + c];
+        }
       }
   }
   if (relResidual) {
     double worst = 0.0;
     for (int c = 0; c < 4; ++c) {
-      double v = sqrt(rr[c] / (double)n);
+      double v = sqrt(dots[8 + c] / (double)n);
       if (v > worst) worst = v;
     }
     *relResidual = worst;

@@ -35,7 +35,9 @@ void cavr_solver_init(CAVRSolver *s, int gramFilter, float lambda, int maxIterat
 size_t cavr_solve_scratch_floats(int w, int h);
 
 /**
- * Jacobi-preconditioned conjugate gradients on one window of an image, all four channels at once.
+ * Jacobi-preconditioned conjugate gradients on one window of an image, all four channels at once, in the
+ * Chronopoulos-Gear form (one operator application and one set of three dot products per iteration; see
+ * cavr_cg_coefficients).
  * img: W x H pixels x 4 floats (RGBA, x fastest, rows of W pixels); mask[x + W*y] = 1 where img holds a
  * rendered value (only those are read). The unknowns are the ww x wh pixels of the window starting at
  * (wx0, wy0) (ww, wh >= 3, inside the image); the filter sees the window's border as a half-sample even
@@ -49,6 +51,15 @@ size_t cavr_solve_scratch_floats(int w, int h);
  */
 int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask, int W, int wx0, int wy0, int ww,
                       int wh, int ox0, int oy0, int ox1, int oy1, float *out, float *scratch, double *relResidual);
+
+/**
+ * One Chronopoulos-Gear step's scalars per channel c (Chronopoulos & Gear 1989; Ghysels & Vanroose 2014,
+ * alg. 2). dots: (r,u) in [c], (w,u) in [4+c], (r,r) in [8+c] with u = M^-1 r and w = A u; stop[c]: the
+ * squared-residual threshold. first: the first step (beta = 0, alpha = (r,u)/(w,u)). gamma, alpha carry the
+ * previous step's values in and this step's out; beta out. A channel with (r,r) <= stop[c] gets alpha 0.
+ */
+void cavr_cg_coefficients(const double dots[12], const double stop[4], double gamma[4], float alpha[4],
+                          float beta[4], int first);
 
 /**
  * Depth of the pixels without rays in rows [y0, y1): the smallest (nearest) depth of the rendered pixels
