@@ -90,7 +90,7 @@ void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **r
  * rendered pixels; the others are solved from (S^T S + lambda H) x = S^T y, all four channels, with Jacobi-
  * preconditioned conjugate gradients (filter: 49 floats, row-major). local = 1: one thread block per 16x16
  * pixel block, its window with a ghost ring of 3 pixels in shared memory, block reductions (CUB), its own
- * convergence test (thesis ch. 4); 0: global CG over the image, stencil kernels and cuBLAS dot products
+ * convergence test (thesis ch. 4); 0: global CG over the image, stencil kernels and CUB block reductions
  * (thesis ch. 3). Then the 8-bit plane and the depth of the solved pixels (nearest rendered depth within 3
  * pixels) are filled and the planes copied to the non-NULL host pointers. *ms: solver kernels' time;
  * *iterations: the most iterations (local: of any block).
@@ -99,6 +99,16 @@ int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height, const uint
                           int local, const float *filter, float lambda, int maxIterations, float tolerance,
                           uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *ms, int *iterations,
                           char *msg, size_t msgSize);
+
+/**
+ * Adaptive sampling's block statistics (SPEC 4; Rabbani 2018 thesis sec. 4.3) on the frame left in device
+ * memory by cavr_cuda_render: for each 16x16 pixel block b (row-major, ceil(width/16) per row),
+ * weight[b] = sqrt(sum over RGBA of the variance of the rendered values), over the pixels with mask = 1
+ * (width*height bytes; uploaded when maskStamp changes); 0 for a block without any. weight: host array of
+ * blocks doubles. Sums in double, as the CPU's cavr_block_deviation.
+ */
+int cavr_cuda_block_deviation(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask, uint64_t maskStamp,
+                              double *weight, char *msg, size_t msgSize);
 
 /**
  * Ceilings for the benchmark: device-to-device copy bandwidth (GB/s, bytes read + written) of `bytes`,

@@ -499,7 +499,91 @@ __global__ void global_finish(int W, int H, const unsigned char *mask, Vectors v
   if (!mask[p]) finish_pixel(x, y, W, H, v.x[p], mask, rgbaf, rgba8, depth);
 }
 
+// ------------------------------------------------------------------------------------------- adaptive sampling
+
+struct Moments {
+  double n, sum[4], sq[4];
+};
+struct AddMoments {
+  __device__ __forceinline__ Moments operator()(const Moments &a, const Moments &b) const {
+    Moments o;
+    o.n = a.n + b.n;
+    for (int c = 0; c < 4; ++c) {
+      o.sum[c] = a.sum[c] + b.sum[c];
+      o.sq[c] = a.sq[c] + b.sq[c];
+    }
+    return o;
+  }
+};
+
+// One thread block per 16x16 pixel block, a pixel per thread.
+__global__ void block_deviation_kernel(int W, int H, const unsigned char *mask, const float4 *rgbaf, double *weight) {
+  const int x = blockIdx.x * 16 + threadIdx.x % 16, y = blockIdx.y * 16 + threadIdx.x / 16;
+  Moments m;
+  m.n = 0.0;
+  for (int c = 0; c < 4; ++c) m.sum[c] = m.sq[c] = 0.0;
+  if (x < W && y < H && mask[(size_t)y * W + x]) {
+    const float4 v = rgbaf[(size_t)y * W + x];
+    const double d[4] = {v.x, v.y, v.z, v.w};
+    m.n = 1.0;
+    for (int c = 0; c < 4; ++c) {
+      m.sum[c] = d[c];
+      m.sq[c] = d[c] * d[c];
+    }
+  }
+  typedef cub::BlockReduce<Moments, 256> Reduce;
+  __shared__ typename Reduce::TempStorage temp;
+  const Moments t = Reduce(temp).Reduce(m, AddMoments());
+  if (threadIdx.x != 0) return;
+  double var = 0.0;
+  for (int c = 0; c < 4 && t.n > 0.0; ++c) var += fmax(0.0, t.sq[c] / t.n - (t.sum[c] / t.n) * (t.sum[c] / t.n));
+  weight[blockIdx.y * gridDim.x + blockIdx.x] = sqrt(var);
+}
+
 } // namespace
+
+// Upload the sampling mask when its stamp changed.
+static int upload_mask(CAVRGpuContext *ctx, size_t pixels, const uint8_t *mask, uint64_t maskStamp, char *msg,
+                       size_t msgSize) {
+  if (maskStamp == ctx->maskStamp && ctx->maskCap >= pixels) return 0;
+  if (ctx->maskCap < pixels) {
+    cudaFree(ctx->mask);
+    ctx->mask = nullptr;
+    ctx->maskCap = 0;
+    CAVR_CUDA_CHECK(cudaMalloc(&ctx->mask, pixels), "cudaMalloc (sampling mask)");
+    ctx->maskCap = pixels;
+  }
+  ctx->maskStamp = 0;
+  CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->mask, mask, pixels, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (sampling mask)");
+  ctx->maskStamp = maskStamp;
+  return 0;
+}
+
+extern "C" int cavr_cuda_block_deviation(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask,
+                                         uint64_t maskStamp, double *weight, char *msg, size_t msgSize) {
+  const size_t pixels = (size_t)width * height;
+  if (!ctx->rgbaf || ctx->pixelCap < pixels * sizeof(float4)) {
+    std::snprintf(msg, msgSize, "cavr_cuda_block_deviation: no frame of %dx%d on the device", width, height);
+    return 1;
+  }
+  int code = upload_mask(ctx, pixels, mask, maskStamp, msg, msgSize);
+  if (code) return code;
+  const dim3 blocks((width + 15) / 16, (height + 15) / 16);
+  const size_t bytes = sizeof(double) * blocks.x * blocks.y;
+  if (ctx->workCap < bytes) {
+    cudaFree(ctx->work);
+    ctx->work = nullptr;
+    ctx->workCap = 0;
+    CAVR_CUDA_CHECK(cudaMalloc(&ctx->work, bytes), "cudaMalloc (block deviation)");
+    ctx->workCap = bytes;
+  }
+  double *dw = reinterpret_cast<double *>(ctx->work);
+  block_deviation_kernel<<<blocks, 256, 0, ctx->stream>>>(width, height, ctx->mask, ctx->rgbaf, dw);
+  CAVR_CUDA_CHECK(cudaGetLastError(), "block_deviation_kernel launch");
+  CAVR_CUDA_CHECK(cudaMemcpyAsync(weight, dw, bytes, cudaMemcpyDeviceToHost, ctx->stream), "cudaMemcpy (block deviation)");
+  CAVR_CUDA_CHECK(cudaStreamSynchronize(ctx->stream), "block_deviation_kernel");
+  return 0;
+}
 
 extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask,
                                      uint64_t maskStamp, int local, const float *filter, float lambda,
@@ -510,18 +594,8 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
     std::snprintf(msg, msgSize, "cavr_cuda_reconstruct: no frame of %dx%d on the device", width, height);
     return 1;
   }
-  if (maskStamp != ctx->maskStamp || ctx->maskCap < pixels) {
-    if (ctx->maskCap < pixels) {
-      cudaFree(ctx->mask);
-      ctx->mask = nullptr;
-      ctx->maskCap = 0;
-      CAVR_CUDA_CHECK(cudaMalloc(&ctx->mask, pixels), "cudaMalloc (sampling mask)");
-      ctx->maskCap = pixels;
-    }
-    ctx->maskStamp = 0;
-    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->mask, mask, pixels, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (sampling mask)");
-    ctx->maskStamp = maskStamp;
-  }
+  int code = upload_mask(ctx, pixels, mask, maskStamp, msg, msgSize);
+  if (code) return code;
   if (!ctx->iterations) CAVR_CUDA_CHECK(cudaMalloc(&ctx->iterations, sizeof(int)), "cudaMalloc");
   Filter F;
   for (int i = 0; i < 49; ++i) F.f[i] = filter[i];

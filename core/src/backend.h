@@ -45,6 +45,13 @@ typedef struct CAVRBackendOps {
    */
   CAVRError (*reconstruct)(CAVRDevice device, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,
                            CAVRRenderStats *stats);
+  /**
+   * Adaptive sampling: weight[b] = the standard deviation of the rendered RGBA (root of the summed channel
+   * variances) over the pixels with mask[p] = 1 of each CAVR_MASK_BLOCK block of the frame just rendered
+   * (blocks row-major). May be NULL: the policy then reads the float colour plane on the host.
+   */
+  CAVRError (*blockDeviation)(CAVRDevice device, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,
+                              double *weight);
   /** Free device-wide back-end data; may be NULL. */
   void (*shutdown)(CAVRDevice device);
 } CAVRBackendOps;

@@ -19,6 +19,10 @@
 #include "compressive.h"
 #include "sampling_mask.h"
 
+#if CAVR_RAY_TILE != CAVR_MASK_BLOCK
+#error "adaptive sampling lists its rays block by block: ray tiles and mask blocks must coincide"
+#endif
+
 static atomic_uint_fast64_t nextStamp = 1;
 
 static double now_ms(void) {
@@ -96,6 +100,28 @@ static void share_budget(int blocks, const double *weight, const int *cap, long 
   }
 }
 
+void cavr_block_deviation(const float *rgbaf, const uint8_t *mask, int W, int H, double *weight) {
+  const int B = CAVR_MASK_BLOCK, bx = (W + B - 1) / B, by = (H + B - 1) / B;
+  for (int b = 0; b < bx * by; ++b) {
+    int x0 = (b % bx) * B, y0 = (b / bx) * B, n = 0;
+    double sum[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
+    for (int y = y0; y < y0 + B && y < H; ++y)
+      for (int x = x0; x < x0 + B && x < W; ++x) {
+        size_t p = (size_t)y * W + x;
+        if (!mask[p]) continue;
+        ++n;
+        for (int c = 0; c < 4; ++c) {
+          double v = rgbaf[4 * p + c];
+          sum[c] += v;
+          sq[c] += v * v;
+        }
+      }
+    double var = 0.0;
+    for (int c = 0; c < 4 && n > 0; ++c) var += fmax(0.0, sq[c] / n - (sum[c] / n) * (sum[c] / n));
+    weight[b] = sqrt(var);
+  }
+}
+
 CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job0,
                                   CAVRRenderStats *stats) {
   CAVRFrameBuffer fb = job0->fb;
@@ -144,8 +170,7 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
     double *weight = (double *)calloc((size_t)blocks, sizeof(double));
     int *cap = (int *)calloc((size_t)blocks, sizeof(int));
     Ranked *rank = (Ranked *)calloc((size_t)blocks, sizeof(Ranked));
-    uint8_t *added = (uint8_t *)calloc(N, 1);
-    if (!first || !count || !weight || !cap || !rank || !added || cavr_lps_order(B, B, order) != 0) {
+    if (!first || !count || !weight || !cap || !rank || cavr_lps_order(B, B, order) != 0) {
       e = cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for adaptive sampling");
       goto adaptive_done;
     }
@@ -154,43 +179,36 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
     if (k0 < 1) k0 = 1;
     memset(fb->sampleMask, 0, N);
     for (int b = 0; b < blocks; ++b) count[b] = (uint16_t)k0;
-    long cast = cavr_block_mask(W, H, order, first, count, fb->sampleMask);
-    list.count = build_list(fb, fb->sampleMask);
+    /* Blocks and ray tiles coincide (both 16 pixels), so the block offsets are the tile offsets. */
+    long cast = cavr_block_mask_list(W, H, order, first, count, fb->sampleMask, fb->rayPixels, fb->tileStart);
+    list.count = (size_t)cast;
     list.stamp = atomic_fetch_add(&nextStamp, 1);
-    job.deviceOnly = 2; /* the variance needs the float colour plane on the host */
+    /* The block statistics on the back end when it can (the GPU: no image copy), else on the host. */
+    job.deviceOnly = ops->blockDeviation ? 1 : 2;
     e = ops->render(dev, &job, stats);
     if (e) goto adaptive_done;
-    /* Standard deviation of the rendered RGBA per block. */
+    const uint64_t firstStamp = atomic_fetch_add(&nextStamp, 1);
+    if (ops->blockDeviation) {
+      e = ops->blockDeviation(dev, &job, fb->sampleMask, firstStamp, weight);
+      if (e) goto adaptive_done;
+    } else {
+      cavr_block_deviation(fb->rgbaf, fb->sampleMask, W, H, weight);
+    }
     for (int b = 0; b < blocks; ++b) {
-      int x0 = (b % bx) * B, y0 = (b / bx) * B, inside = 0, n = 0;
-      double sum[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0};
-      for (int y = y0; y < y0 + B && y < H; ++y)
-        for (int x = x0; x < x0 + B && x < W; ++x) {
-          size_t p = (size_t)y * W + x;
-          ++inside;
-          if (!fb->sampleMask[p]) continue;
-          ++n;
-          for (int c = 0; c < 4; ++c) {
-            double v = fb->rgbaf[4 * p + c];
-            sum[c] += v;
-            sq[c] += v * v;
-          }
-        }
-      double var = 0.0;
-      for (int c = 0; c < 4 && n > 0; ++c) var += fmax(0.0, sq[c] / n - (sum[c] / n) * (sum[c] / n));
-      weight[b] = sqrt(var);
-      cap[b] = inside - n;
+      const int x0 = (b % bx) * B, y0 = (b / bx) * B;
+      const int inside = (W - x0 < B ? W - x0 : B) * (H - y0 < B ? H - y0 : B);
+      cap[b] = inside - (inside < k0 ? inside : k0);
       first[b] = (uint16_t)k0;
     }
     if (budget > cast) {
       share_budget(blocks, weight, cap, budget - cast, count, rank);
-      long more = cavr_block_mask(W, H, order, first, count, added);
+      /* The second pass's rays, marked straight into the mask (which becomes the union of both passes). */
+      long more = cavr_block_mask_list(W, H, order, first, count, fb->sampleMask, fb->rayPixels, fb->tileStart);
       if (more > 0) {
-        list.count = build_list(fb, added);
+        list.count = (size_t)more;
         list.stamp = atomic_fetch_add(&nextStamp, 1);
         job.deviceOnly = 1;
         e = ops->render(dev, &job, stats);
-        for (size_t p = 0; p < N; ++p) fb->sampleMask[p] |= added[p];
         cast += more;
       }
     }
@@ -199,7 +217,7 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
     fb->maskAdaptive = 1;
     fb->maskStamp = atomic_fetch_add(&nextStamp, 1);
   adaptive_done:
-    free(first), free(count), free(weight), free(cap), free(rank), free(added);
+    free(first), free(count), free(weight), free(cap), free(rank);
   }
   if (e) return e;
   double t0 = now_ms();

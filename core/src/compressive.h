@@ -16,6 +16,14 @@
 CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job,
                                   CAVRRenderStats *stats);
 
+/**
+ * Adaptive sampling's block statistics on the host (the CPU back end; the reference of the GPU's
+ * cavr_cuda_block_deviation): weight[b] = sqrt(sum over RGBA of the variance of the rendered values) over the
+ * pixels with mask = 1 of each CAVR_MASK_BLOCK block b (row-major), 0 for a block without any.
+ * rgbaf: W x H x 4 floats; mask: W x H bytes; weight: ceil(W/16) * ceil(H/16) doubles.
+ */
+void cavr_block_deviation(const float *rgbaf, const uint8_t *mask, int W, int H, double *weight);
+
 /** Free a frame buffer's mask and ray list. */
 void cavr_compressive_free(CAVRFrameBuffer fb);
 

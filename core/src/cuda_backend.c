@@ -286,8 +286,17 @@ static CAVRError cuda_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, cons
   return CAVR_ERROR_NONE;
 }
 
+static CAVRError cuda_block_deviation(CAVRDevice dev, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,
+                                      double *weight) {
+  char msg[400];
+  int code = cavr_cuda_block_deviation(context(dev), job->fb->width, job->fb->height, mask, maskStamp, weight, msg,
+                                       sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
+  return CAVR_ERROR_NONE;
+}
+
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
-                                       cuda_render, cuda_reconstruct, cuda_shutdown};
+                                       cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
   int count = 0;

@@ -90,23 +90,32 @@ int cavr_lps_order(int width, int height, uint32_t *order) {
   return lps_walk(width, height, append, &o);
 }
 
-long cavr_block_mask(int width, int height, const uint32_t *blockOrder, const uint16_t *first, const uint16_t *count,
-                     uint8_t *mask) {
+long cavr_block_mask_list(int width, int height, const uint32_t *blockOrder, const uint16_t *first,
+                          const uint16_t *count, uint8_t *mask, uint32_t *list, uint32_t *blockStart) {
   if (width < 1 || height < 1 || !blockOrder || !first || !count || !mask) return -1;
   const int B = CAVR_MASK_BLOCK, bx = (width + B - 1) / B, by = (height + B - 1) / B;
   long marked = 0;
   for (int j = 0; j < by; ++j)
     for (int i = 0; i < bx; ++i) {
       const int b = j * bx + i;
+      if (blockStart) blockStart[b] = (uint32_t)marked;
       int seen = 0;
       for (int k = 0; k < B * B && seen < first[b] + count[b]; ++k) {
         int x = i * B + (int)(blockOrder[k] % B), y = j * B + (int)(blockOrder[k] / B);
         if (x >= width || y >= height) continue;
         if (seen++ >= first[b]) {
-          mask[(size_t)y * width + x] = 1;
+          const size_t p = (size_t)y * width + x;
+          mask[p] = 1;
+          if (list) list[marked] = (uint32_t)p;
           ++marked;
         }
       }
     }
+  if (blockStart) blockStart[bx * by] = (uint32_t)marked;
   return marked;
+}
+
+long cavr_block_mask(int width, int height, const uint32_t *blockOrder, const uint16_t *first, const uint16_t *count,
+                     uint8_t *mask) {
+  return cavr_block_mask_list(width, height, blockOrder, first, count, mask, NULL, NULL);
 }

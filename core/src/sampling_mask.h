@@ -42,4 +42,12 @@ int cavr_lps_order(int width, int height, uint32_t *order);
 long cavr_block_mask(int width, int height, const uint32_t *blockOrder, const uint16_t *first, const uint16_t *count,
                      uint8_t *mask);
 
+/**
+ * cavr_block_mask that also lists the pixels it sets (indices x + width*y) in `list` (NULL: not listed),
+ * block by block in row-major block order and in `blockOrder` order within a block, with blocks + 1
+ * offsets into the list in `blockStart` (NULL: none). Work in proportion to the pixels set, not the image.
+ */
+long cavr_block_mask_list(int width, int height, const uint32_t *blockOrder, const uint16_t *first,
+                          const uint16_t *count, uint8_t *mask, uint32_t *list, uint32_t *blockStart);
+
 #endif
