@@ -22,7 +22,8 @@ void cavr_solver_init(CAVRSolver *s, int gramFilter, float lambda, int maxIterat
 
 size_t cavr_solve_scratch_floats(int w, int h) {
   size_t n = (size_t)w * h, np = (size_t)(w + 2 * G) * (h + 2 * G);
-  return 4 * (5 * n + np) + n + (n + 3) / 4; /* x, r, p, s, w, padded u (4 channels each), 1/diagonal, mask bytes */
+  /* x, r, p, s, w, padded u (4 channels each), a folded row and a row of sums for apply, 1/diagonal, mask bytes */
+  return 4 * (5 * n + np) + 4 * (size_t)(2 * w + 2 * G) + n + (n + 3) / 4;
 }
 
 /* Half-sample even reflection into [0, n). */
@@ -45,23 +46,38 @@ static void pad(float *P, int w, int h) {
   }
 }
 
-/* q = (diag(m) + lambda H) p for the interior of the padded P (padded here first). */
-static void apply(const CAVRSolver *s, const uint8_t *m, int w, int h, float *P, float *q) {
+/*
+ * q = (diag(m) + lambda H) p for the interior of the padded P (padded here first). H is symmetric about its
+ * centre row and column (both filters are), so rows i and 6-i are added first (fold, pw x 4 floats) and each
+ * row's taps j and 6-j share a product: 4 products per row and channel instead of 7 x 7 in all.
+ */
+static void apply(const CAVRSolver *s, const uint8_t *m, int w, int h, float *P, float *q, float *fold, float *acc) {
   const int pw = w + 2 * G;
   pad(P, w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-      for (int i = 0; i < 7; ++i) {
-        const float *row = P + 4 * ((size_t)(y + i) * pw + x), *f = s->filter + 7 * i;
-        for (int j = 0; j < 7; ++j)
-          for (int c = 0; c < 4; ++c) acc[c] += f[j] * row[4 * j + c];
+  for (int y = 0; y < h; ++y) {
+    for (size_t k = 0; k < 4 * (size_t)w; ++k) acc[k] = 0.0f;
+    for (int i = 0; i <= G; ++i) {
+      const float *src = P + 4 * (size_t)(y + i) * pw;
+      if (i < G) {
+        const float *other = P + 4 * (size_t)(y + 6 - i) * pw;
+        for (size_t k = 0; k < 4 * (size_t)pw; ++k) fold[k] = src[k] + other[k];
+        src = fold;
       }
+      const float f0 = s->filter[7 * i], f1 = s->filter[7 * i + 1], f2 = s->filter[7 * i + 2], f3 = s->filter[7 * i + 3];
+      for (int x = 0; x < w; ++x) {
+        const float *r = src + 4 * (size_t)x;
+        float *a = acc + 4 * (size_t)x;
+        for (int c = 0; c < 4; ++c)
+          a[c] += f0 * (r[c] + r[24 + c]) + f1 * (r[4 + c] + r[20 + c]) + f2 * (r[8 + c] + r[16 + c]) + f3 * r[12 + c];
+      }
+    }
+    for (int x = 0; x < w; ++x) {
       const float *centre = P + 4 * ((size_t)(y + G) * pw + x + G);
       float *out = q + 4 * ((size_t)y * w + x);
       const float mk = m[(size_t)y * w + x] ? 1.0f : 0.0f;
-      for (int c = 0; c < 4; ++c) out[c] = s->lambda * acc[c] + mk * centre[c];
+      for (int c = 0; c < 4; ++c) out[c] = s->lambda * acc[4 * (size_t)x + c] + mk * centre[c];
     }
+  }
 }
 
 /* u = dinv r into the interior of the padded U. */
@@ -118,7 +134,7 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
   const size_t n = (size_t)ww * wh;
   const int pw = ww + 2 * G;
   float *x = scratch, *r = x + 4 * n, *p = r + 4 * n, *sv = p + 4 * n, *wv = sv + 4 * n, *U = wv + 4 * n,
-        *dinv = U + 4 * (size_t)pw * (wh + 2 * G);
+        *fold = U + 4 * (size_t)pw * (wh + 2 * G), *acc = fold + 4 * (size_t)pw, *dinv = acc + 4 * (size_t)ww;
   const uint8_t *mrow = mask + (size_t)wy0 * W + wx0;
 #define M(xx, yy) (mrow[(size_t)(yy) * W + (xx)])
   const float centre = s->filter[24] * s->lambda;
@@ -150,14 +166,14 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
   const uint8_t *mw = mcopy;
   /* r = b - A x */
   for (int y = 0; y < wh; ++y) memcpy(U + 4 * ((size_t)(y + G) * pw + G), x + 4 * (size_t)y * ww, 16 * (size_t)ww);
-  apply(s, mw, ww, wh, U, wv);
+  apply(s, mw, ww, wh, U, wv, fold, acc);
   for (size_t q = 0; q < n; ++q) {
     const float *src = img + 4 * ((size_t)(wy0 + q / ww) * W + wx0 + q % ww);
     for (int c = 0; c < 4; ++c) r[4 * q + c] = (mw[q] ? src[c] : 0.0f) - wv[4 * q + c];
   }
   /* u = dinv r, w = A u; p = u, s = w. */
   precondition(r, dinv, ww, wh, U);
-  apply(s, mw, ww, wh, U, wv);
+  apply(s, mw, ww, wh, U, wv, fold, acc);
   double stop[4], dots[12], gamma[4] = {0, 0, 0, 0};
   float alpha[4] = {0, 0, 0, 0}, beta[4];
   /* RMS residual per pixel <= tolerance (colour units): the same test for a 22x22 window and a whole image. */
@@ -178,7 +194,7 @@ int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask
       r[q] -= alpha[q & 3] * sv[q];
     }
     precondition(r, dinv, ww, wh, U);
-    apply(s, mw, ww, wh, U, wv);
+    apply(s, mw, ww, wh, U, wv, fold, acc);
     dots3(r, U, wv, ww, wh, dots);
     cavr_cg_coefficients(dots, stop, gamma, alpha, beta, 0);
     for (int y = 0; y < wh; ++y)
