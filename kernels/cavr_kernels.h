@@ -88,7 +88,8 @@ void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **r
  * Compressive rendering's reconstruction on the frame left in device memory by cavr_cuda_render (SPEC 4;
  * Rabbani 2018 thesis): mask (width*height bytes, 1 = rendered; uploaded when maskStamp changes) selects the
  * rendered pixels; the others are solved from (S^T S + lambda H) x = S^T y, all four channels, with Jacobi-
- * preconditioned conjugate gradients (filter: 49 floats, row-major). local = 1: one thread block per 16x16
+ * preconditioned conjugate gradients in the Chronopoulos-Gear form, as core/src/reconstruct.c (filter: 49 floats,
+ * row-major, left-right symmetric; otherwise an error). local = 1: one thread block per 16x16
  * pixel block, its window with a ghost ring of 3 pixels in shared memory, block reductions (CUB), its own
  * convergence test (thesis ch. 4); 0: global CG over the image, stencil kernels and CUB block reductions
  * (thesis ch. 3). Then the 8-bit plane and the depth of the solved pixels (nearest rendered depth within 3

@@ -35,7 +35,6 @@ struct CAVRGpuContext {
   unsigned *rays;        size_t raysCap;  uint64_t raysStamp;   // ray list (pixel indices)
   unsigned char *mask;   size_t maskCap;  uint64_t maskStamp;   // sampling mask
   float4 *work;          size_t workCap;                        // global solver vectors
-  double *dots;          size_t dotsCap;                        // global solver dot products
   int *iterations;                                              // local solver: most iterations of a block
 };
 

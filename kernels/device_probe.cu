@@ -57,7 +57,6 @@ extern "C" void cavr_cuda_context_destroy(CAVRGpuContext *c) {
   cudaFree(c->rays);
   cudaFree(c->mask);
   cudaFree(c->work);
-  cudaFree(c->dots);
   cudaFree(c->iterations);
   if (c->start) cudaEventDestroy(c->start);
   if (c->stop) cudaEventDestroy(c->stop);
