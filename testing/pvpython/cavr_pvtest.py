@@ -1,4 +1,5 @@
 """Helpers for cavr's pvpython/pvbatch tests: plugin loading, scenes, screenshots as arrays, PSNR."""
+import gzip
 import math
 import os
 import sys
@@ -66,3 +67,27 @@ def screenshot(v, name, size=None):
 def psnr(a, b):
     mse = np.mean((a - b) ** 2)
     return math.inf if mse == 0 else 10.0 * math.log10(255.0 ** 2 / mse)
+
+
+def raw_headsq():
+    """A raw-encoded copy of data/'s headsq CT (64x64x93 uint16) in OUT; returns its .nhdr path. ParaView's
+    NRRD reader reads sub-extents (pieces, one per MPI rank) of raw data only, not of gzip data."""
+    raw = os.path.join(OUT, "headsq_64x64x93_uint16.raw")
+    header = os.path.join(OUT, "headsq_raw.nhdr")
+    with gzip.open(DATA + "/headsq_64x64x93_uint16.raw.gz") as f, open(raw, "wb") as g:
+        g.write(f.read())
+    with open(DATA + "/headsq_64x64x93_uint16.nhdr") as f, open(header, "w") as g:
+        g.write(f.read().replace("encoding: gzip", "encoding: raw").replace(".raw.gz", ".raw"))
+    return header
+
+
+# headsq's opacity function and camera, shared by the MPI and client-server tests.
+HEADSQ_RANGE = (0, 3926)
+HEADSQ_OPACITY = [0, 0, 0.5, 0, 450, 0, 0.5, 0, 1000, 0.05, 0.5, 0, 1300, 0.3, 0.5, 0, 3926, 0.6, 0.5, 0]
+
+
+def headsq_camera(v):
+    v.CameraPosition = [-250, -420, 300]
+    v.CameraFocalPoint = [100.8, 100.8, 69]
+    v.CameraViewUp = [0, 0, 1]
+    v.CameraViewAngle = 30
