@@ -8,6 +8,7 @@ as the client of a pvserver, and save a PNG; run by test_client_server.sh.
   session must already be client-server (the GUI started with --server-url).
 --ranks: the number of server ranks expected; the script checks that the volume is split between them (every
   rank's ProcessId present) before rendering.
+--every-representation: afterwards switch to each representation on offer; each must draw something.
 --load: where and in which order LoadPlugin loads $CAVR_PLUGIN; "none" loads nothing (the plugin comes from
   PV_PLUGIN_PATH, or the run is a reference without it).
 The rendered data goes through 'Process Ids' as in mpi_render.py, coloured by the CT values. Prints PASS.
@@ -29,6 +30,8 @@ def main(argv=None):
     ap.add_argument("--representation", default="cavr Volume")
     ap.add_argument("--load", default="local,remote")
     ap.add_argument("--shade", type=int, default=0)
+    ap.add_argument("--every-representation", action="store_true",
+                    help="afterwards, switch to each representation on offer: each must draw something")
     args = ap.parse_args(argv)
 
     if args.server:
@@ -66,6 +69,14 @@ def main(argv=None):
     print("%s: %.1f%% of the pixels lit" % (args.out, 100 * covered))
     if covered < 0.05:
         fail("the picture is nearly empty")
+    if args.every_representation:
+        for rep in available:
+            d.SetRepresentationType(rep)
+            img = screenshot(v, "every_representation.png")
+            drawn = (img.max(axis=2) > 0).mean()
+            print("representation %-20s %.1f%% of the pixels drawn" % (rep, 100 * drawn))
+            if drawn == 0:
+                fail("representation %r draws nothing" % rep)
     print("PASS")
 
 

@@ -68,7 +68,8 @@ render cs1_cavr --server "$PORT" --load local,remote
 compare ref_cavr cs1_cavr
 
 start_server two_ranks 2
-render cs2_cavr --server "$PORT" --ranks 2 --load remote,local
+render cs2_cavr --server "$PORT" --ranks 2 --load remote,local --every-representation
+grep "^representation" "$OUT/cs2_cavr.log"
 compare ref_cavr cs2_cavr
 
 PLUGIN_DIR=$(dirname "$CAVR_PLUGIN")
