@@ -22,6 +22,17 @@ for name, value in defaults.items():
     print(name, "=", got)
     if got != value:
         fail("%s is %r, expected %r" % (name, got, value))
+# GUI labels: no "Cavr" prefix inside the "cavr Volume Rendering" group; the expert properties are Advanced.
+labels = {"CavrBackEnd": ("Back End", "default"), "CavrStrategy": ("GPU Strategy", "advanced"),
+          "CavrSampleDistance": ("Sample Distance", "default"),
+          "CavrEarlyRayTermination": ("Early Ray Termination", "advanced"), "CavrBlendMode": ("Blend Mode", "default"),
+          "CavrSampleFraction": ("Sample Fraction", "default"), "CavrReconstruction": ("Reconstruction", "advanced"),
+          "CavrCompressiveWhileInteracting": ("Compressive While Interacting", "default")}
+for name, (label, panel) in labels.items():
+    prop = d.SMProxy.GetProperty(name)
+    got = (prop.GetXMLLabel(), prop.GetPanelVisibility())
+    if got != (label, panel):
+        fail("%s: label and panel visibility %r, expected %r" % (name, got, (label, panel)))
 v.ResetCamera()
 img = screenshot(v, "cavr_repr.png")
 lit = np.mean(img.max(axis=2) > 40)
