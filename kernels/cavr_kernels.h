@@ -26,16 +26,57 @@ int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize);
 void cavr_cuda_context_destroy(CAVRGpuContext *ctx);
 
 /**
- * Upload voxels (dims[0] x dims[1] x dims[2], x fastest; storage 0 uint8, 1 uint16, 2 float32) into a
- * 3-D CUDA array of side `cube` on every axis (cube >= each dim, a multiple of 64), padded with zeros, bound
- * to a texture object with hardware trilinear filtering (and one with point sampling; integers are read
- * normalised and scaled back to stored units) and to a surface object for in-place rotation.
+ * A 3-D CUDA array for dims[0] x dims[1] x dims[2] voxels (x fastest; storage 0 uint8, 1 uint16, 2 float32):
+ * cube 0 gives an array of exactly the volume's extent (no padding: device memory = the voxels, plus the
+ * driver's tiling); cube > 0 (>= each dim; a multiple of 64 for cavr_cuda_volume_rotate) a cube of that side,
+ * zeroed, the voxels in its corner. Bound to a texture object with hardware trilinear filtering, one with point
+ * sampling (integers read normalised and scaled back to stored units), one with point sampling of the stored
+ * values themselves, and a surface object (in-place rotation). voxels != NULL: uploaded as by
+ * cavr_cuda_volume_upload; NULL: allocate only. Returns 4 (CAVR_ERROR_UNSUPPORTED) when an axis of the array
+ * exceeds the device's 3-D texture or surface limit (16384 on Hopper; CAVR_CUDA_MAX_TEXTURE3D lowers it, for
+ * tests) and 1001 when device memory is short: the caller renders on the CPU instead.
  */
 int cavr_cuda_volume_create(CAVRGpuContext *ctx, const void *voxels, int storage, const int dims[3], int cube,
                             CAVRGpuVolume **out, char *msg, size_t msgSize);
 void cavr_cuda_volume_destroy(CAVRGpuVolume *vol);
-/** Bytes of the CUDA array (the padded volume). */
+/**
+ * Copy new voxels (the volume's dims and storage, x fastest) into the corner of its array, reusing the array
+ * (a new time step). Chunks of whole z-slices (or of rows, when a slice is larger) of 2 MiB
+ * (CAVR_UPLOAD_CHUNK_MIB) go through two page-locked staging buffers per host thread (every core, at most 16;
+ * CAVR_UPLOAD_THREADS), made by cavr_cuda_upload_prepare or at the first upload and kept in the context: each
+ * thread copies a chunk into one buffer while the DMA engine copies its other buffer into the array
+ * (cudaMemcpy3DAsync on the context's stream, an event per buffer). A volume of one chunk is copied from pageable
+ * memory. Blocking; the rotation state is the caller's (rotate back first). *ms (may be NULL): wall time of the
+ * upload, milliseconds.
+ */
+int cavr_cuda_volume_upload(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const void *voxels, float *ms, char *msg,
+                            size_t msgSize);
+/**
+ * Start making the upload's page-locked staging buffers (2 per host thread, 64 MiB on 16 cores; about 40 ms)
+ * on a background thread, so that the first upload does not wait for them; the first use of the upload state
+ * joins it. Failures are silent (the upload makes what is missing, or copies from pageable memory).
+ */
+void cavr_cuda_upload_prepare(CAVRGpuContext *ctx);
+/**
+ * Move the volume into a zeroed cube array of side `cube` (>= each dim, a multiple of 64), voxels in the corner,
+ * by a device-to-device copy from its current array, which is then freed (both exist during the copy). The handle
+ * stays valid; its texture and surface objects change. No-op when the array already is that cube. *ms: wall time.
+ */
+int cavr_cuda_volume_pad_to_cube(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int cube, float *ms, char *msg,
+                                 size_t msgSize);
+/**
+ * Macro-cell min/max of the voxels as uploaded (unrotated), on the device: cell c = (cx, cy, cz) of cells[0] x
+ * cells[1] x cells[2] (x fastest) covers voxels [8c, min(8c + 8, dim - 1)] on each axis, both ends included;
+ * minmax[2c], minmax[2c + 1] receive its smallest and largest stored value as float (the same values as
+ * cavr_compute_macrocells in core/src/macrocell.c); range the smallest and largest stored value of the volume.
+ * *ms (may be NULL): wall time including the copy back.
+ */
+int cavr_cuda_volume_macrocells(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const int cells[3], float *minmax,
+                                float range[2], float *ms, char *msg, size_t msgSize);
+/** Bytes of the CUDA array (its extent times the bytes per value). */
 size_t cavr_cuda_volume_bytes(const CAVRGpuVolume *vol);
+/** Extent of the CUDA array (the volume's dims, or cube^3 when padded); returns the cube side, 0 when not a cube. */
+int cavr_cuda_volume_extent(const CAVRGpuVolume *vol, int extent[3]);
 
 /**
  * Rotate the volume in place by a quarter turn (Misaki et al. 2017, Algorithm 1): plane 1 = xz (about y),
@@ -45,7 +86,10 @@ size_t cavr_cuda_volume_bytes(const CAVRGpuVolume *vol);
  */
 int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
                             char *msg, size_t msgSize);
-/** Copy the whole padded array back (cube^3 values of the storage type) for tests. */
+/**
+ * Copy the whole array back for tests: extent[0] x extent[1] x extent[2] values of the storage type, x fastest
+ * (cavr_cuda_volume_extent; the volume's dims, or cube^3 when padded). Blocking.
+ */
 int cavr_cuda_volume_download(CAVRGpuContext *ctx, CAVRGpuVolume *vol, void *host, char *msg, size_t msgSize);
 
 /** Everything the ray-casting kernel needs for one frame (filled by core/src/cuda_backend.c). */
@@ -72,15 +116,27 @@ typedef struct CAVRGpuRenderParams {
  * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
  * uploaded only when raysStamp changes), `opaqueDepth` width*height window
- * depths or NULL. When hostRGBA8/hostRGBAF/hostDepth are not NULL the image is copied back into them; the
- * device copies stay available through cavr_cuda_frame_device_pointers. *kernelMs is the kernel's time
- * (events), *samples the samples taken.
+ * depths or NULL. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
+ * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the
+ * context's stream after the kernel, together with the sample count (into page-locked memory), and the call
+ * synchronises once, after the last copy: page-locked host planes (cavr_cuda_host_register) are written by DMA,
+ * pageable ones through the driver's staging. The device copies stay available through
+ * cavr_cuda_frame_device_pointers. *kernelMs is the kernel's time, *transferMs the copies' (CUDA events; any
+ * may be NULL), *samples the samples taken.
  */
 int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p, const float *table,
                      const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const uint32_t *rays,
                      size_t rayCount, uint64_t raysStamp, const float *opaqueDepth,
-                     uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, uint64_t *samples,
-                     char *msg, size_t msgSize);
+                     uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
+                     uint64_t *samples, char *msg, size_t msgSize);
+/**
+ * Page-lock `bytes` of host memory at `host` (cudaHostRegister) so that copies into it are direct DMA; it must
+ * stay allocated until cavr_cuda_host_unregister(host). Ranges must not share pages with another registered
+ * range. A refusal leaves no CUDA error pending (the caller may keep copying into pageable memory).
+ */
+int cavr_cuda_host_register(void *host, size_t bytes, char *msg, size_t msgSize);
+/** Undo cavr_cuda_host_register; NULL is a no-op. */
+void cavr_cuda_host_unregister(void *host);
 /** Device pointers of the last frame: uchar4 premultiplied RGBA, float4 RGBA, float depth. */
 void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **rgbaf, void **depth);
 
@@ -93,13 +149,14 @@ void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **r
  * pixel block, its window with a ghost ring of 3 pixels in shared memory, block reductions (CUB), its own
  * convergence test (thesis ch. 4); 0: global CG over the image, stencil kernels and CUB block reductions
  * (thesis ch. 3). Then the 8-bit plane and the depth of the solved pixels (nearest rendered depth within 3
- * pixels) are filled and the planes copied to the non-NULL host pointers. *ms: solver kernels' time;
- * *iterations: the most iterations (local: of any block).
+ * pixels) are filled and the planes copied to the non-NULL host pointers, as cavr_cuda_render copies them
+ * (asynchronous, one synchronisation after the last copy). *ms: solver kernels' time; *transferMs: the copies'
+ * (CUDA events; either may be NULL); *iterations: the most iterations (local: of any block).
  */
 int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask, uint64_t maskStamp,
                           int local, const float *filter, float lambda, int maxIterations, float tolerance,
-                          uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *ms, int *iterations,
-                          char *msg, size_t msgSize);
+                          uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *ms, float *transferMs,
+                          int *iterations, char *msg, size_t msgSize);
 
 /**
  * Adaptive sampling's block statistics (SPEC 4; Rabbani 2018 thesis sec. 4.3) on the frame left in device

@@ -20,8 +20,12 @@ static inline int cavr_cuda_fail(cudaError_t e, const char *what, char *msg, siz
     if (e_ != cudaSuccess) return cavr_cuda_fail(e_, what, msg, msgSize);                                          \
   } while (0)
 
+struct CAVRGpuUploader; // volume.cu: page-locked staging buffers of volume uploads, macro-cell buffers
+extern "C" void cavr_cuda_uploader_destroy(CAVRGpuUploader *u);
+
 struct CAVRGpuContext {
   cudaStream_t stream;
+  CAVRGpuUploader *uploader; // made at the first volume upload that needs it
   cudaEvent_t start, stop;
   float4 *table;         size_t tableCap;
   unsigned char *cells;  size_t cellsCap;
@@ -36,15 +40,52 @@ struct CAVRGpuContext {
   unsigned char *mask;   size_t maskCap;  uint64_t maskStamp;   // sampling mask
   float4 *work;          size_t workCap;                        // global solver vectors
   int *iterations;                                              // local solver: most iterations of a block
+  // Copies back to the host (cavr_cuda_queue_copies): an event after the last copy, and page-locked scalars read
+  // back with the image ([0] sample count, [1] iterations), so that no read-back forces its own synchronisation.
+  cudaEvent_t copied;
+  unsigned long long *hostScalars;                              // cudaMallocHost, 2 values
 };
+
+// The copy event and the page-locked scalars, made at first use (freed by cavr_cuda_context_destroy).
+static inline int cavr_cuda_copy_resources(CAVRGpuContext *ctx, char *msg, size_t msgSize) {
+  if (!ctx->copied) CAVR_CUDA_CHECK(cudaEventCreate(&ctx->copied), "cudaEventCreate (copy back)");
+  if (!ctx->hostScalars)
+    CAVR_CUDA_CHECK(cudaMallocHost(&ctx->hostScalars, 2 * sizeof(unsigned long long)), "cudaMallocHost (read-back scalars)");
+  return 0;
+}
+
+// Queue, on the context's stream after the work already queued (`after` names it for messages), the copies of the
+// frame's planes into the non-NULL host pointers (width*height pixels: uchar4, float4, float), then record
+// ctx->copied. Page-locked destinations are written by DMA and the calls return at once; pageable ones are copied
+// through the driver's staging before the call returns. The caller synchronises once, on ctx->copied.
+static inline int cavr_cuda_queue_copies(CAVRGpuContext *ctx, size_t pixels, void *rgba8, void *rgbaf, void *depth,
+                                         const char *after, char *msg, size_t msgSize) {
+  const void *src[3] = {ctx->rgba8, ctx->rgbaf, ctx->depth};
+  void *dst[3] = {rgba8, rgbaf, depth};
+  const size_t bytes[3] = {pixels * sizeof(uchar4), pixels * sizeof(float4), pixels * sizeof(float)};
+  static const char *const names[3] = {"RGBA8 plane", "RGBA32F plane", "depth plane"};
+  for (int c = 0; c < 3; ++c) {
+    if (!dst[c]) continue;
+    cudaError_t e = cudaMemcpyAsync(dst[c], src[c], bytes[c], cudaMemcpyDeviceToHost, ctx->stream);
+    if (e != cudaSuccess) {
+      char what[160];
+      std::snprintf(what, sizeof what, "cudaMemcpyAsync (%s, after %s)", names[c], after);
+      return cavr_cuda_fail(e, what, msg, msgSize);
+    }
+  }
+  CAVR_CUDA_CHECK(cudaEventRecord(ctx->copied, ctx->stream), "cudaEventRecord (copy back)");
+  return 0;
+}
 
 struct CAVRGpuVolume {
   cudaArray_t array;
   cudaTextureObject_t linear, point;
+  cudaTextureObject_t raw;  // point sampling, element type: exact stored values (macro cells)
   cudaSurfaceObject_t surface;
   int storage;           // 0 uint8, 1 uint16, 2 float
-  int dims[3];
-  int cube;
+  int dims[3];           // voxels of the volume, in the corner of the array
+  int extent[3];         // the CUDA array: dims, or cube^3 once padded for in-place rotation
+  int cube;              // extent's side when the array is a cube, else 0
   float scale;           // normalised read -> stored units
 };
 

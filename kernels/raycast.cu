@@ -3,6 +3,15 @@
 // trilinear filtering from a 3-D texture and the transfer-function table in shared memory (SPEC 2, 3).
 // The launch shape (warp shape, block size, block order, lockstep stepping) comes from the view policy in
 // core/ (Sugimoto et al. 2013); the sample position is mapped through the in-place rotation (Misaki 2017).
+//
+// What is inactive costs nothing per sample (issue 11, item 2). The blend mode, shading and empty-space skipping
+// are template parameters, one instantiation per combination that can occur, picked once per launch on the host.
+// The ray list, the opaque-geometry limit and the rotation only change a ray's setup: its pixel, its far end, and
+// the affine map to stored texture coordinates, folded into the ray's start and step. The lattice logic runs per
+// ray and per run of macro cells, not per sample: the clipped first and last segments are handled outside the
+// loop; in between, a tight loop takes full steps (texture coordinate = start + j * step: no clamps, no lattice
+// arithmetic, no branch but early ray termination) over a run of up to kRunCells visible macro cells found by a
+// 3-D DDA over the cell grid, and a run of invisible cells is skipped with one jump.
 #include <cfloat>
 #include <cstdlib>
 
@@ -10,11 +19,20 @@
 
 namespace {
 
+constexpr int kCell = 8;      // CAVR_MACROCELL_SIZE (core/src/cavr_shared.h)
+constexpr int kRunCells = 16; // cells looked ahead per run: bounds the DDA's work past early ray termination (64
+                              // measured 1.2-1.4x slower on real data, docs/benchmarks.md)
+
 struct Frame {
   CAVRGpuRenderParams p;
   cudaTextureObject_t tex;
   float scale;
-  float rot[12];  // stored texture coordinates = rot * (x, y, z, 1): rotation state and the +0.5 texel centre
+  float rot[12];    // stored texture coordinates = rot * (x, y, z, 1): rotation state and the +0.5 texel centre
+  double spacing[3]; // world units per voxel (window depth from a sample's voxel position)
+  float inv[12];    // its inverse: voxel coordinates = inv * (stored, 1)
+  float lo[3], hi[3]; // the volume [0, maxCoord] in stored texture coordinates (clamps of clipped segments)
+  float uTex, uStored, uBias; // table position / (count - 1) = texture value * uTex (stored value * uStored) + uBias
+  float top;        // count - 1
   const unsigned char *cells;
   const float *opaque;
   uchar4 *rgba8;
@@ -27,17 +45,21 @@ struct Frame {
 
 __device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-__device__ __forceinline__ bool project(const double m[16], const double in[3], double out[3]) {
+// invVP or VP applied to a point, divided by w. A reciprocal (__drcp_rn) for the divide: a double division's
+// out-of-line slow path would set the kernel's register count (the caller's live values plus the callee's), and
+// with it the occupancy of the hot loop.
+__device__ __forceinline__ bool project_rcp(const double m[16], const double in[3], double out[3]) {
   double v[4];
   for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
   if (v[3] == 0.0) return false;
-  for (int r = 0; r < 3; ++r) out[r] = v[r] / v[3];
+  const double iw = __drcp_rn(v[3]);
+  for (int r = 0; r < 3; ++r) out[r] = v[r] * iw;
   return true;
 }
 
 // The stored value at original voxel coordinates (x, y, z), clamped to the volume, through the rotation.
 // Branch-free: the rotation is a per-frame affine map (rows of f.rot), and nearest interpolation comes from
-// the point-filtered texture object itself (texel floor(x + 0.5) = the nearest voxel).
+// the point-filtered texture object itself (texel floor(x + 0.5) = the nearest voxel). Gradients only.
 __device__ __forceinline__ float sample(const Frame &f, float x, float y, float z) {
   const CAVRGpuRenderParams &p = f.p;
   x = clampf(x, 0.0f, p.maxCoord[0]);
@@ -50,47 +72,129 @@ __device__ __forceinline__ float sample(const Frame &f, float x, float y, float 
   return tex3D<float>(f.tex, sx, sy, sz) * f.scale;
 }
 
-__device__ __forceinline__ float window_depth(const Frame &f, const double nearW[3], const double dirW[3], double t) {
-  double w[3] = {nearW[0] + t * dirW[0], nearW[1] + t * dirW[1], nearW[2] + t * dirW[2]}, c[3];
-  if (!project(f.p.VP, w, c)) return 1.0f;
-  double d = 0.5 * c[2] + 0.5;
-  return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
+__device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {
+  float fi = clampf(s * p.idxScale + p.idxBias, 0.0f, (float)(p.count - 1));
+  int i = (int)fi;
+  if (i > p.count - 2) i = p.count - 2;
+  i0 = i;
+  w = fi - (float)i;
 }
 
-struct Ray {
-  double nearW[3], dirW[3], o[3], d[3];
-  float dw[3];
-  float of[3], df[3]; // float position at lattice midpoint mAnchor and direction: v = of + (m - mAnchor) df
-  float idf[3];       // 1 / df (0 where df is 0): macro-cell exits without divisions
-  double mAnchor;
-  int k0;             // lattice index of the anchor segment
-  float ft0, ft1;
-  int k, kFull0, kFull1;  // lattice segment indices (32-bit: 64-bit conversions are slow on the GPU)
-  float visibleUntil;     // relative to the anchor: the current macro cell is visible before this
-  float A, C[3], depth;
-  float best, sum, total, bestT;
+// A ray in lattice terms. Segment k covers t in [k step, (k+1) step) (t from the eye) and is sampled at its
+// midpoint; j = k - k0 counts segments from the first one the ray touches (k0), in float (exact below 2^24).
+// Segments jFull0 (0 or 1) .. jFull1 lie wholly inside the ray's [t0, t1]; segment 0 before them and segment
+// jFull1 + 1 after them are clipped (lengths lenFirst, lenLast; 0: none).
+struct Lane {
+  float tc[3], dtc[3];   // stored texture coordinates of segment 0's midpoint and their change per segment
+  float dw[3];           // world direction (shading)
+  float jMid;            // average intensity: the depth is taken at the middle of [t0, t1]
+  float lenLast;
+  float j, jc, jFull1;   // next segment; end of the current run (j < jc: inside it); last full segment
+  float A, C[3], jDepth; // composite: opacity, colour, segment of the first contribution
+  float best, jBest, sum, total; // maximum/minimum: value and segment; average: value x length, length
   unsigned samples;
 };
 
-// Set up the ray of pixel (px, py); false when it misses the render box.
-__device__ bool setup(const Frame &f, int px, int py, Ray &r) {
+// Table position of u = table position / (count - 1), saturated to [0, 1]: entry i, weight w of entry i + 1.
+// floor() as a multiply-add rounding down onto 2^23 (FMA pipe), the entry index from its bits.
+__device__ __forceinline__ void tf_pos(const Frame &f, float u, int &i, float &w) {
+  u = __saturatef(u);
+  const float fl = __fmaf_rd(u, f.top, 8388608.0f);
+  i = __float_as_int(fl) - 0x4B000000;
+  w = fmaf(u, f.top, 8388608.0f - fl);
+}
+
+// Composite one sample of opacity a (already corrected) and colour rgb; jDepth follows j until the first
+// contribution.
+__device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb[3]) {
+  if (r.A == 0.0f) r.jDepth = j;
+  const float wgt = fmaf(-r.A, a, a);
+  r.C[0] = fmaf(wgt, rgb[0], r.C[0]);
+  r.C[1] = fmaf(wgt, rgb[1], r.C[1]);
+  r.C[2] = fmaf(wgt, rgb[2], r.C[2]);
+  r.A += wgt;
+}
+
+// Phong factor (headlight) applied to rgb at stored texture coordinates s, as the CPU's shade_sample: central
+// differences along the original voxel axes, one-sided at the faces.
+__device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3]) {
   const CAVRGpuRenderParams &p = f.p;
-  double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3];
-  bool ok = project(p.invVP, ndc, r.nearW);
+  const float *m = f.inv;
+  const float v[3] = {fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3]))),
+                      fmaf(m[4], s[0], fmaf(m[5], s[1], fmaf(m[6], s[2], m[7]))),
+                      fmaf(m[8], s[0], fmaf(m[9], s[1], fmaf(m[10], s[2], m[11])))};
+  float g[3];
+  for (int ax = 0; ax < 3; ++ax) {
+    float lo = fmaxf(v[ax] - 1.0f, 0.0f), hi = fminf(v[ax] + 1.0f, p.maxCoord[ax]);
+    float pl[3] = {v[0], v[1], v[2]}, ph[3] = {v[0], v[1], v[2]};
+    pl[ax] = lo;
+    ph[ax] = hi;
+    g[ax] = hi > lo ? (sample(f, ph[0], ph[1], ph[2]) - sample(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
+    g[ax] *= (float)p.invSpacing[ax];
+  }
+  float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+  float ndotl = len2 > 0.0f ? fabsf(g[0] * r.dw[0] + g[1] * r.dw[1] + g[2] * r.dw[2]) / sqrtf(len2) : 0.0f;
+  float diff = p.ka + p.kd * ndotl;
+  float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
+  for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);
+}
+
+// Segment j clipped to length len: sample at the whole segment's midpoint clamped into the volume, opacity
+// corrected for len. Off the hot loop: at most two per ray.
+template <int BLEND, bool SHADE>
+__device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T, Lane &r, float j, float len) {
+  const CAVRGpuRenderParams &p = f.p;
+  float s3[3];
+  for (int a = 0; a < 3; ++a) s3[a] = fminf(fmaxf(fmaf(j, r.dtc[a], r.tc[a]), f.lo[a]), f.hi[a]);
+  const float s = tex3D<float>(f.tex, s3[0], s3[1], s3[2]) * f.scale;
+  ++r.samples;
+  if (BLEND != 0) {
+    if (BLEND == 1 ? s > r.best : (BLEND == 2 ? s < r.best : false)) {
+      r.best = s;
+      r.jBest = j;
+    }
+    r.sum += s * len;
+    r.total += len;
+    return;
+  }
+  int i;
+  float w;
+  tf_pos(f, fmaf(s, f.uStored, f.uBias), i, w);
+  const float4 e = T[2 * i], d = T[2 * i + 1];
+  float a = fmaf(w, d.w, e.w);
+  if (!(a > 0.0f)) return;
+  if (len != p.step && p.correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len * p.invStep);
+  float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
+  if (SHADE) {
+    shade(f, r, s3, rgb);
+    r.samples += 6;
+  }
+  blend(r, j, a, rgb);
+}
+
+// Set up the ray of pixel (px, py) and take its clipped first segment; false when it misses the render box.
+// Double precision: once per ray.
+template <int BLEND, bool SHADE>
+__device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) {
+  const CAVRGpuRenderParams &p = f.p;
+  double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3], nearW[3],
+         dirW[3];
+  bool ok = project_rcp(p.invVP, ndc, nearW);
   ndc[2] = 1.0;
-  ok = ok && project(p.invVP, ndc, farW);
+  ok = ok && project_rcp(p.invVP, ndc, farW);
   double len = 0.0;
   for (int a = 0; a < 3; ++a) {
-    r.dirW[a] = farW[a] - r.nearW[a];
-    len += r.dirW[a] * r.dirW[a];
+    dirW[a] = farW[a] - nearW[a];
+    len += dirW[a] * dirW[a];
   }
   len = sqrt(len);
   if (!ok || !(len > 0.0)) return false;
   double t0 = 0.0, t1 = len;
-  for (int a = 0; a < 3; ++a) r.dirW[a] /= len;
+  const double il = __drcp_rn(len);
+  for (int a = 0; a < 3; ++a) dirW[a] *= il;
   double tEye = 0.0;
-  for (int a = 0; a < 3; ++a) tEye += (r.nearW[a] - p.eye[a]) * r.dirW[a];
-  for (int a = 0; a < 3; ++a) r.nearW[a] -= tEye * r.dirW[a];
+  for (int a = 0; a < 3; ++a) tEye += (nearW[a] - p.eye[a]) * dirW[a];
+  for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
   t0 += tEye;
   t1 += tEye;
   if (f.opaque) {
@@ -98,23 +202,22 @@ __device__ bool setup(const Frame &f, int px, int py, Ray &r) {
     if (od < 1.0f) {
       double pz[3];
       ndc[2] = 2.0 * od - 1.0;
-      if (project(p.invVP, ndc, pz)) {
+      if (project_rcp(p.invVP, ndc, pz)) {
         double tz = 0.0;
-        for (int a = 0; a < 3; ++a) tz += (pz[a] - r.nearW[a]) * r.dirW[a];
+        for (int a = 0; a < 3; ++a) tz += (pz[a] - nearW[a]) * dirW[a];
         t1 = fmin(t1, tz);
       }
     }
   }
+  for (int a = 0; a < 3; ++a) r.dw[a] = (float)dirW[a];
   for (int a = 0; a < 3; ++a) {
-    double oa = (r.nearW[a] - p.origin[a]) * p.invSpacing[a], da = r.dirW[a] * p.invSpacing[a];
-    r.o[a] = oa;
-    r.d[a] = da;
-    r.dw[a] = (float)r.dirW[a];
+    double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
     if (fabs(da) < 1e-12) {
       if (oa < p.boxLo[a] || oa > p.boxHi[a]) return false;
       continue;
     }
-    double ta = (p.boxLo[a] - oa) / da, tb = (p.boxHi[a] - oa) / da;
+    const double ida = __drcp_rn(da);
+    double ta = (p.boxLo[a] - oa) * ida, tb = (p.boxHi[a] - oa) * ida;
     if (ta > tb) {
       double t = ta;
       ta = tb;
@@ -124,132 +227,260 @@ __device__ bool setup(const Frame &f, int px, int py, Ray &r) {
     t1 = fmin(t1, tb);
   }
   if (!(t0 < t1)) return false;
-  r.ft0 = (float)t0;
-  r.ft1 = (float)t1;
-  r.k = (int)floorf(r.ft0 / p.step);
-  r.k0 = r.k;
-  // Positions in float relative to the first sample (double per sample would dominate the loop).
-  r.mAnchor = ((double)r.k + 0.5) * p.step;
+  const float st = p.step, ft0 = (float)t0, ft1 = (float)t1;
+  const int k0 = (int)floorf(ft0 / st), kFull0 = (int)ceilf(ft0 / st), kFull1 = (int)floorf(ft1 / st) - 1;
+  // Positions in float relative to segment 0's midpoint (double per sample would dominate the loop); the
+  // rotation is affine, so it folds into the start and the step of the texture coordinates.
+  const double mAnchor = ((double)k0 + 0.5) * st;
+  float of[3], df[3];
   for (int a = 0; a < 3; ++a) {
-    r.of[a] = (float)(r.o[a] + r.mAnchor * r.d[a]);
-    r.df[a] = (float)r.d[a];
-    r.idf[a] = r.df[a] != 0.0f ? 1.0f / r.df[a] : 0.0f;
+    const double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
+    of[a] = (float)(oa + mAnchor * da);
+    df[a] = (float)da;
   }
-  r.kFull0 = (int)ceilf(r.ft0 / p.step);
-  r.kFull1 = (int)floorf(r.ft1 / p.step) - 1;
-  r.visibleUntil = -1.0f;
+  const float *m = f.rot;
+  for (int a = 0; a < 3; ++a) {
+    const float *row = m + 4 * a;
+    r.tc[a] = fmaf(row[0], of[0], fmaf(row[1], of[1], fmaf(row[2], of[2], row[3])));
+    r.dtc[a] = (row[0] * df[0] + row[1] * df[1] + row[2] * df[2]) * st;
+  }
+  r.jMid = (float)((double)(0.5f * (ft0 + ft1)) - mAnchor) / st;
+  r.jFull1 = (float)(kFull1 - k0);
+  {
+    const int k = kFull1 + 1;
+    const float ts = fmaxf((float)k * st, ft0), te = fminf((float)(k + 1) * st, ft1);
+    r.lenLast = ts < te ? te - ts : 0.0f;
+  }
   r.A = 0.0f;
   r.C[0] = r.C[1] = r.C[2] = 0.0f;
-  r.depth = 1.0f;
-  r.best = p.blend == 2 ? FLT_MAX : -FLT_MAX;
-  r.sum = r.total = r.bestT = 0.0f;
+  r.jDepth = 0.0f;
+  r.best = BLEND == 2 ? FLT_MAX : -FLT_MAX;
+  r.jBest = 0.0f;
+  r.sum = r.total = 0.0f;
   r.samples = 0;
+  r.j = 0.0f;
+  r.jc = 0.0f;
+  if (k0 < kFull0) { // the first segment is clipped
+    const float ts = fmaxf((float)k0 * st, ft0), te = fminf((float)(k0 + 1) * st, ft1);
+    if (!(ts < te)) { // nothing to sample (as the CPU's loop, which stops at the first empty segment)
+      r.jFull1 = -2.0f;
+      r.lenLast = 0.0f;
+      return true;
+    }
+    clipped_segment<BLEND, SHADE>(f, T, r, 0.0f, te - ts);
+    r.j = 1.0f;
+    r.jc = 1.0f;
+  }
   return true;
 }
 
-__device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {
-  float fi = clampf(s * p.idxScale + p.idxBias, 0.0f, (float)(p.count - 1));
-  int i = (int)fi;
-  if (i > p.count - 2) i = p.count - 2;
-  i0 = i;
-  w = fi - (float)i;
+// Window depth of segment j's midpoint (once per ray), from its voxel position: the camera's double-precision
+// ray is not kept through the loop (registers).
+__device__ __forceinline__ float lane_depth(const Frame &f, const Lane &r, float j) {
+  const CAVRGpuRenderParams &p = f.p;
+  const float *m = f.inv;
+  const float s[3] = {fmaf(j, r.dtc[0], r.tc[0]), fmaf(j, r.dtc[1], r.tc[1]), fmaf(j, r.dtc[2], r.tc[2])};
+  double w[3];
+  for (int b = 0; b < 3; ++b) {
+    const float v = fmaf(m[4 * b], s[0], fmaf(m[4 * b + 1], s[1], fmaf(m[4 * b + 2], s[2], m[4 * b + 3])));
+    w[b] = p.origin[b] + (double)v * f.spacing[b];
+  }
+  double c[2];
+  for (int q = 0; q < 2; ++q) c[q] = p.VP[2 + q] * w[0] + p.VP[6 + q] * w[1] + p.VP[10 + q] * w[2] + p.VP[14 + q];
+  if (c[1] == 0.0) return 1.0f;
+  const double d = 0.5 * c[0] * __drcp_rn(c[1]) + 0.5;
+  return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
 }
 
-// One lattice segment of the ray; false when the ray is done.
-__device__ bool step(const Frame &f, const float4 *table, Ray &r) {
+__device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int cz) {
   const CAVRGpuRenderParams &p = f.p;
-  const float st = p.step;
-  float len = st, ts = 0.0f, te = 0.0f;
-  if (r.k < r.kFull0 || r.k > r.kFull1) {
-    ts = fmaxf((float)r.k * st, r.ft0);
-    te = fminf((float)(r.k + 1) * st, r.ft1);
-    if (!(ts < te)) return false;
-    len = te - ts;
+  return __ldg(f.cells + ((size_t)cz * p.cells[1] + cy) * p.cells[0] + cx) != 0;
+}
+
+// Empty-space skipping at full segment r.j: the macro cell of its midpoint and the cells after it along the ray
+// (3-D DDA, at most kRunCells, up to the last full segment) while they are equally visible. Visible: sets the
+// run end r.jc (the first segment whose midpoint lies past the run) and returns true. Invisible: moves r.j past
+// the run and returns false. A midpoint outside the data (rounding at the box) is a run of one segment.
+// Voxel coordinates come back from the texture coordinates through f.inv (a signed permutation: exact).
+__device__ bool find_run(const Frame &f, Lane &r) {
+  const CAVRGpuRenderParams &p = f.p;
+  const float *m = f.inv;
+  int c[3];
+  float jn[3], dj[3]; // segment (j units) where the ray leaves the current cell on each axis; its change per cell
+  unsigned neg = 0u; // axes along which the ray runs backwards
+  bool outside = false;
+  for (int a = 0; a < 3; ++a) {
+    const float *row = m + 4 * a;
+    const float v0 = fmaf(row[0], r.tc[0], fmaf(row[1], r.tc[1], fmaf(row[2], r.tc[2], row[3])));
+    const float dv = row[0] * r.dtc[0] + row[1] * r.dtc[1] + row[2] * r.dtc[2];
+    const float v = fmaf(r.j, dv, v0);
+    outside = outside || !(v >= 0.0f && v <= p.maxCoord[a]);
+    const int ci = (int)(fmaxf(v, 0.0f) * (1.0f / kCell));
+    c[a] = ci < p.cells[a] ? ci : p.cells[a] - 1;
+    const float idv = __frcp_rn(dv);
+    jn[a] = dv == 0.0f ? FLT_MAX : ((float)((dv > 0.0f ? c[a] + 1 : c[a]) * kCell) - v0) * idv;
+    dj[a] = dv == 0.0f ? 0.0f : fabsf(kCell * idv);
+    neg |= (dv < 0.0f ? 1u : 0u) << a;
   }
-  const float rel = (float)(r.k - r.k0) * st; // this segment's midpoint, relative to the anchor
-  float v[3] = {r.of[0] + rel * r.df[0], r.of[1] + rel * r.df[1], r.of[2] + rel * r.df[2]};
-  if (p.blend != 0) { // maximum, minimum, average intensity
-    ++r.k;
-    float s = sample(f, v[0], v[1], v[2]);
-    ++r.samples;
-    if (p.blend == 1 ? s > r.best : (p.blend == 2 ? s < r.best : false)) {
-      r.best = s;
-      r.bestT = (float)(r.mAnchor + rel);
-    }
-    float l = (r.k - 1 < r.kFull0 || r.k - 1 > r.kFull1) ? te - ts : st;
-    r.sum += s * l;
-    r.total += l;
+  if (outside) {
+    r.jc = r.j + 1.0f;
     return true;
   }
-  if (p.skip && rel >= r.visibleUntil && v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p.maxCoord[0] &&
-      v[1] <= p.maxCoord[1] && v[2] <= p.maxCoord[2]) {
-    const int B = 8;
-    int c[3];
-    for (int a = 0; a < 3; ++a) {
-      int ci = (int)(fmaxf(v[a], 0.0f) * (1.0f / B));
-      c[a] = ci < p.cells[a] ? ci : p.cells[a] - 1;
-    }
-    // Where the ray leaves the cell, relative to the anchor (float: skipped segments keep a half-step margin).
-    float texit = FLT_MAX;
-    for (int a = 0; a < 3; ++a) {
-      float da = r.df[a];
-      if (da > 0.0f) texit = fminf(texit, ((float)((c[a] + 1) * B) - r.of[a]) * r.idf[a]);
-      else if (da < 0.0f) texit = fminf(texit, ((float)(c[a] * B) - r.of[a]) * r.idf[a]);
-    }
-    if (!f.cells[((size_t)c[2] * p.cells[1] + c[1]) * p.cells[0] + c[0]]) {
-      int kn = r.k0 + (int)floorf(0.5f + texit * p.invStep);
-      r.k = kn > r.k + 1 ? kn : r.k + 1;
-      return true;
-    }
-    r.visibleUntil = texit;
+  const bool visible = cell_visible(f, c[0], c[1], c[2]);
+  float end = fminf(jn[0], fminf(jn[1], jn[2]));
+  for (int n = 1; n < kRunCells && end <= r.jFull1; ++n) {
+    // Step into the neighbour across the nearest exit face (no run-time array indices: registers only).
+    const bool ax = jn[0] <= jn[1] && jn[0] <= jn[2], ay = !ax && jn[1] <= jn[2], az = !ax && !ay;
+    const int nx = ax ? c[0] + (neg & 1u ? -1 : 1) : c[0], ny = ay ? c[1] + (neg & 2u ? -1 : 1) : c[1],
+              nz = az ? c[2] + (neg & 4u ? -1 : 1) : c[2];
+    if ((unsigned)nx >= (unsigned)p.cells[0] || (unsigned)ny >= (unsigned)p.cells[1] ||
+        (unsigned)nz >= (unsigned)p.cells[2] || cell_visible(f, nx, ny, nz) != visible)
+      break;
+    c[0] = nx;
+    c[1] = ny;
+    c[2] = nz;
+    jn[0] += ax ? dj[0] : 0.0f;
+    jn[1] += ay ? dj[1] : 0.0f;
+    jn[2] += az ? dj[2] : 0.0f;
+    end = fminf(jn[0], fminf(jn[1], jn[2]));
   }
-  ++r.k;
-  float s = sample(f, v[0], v[1], v[2]);
-  ++r.samples;
-  int i0;
-  float w;
-  tf_index(p, s, i0, w);
-  float4 e0 = table[i0], e1 = table[i0 + 1];
-  float a = e0.w + w * (e1.w - e0.w);
-  if (!(a > 0.0f)) return true;
-  if (len != st && p.correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len * p.invStep);
-  float rgb[3] = {e0.x + w * (e1.x - e0.x), e0.y + w * (e1.y - e0.y), e0.z + w * (e1.z - e0.z)};
-  if (p.shade) {
-    const float c3[3] = {v[0], v[1], v[2]};
-    float g[3];
-    for (int ax = 0; ax < 3; ++ax) {
-      float lo = fmaxf(c3[ax] - 1.0f, 0.0f), hi = fminf(c3[ax] + 1.0f, p.maxCoord[ax]);
-      float pl[3] = {v[0], v[1], v[2]}, ph[3] = {v[0], v[1], v[2]};
-      pl[ax] = lo;
-      ph[ax] = hi;
-      g[ax] = hi > lo ? (sample(f, ph[0], ph[1], ph[2]) - sample(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
-      g[ax] *= (float)p.invSpacing[ax];
-    }
-    r.samples += 6;
-    float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-    float ndotl = len2 > 0.0f ? fabsf(g[0] * r.dw[0] + g[1] * r.dw[1] + g[2] * r.dw[2]) / sqrtf(len2) : 0.0f;
-    float diff = p.ka + p.kd * ndotl;
-    float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
-    for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);
+  // The first segment whose midpoint lies at or past the run's end.
+  const float next = fmaxf(ceilf(fminf(end, r.jFull1 + 2.0f)), r.j + 1.0f);
+  if (visible) {
+    r.jc = fminf(next, r.jFull1 + 1.0f);
+    return true;
   }
-  if (r.A == 0.0f) r.depth = window_depth(f, r.nearW, r.dirW, r.mAnchor + rel);
-  float wgt = (1.0f - r.A) * a;
-  r.C[0] += wgt * rgb[0];
-  r.C[1] += wgt * rgb[1];
-  r.C[2] += wgt * rgb[2];
-  r.A += wgt;
-  return r.A < p.ert;
+  r.j = next;
+  return false;
 }
 
-// The transfer-function table arrives in global memory; each block copies it to shared memory, where
-// look-ups do not disturb the texture cache (Sugimoto 2013 and Misaki 2017 do the same).
-// MIN_BLOCKS > 1 caps registers (launch bounds) so more warps fit on an SM; cavr-bench measures both.
-template <int MIN_BLOCKS>
-__global__ void __launch_bounds__(512, MIN_BLOCKS) raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
+// The entry pair (entry, difference to the next) at shared-memory byte address `addr`: two 16-byte loads, one
+// address register (the compiler would otherwise rebuild the address from its parts for each).
+__device__ __forceinline__ void table_pair(unsigned addr, float4 &e, float4 &d) {
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%8];\n\t"
+               "ld.shared.v4.f32 {%4, %5, %6, %7}, [%8+16];"
+               : "=f"(e.x), "=f"(e.y), "=f"(e.z), "=f"(e.w), "=f"(d.x), "=f"(d.y), "=f"(d.z), "=f"(d.w)
+               : "r"(addr));
+}
+
+// Full segments r.j .. jEnd - 1: the hot loop. Returns true when the ray terminated early (composite).
+// The next segment's texture fetch is issued before this one is composited (one fetch in flight while the warp
+// computes; the one past the run's end is wasted: textures clamp and never fault).
+template <int BLEND, bool SHADE>
+__device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__restrict__ T, Lane &r, float jEnd) {
+  const CAVRGpuRenderParams &p = f.p;
+  const float j0 = r.j;
+  const float tx = r.tc[0], ty = r.tc[1], tz = r.tc[2], dx = r.dtc[0], dy = r.dtc[1], dz = r.dtc[2];
+  float j = j0;
+  bool done = false;
+  if (BLEND == 0) {
+    float A = r.A, C0 = r.C[0], C1 = r.C[1], C2 = r.C[2];
+    float jDepth1 = r.jDepth + 1.0f; // segment of the first contribution + 1 (j has advanced when it is taken)
+    const float ert = p.ert, uScale = f.uTex, uBias = f.uBias, top = f.top;
+    // Entry i = bits(fl) - 0x4B000000 (tf_pos) at byte 32 i of the table: bits(fl) * 32 + base, modulo 2^32.
+    // The shuffle (of the lane's own value) only hides the constant from ptxas, which would add it per sample.
+    const unsigned base = __shfl_sync(__activemask(), (unsigned)__cvta_generic_to_shared(T) - (0x4B000000u << 5),
+                                      (int)(threadIdx.x & 31u));
+    unsigned shaded = 0;
+    float s = tex3D<float>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz));
+    do {
+      const float u = __saturatef(fmaf(s, uScale, uBias)); // tf_pos, with the address in one multiply-add
+      j += 1.0f;
+      s = tex3D<float>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)); // the next segment
+      const float fl = __fmaf_rd(u, top, 8388608.0f);
+      const float w = fmaf(u, top, 8388608.0f - fl);
+      float4 e, d;
+      table_pair(__float_as_uint(fl) * 32u + base, e, d);
+      const float a = fmaf(w, d.w, e.w);
+      float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
+      if (SHADE) {
+        if (!(a > 0.0f)) continue;
+        const float jj = j - 1.0f;
+        const float s3[3] = {fmaf(jj, dx, tx), fmaf(jj, dy, ty), fmaf(jj, dz, tz)};
+        shade(f, r, s3, rgb);
+        ++shaded;
+      }
+      // A transparent sample (a = 0) adds nothing: no branch. The first contributing one gives the depth.
+      jDepth1 = A == 0.0f ? j : jDepth1;
+      const float wgt = fmaf(-A, a, a); // (1 - A) a
+      C0 = fmaf(wgt, rgb[0], C0);
+      C1 = fmaf(wgt, rgb[1], C1);
+      C2 = fmaf(wgt, rgb[2], C2);
+      A += wgt;
+    } while (j < jEnd && A < ert);
+    done = !(A < ert);
+    r.A = A;
+    r.C[0] = C0;
+    r.C[1] = C1;
+    r.C[2] = C2;
+    r.jDepth = jDepth1 - 1.0f;
+    r.samples += 6 * shaded;
+  } else {
+    const float scale = f.scale;
+    float best = r.best, jBest = r.jBest, sum = 0.0f;
+    do {
+      const float s = tex3D<float>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)) * scale;
+      if (BLEND == 3) {
+        sum += s;
+      } else if (BLEND == 1 ? s > best : s < best) {
+        best = s;
+        jBest = j;
+      }
+      j += 1.0f;
+    } while (j < jEnd);
+    r.best = best;
+    r.jBest = jBest;
+    if (BLEND == 3) r.sum += sum * p.step;
+    r.total += (j - j0) * p.step;
+  }
+  r.samples += (unsigned)(j - j0);
+  r.j = j;
+  return done;
+}
+
+// Advance the ray by at most `budget` segments (a skipped run counts as one). false when the ray is done.
+template <int BLEND, bool SHADE, bool SKIP>
+__device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, float budget) {
+  while (budget > 0.0f) {
+    if (r.j >= r.jc) {
+      if (r.j > r.jFull1) { // past the full segments: the clipped last one, if any, and done
+        if (r.j == r.jFull1 + 1.0f && r.lenLast > 0.0f) clipped_segment<BLEND, SHADE>(f, T, r, r.j, r.lenLast);
+        return false;
+      }
+      if (SKIP) {
+        if (!find_run(f, r)) {
+          budget -= 1.0f;
+          continue;
+        }
+      } else {
+        r.jc = r.jFull1 + 1.0f;
+      }
+    }
+    const float end = fminf(r.jc, r.j + budget);
+    budget -= end - r.j;
+    if (full_segments<BLEND, SHADE>(f, T, r, end)) return false;
+  }
+  return true;
+}
+
+// The transfer-function table arrives in global memory (count entries for composite, then count raw entries for
+// the other modes). Composite: each block keeps entry i and its difference to entry i + 1, side by side, in shared
+// memory, where look-ups do not disturb the texture cache (Sugimoto 2013 and Misaki 2017 do the same); the other
+// modes look the table up once per ray, from global memory.
+// REG caps the registers per thread (0: no cap) so that more warps fit on an SM; cavr-bench measures the caps.
+template <int BLEND, bool SHADE, bool SKIP, int REG>
+__global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
+    raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
   extern __shared__ float4 table[];
   const CAVRGpuRenderParams &p = f.p;
-  for (int i = threadIdx.x; i < 2 * p.count; i += blockDim.x) table[i] = gtable[i];
-  __syncthreads();
+  if (BLEND == 0) {
+    for (int i = threadIdx.x; i < p.count; i += blockDim.x) {
+      const float4 e = gtable[i], n = i + 1 < p.count ? gtable[i + 1] : e;
+      table[2 * i] = e;
+      table[2 * i + 1] = make_float4(n.x - e.x, n.y - e.y, n.z - e.z, n.w - e.w);
+    }
+    __syncthreads();
+  }
   // Pixel of this thread: warps of warpW x warpH pixels tile the blockW x blockH block; with transposed
   // indexing consecutive blocks run down the columns.
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -266,41 +497,40 @@ __global__ void __launch_bounds__(512, MIN_BLOCKS) raycast_kernel(Frame f, const
     px = (int)(pix % (unsigned)p.width);
     py = (int)(pix / (unsigned)p.width);
   }
-  Ray r;
-  const bool hit = inside && setup(f, px, py, r);
-  bool active = hit;
+  Lane r;
+  const bool hit = inside && setup<BLEND, SHADE>(f, table, px, py, r);
   if (p.syncPropagation) {
     // Synchronous ray propagation: the block's rays advance one segment per step together.
+    bool active = hit && (BLEND != 0 || r.A < p.ert);
     while (__syncthreads_or(active))
-      if (active) active = step(f, table, r);
-  } else {
-    while (active) active = step(f, table, r);
+      if (active) active = march<BLEND, SHADE, SKIP>(f, table, r, 1.0f);
+  } else if (hit && (BLEND != 0 || r.A < p.ert)) {
+    march<BLEND, SHADE, SKIP>(f, table, r, FLT_MAX);
   }
   unsigned long long n = hit ? r.samples : 0ull;
   for (int o = 16; o > 0; o >>= 1) n += __shfl_down_sync(0xffffffffu, n, o);
   if (lane == 0 && n) atomicAdd(f.samples, n);
   if (!inside) return;
   float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
-  if (hit && p.blend == 0) {
+  if (hit && BLEND == 0) {
     out[0] = r.C[0];
     out[1] = r.C[1];
     out[2] = r.C[2];
     out[3] = r.A;
-    depth = r.depth;
+    if (r.A > 0.0f) depth = lane_depth(f, r, r.jDepth);
   } else if (hit && r.total > 0.0f) {
-    float s = p.blend == 3 ? r.sum / r.total : r.best;
-    float t = p.blend == 3 ? 0.5f * (r.ft0 + r.ft1) : r.bestT;
+    float s = BLEND == 3 ? r.sum / r.total : r.best;
     int i0;
     float w;
     tf_index(p, s, i0, w);
     // Maximum/minimum/average use the table's opacity as given: the renderer passes the raw table here.
-    float4 e0 = table[p.count + i0], e1 = table[p.count + i0 + 1];
+    const float4 e0 = gtable[p.count + i0], e1 = gtable[p.count + i0 + 1];
     float a = e0.w + w * (e1.w - e0.w);
     out[0] = a * (e0.x + w * (e1.x - e0.x));
     out[1] = a * (e0.y + w * (e1.y - e0.y));
     out[2] = a * (e0.z + w * (e1.z - e0.z));
     out[3] = a;
-    if (a > 0.0f) depth = window_depth(f, r.nearW, r.dirW, t);
+    if (a > 0.0f) depth = lane_depth(f, r, BLEND == 3 ? r.jMid : r.jBest);
   }
   const size_t pix = (size_t)py * p.width + px;
   float4 v;
@@ -312,6 +542,21 @@ __global__ void __launch_bounds__(512, MIN_BLOCKS) raycast_kernel(Frame f, const
   f.rgba8[pix] = make_uchar4((unsigned char)(v.x * 255.0f + 0.5f), (unsigned char)(v.y * 255.0f + 0.5f),
                              (unsigned char)(v.z * 255.0f + 0.5f), (unsigned char)(v.w * 255.0f + 0.5f));
   f.depth[pix] = depth;
+}
+
+using Kernel = void (*)(Frame, const float4 *);
+
+// The instantiation for a frame: blend mode, shading and skipping as the frame constants allow them (shading and
+// skipping only composite; core/src/frame_constants.c).
+template <int REG> Kernel pick_kernel(int blend, bool shade, bool skip) {
+  switch (blend) {
+  case 1: return raycast_kernel<1, false, false, REG>;
+  case 2: return raycast_kernel<2, false, false, REG>;
+  case 3: return raycast_kernel<3, false, false, REG>;
+  default:
+    return shade ? (skip ? raycast_kernel<0, true, true, REG> : raycast_kernel<0, true, false, REG>)
+                 : (skip ? raycast_kernel<0, false, true, REG> : raycast_kernel<0, false, false, REG>);
+  }
 }
 
 template <typename T> int ensure(T **ptr, size_t *cap, size_t bytes, const char *what, char *msg, size_t msgSize) {
@@ -331,9 +576,10 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
                                 const float *table, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
                                 const uint32_t *rays, size_t rayCount, uint64_t raysStamp,
                                 const float *opaqueDepth, uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth,
-                                float *kernelMs, uint64_t *samples, char *msg, size_t msgSize) {
+                                float *kernelMs, float *transferMs, uint64_t *samples, char *msg, size_t msgSize) {
   const size_t pixels = (size_t)p->width * p->height;
   int code;
+  if ((code = cavr_cuda_copy_resources(ctx, msg, msgSize))) return code;
   // table: count entries for composite (corrected opacity) followed by count raw entries (other modes).
   size_t tableBytes = sizeof(float4) * 2 * (size_t)p->count;
   if ((code = ensure(&ctx->table, &ctx->tableCap, tableBytes, "cudaMalloc (transfer function)", msg, msgSize))) return code;
@@ -391,39 +637,97 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   f.samples = ctx->samples;
   f.rays = rays ? ctx->rays : nullptr;
   f.rayCount = (unsigned)rayCount;
-  int threads = p->blockW * p->blockH;
-  if (threads % 32 != 0 || threads > 512 || p->blockW % p->warpW != 0 || p->blockH % p->warpH != 0) {
-    std::snprintf(msg, msgSize, "raycast_kernel: invalid block %dx%d with warp %dx%d", p->blockW, p->blockH, p->warpW, p->warpH);
+  {
+    // The inverse of the rotation map (a signed permutation plus an offset) and the volume in stored coordinates.
+    for (int b = 0; b < 3; ++b) {
+      f.inv[4 * b + 3] = 0.0f;
+      for (int a = 0; a < 3; ++a) {
+        f.inv[4 * b + a] = f.rot[4 * a + b];
+        f.inv[4 * b + 3] -= f.rot[4 * a + b] * f.rot[4 * a + 3];
+      }
+    }
+    for (int a = 0; a < 3; ++a) {
+      f.lo[a] = f.hi[a] = f.rot[4 * a + 3];
+      for (int b = 0; b < 3; ++b) {
+        const float e = f.rot[4 * a + b] * p->maxCoord[b];
+        f.lo[a] += e < 0.0f ? e : 0.0f;
+        f.hi[a] += e > 0.0f ? e : 0.0f;
+      }
+    }
+  }
+  for (int a = 0; a < 3; ++a) f.spacing[a] = 1.0 / p->invSpacing[a];
+  f.top = (float)(p->count - 1);
+  f.uStored = p->idxScale / f.top;
+  f.uTex = f.scale * f.uStored;
+  f.uBias = p->idxBias / f.top;
+  // Benchmark override of the launch shape (cavr-bench, to compare with reference kernels block for block):
+  // CAVR_RAYCAST_BLOCK=WxH[t], warps of 32 consecutive threads in row-major order (min(W, 32) x 32/min(W, 32)
+  // pixels), t: transposed block order. W must divide 32 or be a multiple of it.
+  if (const char *b = getenv("CAVR_RAYCAST_BLOCK")) {
+    int bw = 0, bh = 0;
+    char t = 0;
+    if (std::sscanf(b, "%dx%d%c", &bw, &bh, &t) >= 2 && bw > 0 && bh > 0) {
+      f.p.blockW = bw;
+      f.p.blockH = bh;
+      f.p.warpW = bw < 32 ? bw : 32;
+      f.p.warpH = 32 / f.p.warpW;
+      f.p.transposed = t == 't';
+      f.p.syncPropagation = 0;
+    }
+  }
+  const CAVRGpuRenderParams &q = f.p;
+  int threads = q.blockW * q.blockH;
+  if (threads % 32 != 0 || threads > 512 || q.blockW % q.warpW != 0 || q.blockH % q.warpH != 0 ||
+      q.warpW * q.warpH != 32) {
+    std::snprintf(msg, msgSize, "raycast_kernel: invalid block %dx%d with warp %dx%d", q.blockW, q.blockH, q.warpW,
+                  q.warpH);
     return 1;
   }
-  unsigned gx = (p->width + p->blockW - 1) / p->blockW, gy = (p->height + p->blockH - 1) / p->blockH;
-  dim3 grid = p->transposed ? dim3(gy, gx) : dim3(gx, gy);
+  unsigned gx = (q.width + q.blockW - 1) / q.blockW, gy = (q.height + q.blockH - 1) / q.blockH;
+  dim3 grid = q.transposed ? dim3(gy, gx) : dim3(gx, gy);
   if (rays) { // 1-D launch over the list; the 2-D block shape no longer applies
     threads = 256;
     grid = dim3((unsigned)((rayCount + 255) / 256 > 0 ? (rayCount + 255) / 256 : 1), 1);
   }
-  size_t shared = tableBytes;
-  // The register-capped build (64 registers, 2 blocks of 512 per SM) is the default: measured 1.31x faster
-  // on an H200 than the uncapped one (83 registers), whose occupancy was the limit (docs/benchmarks.md).
-  // CAVR_RAYCAST_REGCAP=0 selects the uncapped build, for cavr-bench's comparison.
+  // Composite keeps the table and its differences in shared memory; the other modes read it once per ray.
+  size_t shared = p->blend == 0 ? tableBytes : 0;
+  // At most 64 registers per thread is the default (composite uses 48, 56 with skipping; caps of 48, 40 and 32
+  // measured slower, docs/benchmarks.md); CAVR_RAYCAST_REGCAP=0 selects the uncapped build, for cavr-bench.
   const char *cap = getenv("CAVR_RAYCAST_REGCAP");
-  // (A tighter cap, 3 blocks of 512 per SM, measured 0.78-0.90x: spills. Not kept.)
-  void (*kernel)(Frame, const float4 *) = cap && cap[0] == '0' ? raycast_kernel<1> : raycast_kernel<2>;
+  const bool skip = p->skip != 0 && cells, shade = p->shade != 0;
+  Kernel kernel =
+      cap && cap[0] == '0' ? pick_kernel<0>(p->blend, shade, skip) : pick_kernel<64>(p->blend, shade, skip);
   CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
                   "cudaFuncSetAttribute (raycast_kernel shared memory)");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
   kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
   CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
-  CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->stop), "raycast_kernel");
-  float ms = 0.0f;
+  // Read-back, queued behind the kernel: the sample count into page-locked memory and only the planes the caller
+  // asked for; one synchronisation, after the last copy (it reports a fault of the kernel too).
+  CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->hostScalars, ctx->samples, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                  ctx->stream), "cudaMemcpyAsync (sample count, after raycast_kernel)");
+  if ((code = cavr_cuda_queue_copies(ctx, pixels, hostRGBA8, hostRGBAF, hostDepth, "raycast_kernel", msg, msgSize)))
+    return code;
+  CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->copied), "raycast_kernel (or the copy back after it)");
+  float ms = 0.0f, copyMs = 0.0f;
   cudaEventElapsedTime(&ms, ctx->start, ctx->stop);
+  cudaEventElapsedTime(&copyMs, ctx->stop, ctx->copied);
   if (kernelMs) *kernelMs = ms;
-  unsigned long long n = 0;
-  CAVR_CUDA_CHECK(cudaMemcpy(&n, ctx->samples, sizeof n, cudaMemcpyDeviceToHost), "cudaMemcpy (sample count)");
-  if (samples) *samples = n;
-  if (hostRGBA8) CAVR_CUDA_CHECK(cudaMemcpy(hostRGBA8, ctx->rgba8, pixels * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (image)");
-  if (hostRGBAF) CAVR_CUDA_CHECK(cudaMemcpy(hostRGBAF, ctx->rgbaf, pixels * 16, cudaMemcpyDeviceToHost), "cudaMemcpy (image)");
-  if (hostDepth) CAVR_CUDA_CHECK(cudaMemcpy(hostDepth, ctx->depth, pixels * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (depth)");
+  if (transferMs) *transferMs = copyMs;
+  if (samples) *samples = ctx->hostScalars[0];
   return 0;
+}
+
+extern "C" int cavr_cuda_host_register(void *host, size_t bytes, char *msg, size_t msgSize) {
+  cudaError_t e = cudaHostRegister(host, bytes, cudaHostRegisterDefault);
+  if (e != cudaSuccess) {
+    cudaGetLastError(); // not sticky: clear it, or the next launch check would report it
+    return cavr_cuda_fail(e, "cudaHostRegister (frame-buffer plane)", msg, msgSize);
+  }
+  return 0;
+}
+
+extern "C" void cavr_cuda_host_unregister(void *host) {
+  if (host && cudaHostUnregister(host) != cudaSuccess) cudaGetLastError();
 }

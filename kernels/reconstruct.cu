@@ -7,6 +7,8 @@
 // reduction + one barrier per iteration, its own convergence test, no global synchronisation. Global: the whole image, a 7x7 stencil
 // kernel, CUB block reductions into per-block partials summed in double by one block; the host checks
 // convergence.
+#include <cstring>
+
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
 
@@ -588,13 +590,16 @@ extern "C" int cavr_cuda_block_deviation(CAVRGpuContext *ctx, int width, int hei
 extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask,
                                      uint64_t maskStamp, int local, const float *filter, float lambda,
                                      int maxIterations, float tolerance, uint8_t *hostRGBA8, float *hostRGBAF,
-                                     float *hostDepth, float *ms, int *iterations, char *msg, size_t msgSize) {
+                                     float *hostDepth, float *ms, float *transferMs, int *iterations, char *msg,
+                                     size_t msgSize) {
   const size_t pixels = (size_t)width * height;
   if (!ctx->rgbaf || ctx->pixelCap < pixels * sizeof(float4)) {
     std::snprintf(msg, msgSize, "cavr_cuda_reconstruct: no frame of %dx%d on the device", width, height);
     return 1;
   }
-  int code = upload_mask(ctx, pixels, mask, maskStamp, msg, msgSize);
+  int code = cavr_cuda_copy_resources(ctx, msg, msgSize);
+  if (code) return code;
+  code = upload_mask(ctx, pixels, mask, maskStamp, msg, msgSize);
   if (code) return code;
   if (!ctx->iterations) CAVR_CUDA_CHECK(cudaMalloc(&ctx->iterations, sizeof(int)), "cudaMalloc");
   Filter F;
@@ -660,14 +665,21 @@ extern "C" int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height,
     CAVR_CUDA_CHECK(cudaGetLastError(), "global_finish launch");
   }
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
-  CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->stop), local ? "local_kernel" : "global solver");
-  float t = 0.0f;
+  // Read-back as in cavr_cuda_render: the iteration count (page-locked) and the requested planes, queued behind the
+  // solver, one synchronisation after the last copy.
+  const char *solver = local ? "local_kernel" : "global solver";
+  if (local)
+    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->hostScalars + 1, ctx->iterations, sizeof(int), cudaMemcpyDeviceToHost,
+                                    ctx->stream), "cudaMemcpyAsync (iterations, after local_kernel)");
+  if ((code = cavr_cuda_queue_copies(ctx, pixels, hostRGBA8, hostRGBAF, hostDepth, solver, msg, msgSize))) return code;
+  CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->copied), local ? "local_kernel (or the copy back after it)"
+                                                          : "global solver (or the copy back after it)");
+  float t = 0.0f, copyMs = 0.0f;
   cudaEventElapsedTime(&t, ctx->start, ctx->stop);
+  cudaEventElapsedTime(&copyMs, ctx->stop, ctx->copied);
   if (ms) *ms = t;
-  if (local) CAVR_CUDA_CHECK(cudaMemcpy(&it, ctx->iterations, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (iterations)");
+  if (transferMs) *transferMs = copyMs;
+  if (local) std::memcpy(&it, ctx->hostScalars + 1, sizeof(int));
   if (iterations) *iterations = it;
-  if (hostRGBA8) CAVR_CUDA_CHECK(cudaMemcpy(hostRGBA8, ctx->rgba8, pixels * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (image)");
-  if (hostRGBAF) CAVR_CUDA_CHECK(cudaMemcpy(hostRGBAF, ctx->rgbaf, pixels * 16, cudaMemcpyDeviceToHost), "cudaMemcpy (image)");
-  if (hostDepth) CAVR_CUDA_CHECK(cudaMemcpy(hostDepth, ctx->depth, pixels * 4, cudaMemcpyDeviceToHost), "cudaMemcpy (depth)");
   return 0;
 }

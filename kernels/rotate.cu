@@ -130,9 +130,10 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8x16(cudaSurfaceObject_t s,
 
 extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
                                        char *msg, size_t msgSize) {
-  const int N = vol->cube;
-  if (N % (2 * T) != 0 || (plane != 1 && plane != 2)) {
-    std::snprintf(msg, msgSize, "rotate_tiles: cube side %d is not a multiple of %d (or bad plane %d)", N, 2 * T, plane);
+  const int N = vol->cube; // 0: the array is not a cube (cavr_cuda_volume_pad_to_cube makes one)
+  if (N <= 0 || N % (2 * T) != 0 || (plane != 1 && plane != 2)) {
+    std::snprintf(msg, msgSize, "rotate_tiles: the array (%d x %d x %d) is not a cube whose side is a multiple of %d (or bad "
+                  "plane %d)", vol->extent[0], vol->extent[1], vol->extent[2], 2 * T, plane);
     return 1;
   }
   dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K), block(T, 8);

@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | profile | compressive | solver
+MODE=${1:-all}   # all | tests | bench | profile | compressive | solver | commit
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
@@ -15,6 +15,16 @@ mkdir -p .devdata/raw
 for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
 cp data/bucky_32x32x32_uint8.raw .devdata/raw/
 export CAVR_RAW_DIR=$PWD/.devdata/raw
+if [ "$MODE" = commit ]; then
+  # Volume upload (issue 11, item 5): the volume test, memcheck on it, then commit time and GB/s against the
+  # page-locked host-to-device ceiling for 512^3, 1024^3, 2048^3 and the 512 x 512 x 2000 CT shape.
+  (cd build-gpu && ./testing/test_gpu_volume > "$OUT/volume_test.log" 2>&1); echo "test_gpu_volume: rc=$?"
+  grep -E "GB/s|differ|memory|commit|rotation|worst|CHECK" "$OUT/volume_test.log" | cut -c1-200 | head -40
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_volume > "$OUT/cs_volume.log" 2>&1
+  echo "memcheck test_gpu_volume: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_volume.log")"
+  build-gpu/testing/cavr-commit-bench --ct --out "$OUT" 2>&1 | tee "$OUT/commit_bench.txt"
+  exit 0
+fi
 if [ "$MODE" = solver ]; then
   # The local solver alone: GPU vs CPU, racecheck with source lines, an ncu profile at 1024^2 / 25%, solve times.
   (cd build-gpu && ./testing/test_gpu_compressive 2>&1 | grep -E "local|worst|CHECK")

@@ -21,7 +21,7 @@ static void usage(FILE *f) {
           "                   [--interpolation nearest|linear] [--backend auto|cpu|cuda] [--threads N]\n"
           "                   [--strategy standard|shaped|auto] [--no-rotation]\n"
           "                   [--sample-fraction F] [--reconstruction global|local] [--adaptive]\n"
-          "                   [--repeat N] [--json]\n"
+          "                   [--host-planes rgba8[,rgba32f][,depth]|all] [--repeat N] [--json]\n"
           "       raw input also needs: --dims X,Y,Z --type uint8|int8|uint16|int16|float32|uint32|int32|float64\n"
           "                             [--spacing SX,SY,SZ]\n"
           "INPUT is a NRRD file (.nrrd or .nhdr, raw or gzip data) or a headerless raw file.\n"
@@ -34,7 +34,9 @@ static void usage(FILE *f) {
           "--sample-fraction F (0 < F <= 1, default 1) casts rays for that fraction of the pixels (linear pixel\n"
           "shuffling) and rebuilds the rest by conjugate gradients (compressive rendering), --reconstruction local\n"
           "(default: 16x16 blocks) or global; --adaptive spends the rays by the variance of each block (local only).\n"
-          "The JSON then reports rays (cast), solve_ms and iterations.\n");
+          "The JSON then reports rays (cast), solve_ms and iterations.\n"
+          "--host-planes names the frame-buffer planes a GPU render copies back to the host (default rgba8, which\n"
+          "the PNG is written from; all = rgba8,rgba32f,depth); the JSON's transfer_ms is that copy's time.\n");
 }
 
 static int fail(const char *what, const char *msg) {
@@ -84,6 +86,33 @@ static void json_escape(const char *s, char *out, size_t n) {
 
 static const char *backend_name(CAVRBackend b) { return b == CAVR_BACKEND_CUDA ? "cuda" : "cpu"; }
 
+/* --host-planes: "all" or a comma list of rgba8, rgba32f, depth that includes rgba8. Names in canonical order. */
+static int parse_host_planes(const char *s, unsigned *mask, char *names, size_t n) {
+  static const struct { const char *name; unsigned bit; } planes[] = {
+      {"rgba8", CAVR_FB_HOST_RGBA8}, {"rgba32f", CAVR_FB_HOST_RGBA32F}, {"depth", CAVR_FB_HOST_DEPTH}};
+  unsigned m = 0;
+  if (!strcmp(s, "all")) {
+    m = CAVR_FB_HOST_ALL;
+  } else {
+    for (const char *p = s; *p;) {
+      size_t len = strcspn(p, ",");
+      unsigned bit = 0;
+      for (size_t i = 0; i < sizeof planes / sizeof planes[0]; ++i)
+        if (strlen(planes[i].name) == len && !strncmp(p, planes[i].name, len)) bit = planes[i].bit;
+      if (!bit) return 0;
+      m |= bit;
+      p += len;
+      if (*p == ',' && *++p == '\0') return 0;
+    }
+  }
+  if (!(m & CAVR_FB_HOST_RGBA8)) return 0;
+  names[0] = '\0';
+  for (size_t i = 0; i < sizeof planes / sizeof planes[0]; ++i)
+    if (m & planes[i].bit) snprintf(names + strlen(names), n - strlen(names), "%s%s", names[0] ? "," : "", planes[i].name);
+  *mask = m;
+  return 1;
+}
+
 int main(int argc, char **argv) {
   const char *out = "cavr.png", *tfName = "ramp", *type = NULL, *blend = "composite", *backend = "auto",
              *interp = "linear", *projection = "ortho";
@@ -93,10 +122,13 @@ int main(int argc, char **argv) {
   double fraction = 1.0;
   CAVRReconstruction reconstruction = CAVR_RECONSTRUCTION_LOCAL;
   int adaptive = 0;
+  unsigned hostPlanes = CAVR_FB_HOST_RGBA8; /* what the PNG needs */
+  char hostPlaneNames[64] = "rgba8";
   int dims[3] = {0, 0, 0};
   double rot[3] = {0, 0, 0}, spacing[3] = {1, 1, 1}, range[2] = {0, 0}, sampleDistance = 0.5;
   enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
-         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT, O_FRACTION, O_RECON, O_ADAPTIVE };
+         O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT, O_FRACTION, O_RECON, O_ADAPTIVE,
+         O_HOST_PLANES };
   static const struct option opts[] = {
       {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, O_SIZE},
       {"rotate-x", required_argument, 0, O_RX}, {"rotate-y", required_argument, 0, O_RY},
@@ -110,7 +142,7 @@ int main(int argc, char **argv) {
       {"threads", required_argument, 0, O_THREADS}, {"help", no_argument, 0, 'h'},
       {"strategy", required_argument, 0, O_STRATEGY}, {"no-rotation", no_argument, 0, O_NOROT},
       {"sample-fraction", required_argument, 0, O_FRACTION}, {"reconstruction", required_argument, 0, O_RECON},
-      {"adaptive", no_argument, 0, O_ADAPTIVE},
+      {"adaptive", no_argument, 0, O_ADAPTIVE}, {"host-planes", required_argument, 0, O_HOST_PLANES},
       {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -174,6 +206,11 @@ int main(int argc, char **argv) {
       else return fail("--reconstruction expects global or local", optarg);
       break;
     case O_ADAPTIVE: adaptive = 1; break;
+    case O_HOST_PLANES:
+      if (!parse_host_planes(optarg, &hostPlanes, hostPlaneNames, sizeof hostPlaneNames))
+        return fail("--host-planes expects a comma list of rgba8, rgba32f, depth including rgba8 (the PNG's), or all",
+                    optarg);
+      break;
     case 'h': usage(stdout); return 0;
     default: usage(stderr); return 2;
     }
@@ -245,12 +282,16 @@ int main(int argc, char **argv) {
   float *table = (float *)malloc(sizeof(float) * 4 * TF_SIZE);
   CAVRRenderStats stats;
   memset(&stats, 0, sizeof stats);
+  CAVRVolumeCommitStats commit; /* the volume's upload (JSON: commit_ms, commit_gbps, upload_*, cells_ms) */
+  memset(&commit, 0, sizeof commit);
   double dataRange[2], bounds[6], tfRange[2];
   if (!vol || !tf || !cam || !set || !fb || !times || !table) goto device_error;
+  if (cavrSetFrameBufferHostChannels(fb, hostPlanes)) goto device_error;
   if (cavrSetVolumeData(vol, file.type, file.dims, file.data, file.bytes) ||
       cavrSetVolumeSpacing(vol, file.spacing) || cavrSetVolumeOrigin(vol, file.origin) || cavrCommitVolume(vol))
     goto device_error;
   cavrFreeVolumeFile(&file);
+  cavrGetVolumeCommitStats(vol, &commit);
   cavrGetVolumeRange(vol, dataRange);
   cavrGetVolumeBounds(vol, bounds);
   if (!haveRange) {
@@ -295,13 +336,19 @@ int main(int argc, char **argv) {
     static const char *strategies[] = {"standard", "shaped", "auto"};
     char device[400];
     json_escape(cavrGetDeviceName(dev), device, sizeof device);
-    printf("{\"backend\": \"%s\", \"device\": \"%s\", \"strategy\": \"%s\", \"block\": \"%dx%d\", "
-           "\"rotation\": %d, \"kernel_ms\": %.4f, \"width\": %d, \"height\": %d, \"repeat\": %d, "
+    printf("{\"commit_ms\": %.4f, \"commit_gbps\": %.3f, \"upload_ms\": %.4f, \"upload_gbps\": %.3f, "
+           "\"cells_ms\": %.4f, \"device_bytes\": %llu, ", commit.milliseconds,
+           commit.milliseconds > 0 ? (double)commit.voxelBytes / (commit.milliseconds * 1e6) : 0.0,
+           commit.uploadMilliseconds, commit.uploadGBps, commit.cellMilliseconds, (unsigned long long)commit.deviceBytes);
+    printf("\"backend\": \"%s\", \"device\": \"%s\", \"strategy\": \"%s\", \"block\": \"%dx%d\", "
+           "\"rotation\": %d, \"kernel_ms\": %.4f, \"transfer_ms\": %.4f, \"host_planes\": \"%s\", "
+           "\"width\": %d, \"height\": %d, \"repeat\": %d, "
            "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"rays_hit\": %llu, "
            "\"sample_fraction\": %g, \"reconstruction\": \"%s\", \"adaptive\": %d, \"solve_ms\": %.4f, "
            "\"iterations\": %d, \"output\": \"%s\"}\n",
            backend_name(stats.backend), device, stats.backend == CAVR_BACKEND_CUDA ? strategies[stats.strategy] : "cpu",
-           stats.blockWidth, stats.blockHeight, stats.rotation, stats.kernelMilliseconds, width, height, repeat, median,
+           stats.blockWidth, stats.blockHeight, stats.rotation, stats.kernelMilliseconds,
+           stats.transferMilliseconds, hostPlaneNames, width, height, repeat, median,
            times[0], (unsigned long long)stats.samples, (unsigned long long)stats.raysCast,
            (unsigned long long)stats.rays, fraction, fraction < 1.0 ? (reconstruction ? "local" : "global") : "none",
            adaptive, stats.solveMilliseconds, stats.iterations, out);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "compressive.h"
@@ -210,6 +211,7 @@ static void free_volume(CAVRVolume v) {
   if (v->device->ops->releaseVolume) v->device->ops->releaseVolume(v->device, v);
   free(v->staged.data);
   free(v->voxels.data);
+  free(v->spare);
   free(v->cellMinMax);
   free(v);
 }
@@ -230,7 +232,8 @@ CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int di
   CHECK_HANDLE(volume, "cavrSetVolumeData");
   char msg[400];
   CAVRVoxels vox;
-  CAVRError e = cavr_convert_voxels(type, dims, data, bytes, &vox, msg, sizeof msg);
+  CAVRError e = cavr_convert_voxels(type, dims, data, bytes, &volume->spare, &volume->spareBytes,
+                                    cavr_cpu_threads(volume->device), &vox, msg, sizeof msg);
   if (e != CAVR_ERROR_NONE) return cavr_set_error(volume->device, e, "cavrSetVolumeData: %s", msg);
   free(volume->staged.data);
   volume->staged = vox;
@@ -265,8 +268,16 @@ CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent[6]) {
   return CAVR_ERROR_NONE;
 }
 
+static double now_ms(void); /* monotonic clock, ms (defined with cavrRender) */
+
+static size_t voxel_bytes(const CAVRVoxels *v) {
+  return (size_t)v->dims[0] * v->dims[1] * v->dims[2] *
+         (v->storage == CAVR_STORE_U8 ? 1u : v->storage == CAVR_STORE_U16 ? 2u : 4u);
+}
+
 CAVRError cavrCommitVolume(CAVRVolume volume) {
   CHECK_HANDLE(volume, "cavrCommitVolume");
+  const double t0 = now_ms();
   if (!volume->staged.data && !volume->voxels.data)
     return cavr_set_error(volume->device, CAVR_ERROR_NOT_COMMITTED, "cavrCommitVolume: no voxel data was set");
   const int *nd = volume->staged.data ? volume->staged.dims : volume->voxels.dims, *e = volume->stagedExtent;
@@ -275,17 +286,37 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
       if (e[2 * a] < 0 || e[2 * a] >= e[2 * a + 1] || e[2 * a + 1] > nd[a] - 1)
         return ARG_ERROR(volume, "cavrCommitVolume: render extent [%d,%d]x[%d,%d]x[%d,%d] is not inside the %d x %d x %d "
                          "volume with at least 2 voxels per axis", e[0], e[1], e[2], e[3], e[4], e[5], nd[0], nd[1], nd[2]);
+  CAVRVolumeCommitStats *cs = &volume->commitStats;
+  cs->milliseconds = cs->cellMilliseconds = cs->uploadMilliseconds = cs->uploadGBps = 0.0;
+  cs->uploadBytes = 0;
+  cs->reusedAllocation = 0;
   if (volume->staged.data) {
+    /* New voxels: their macro cells and range are computed after the back end's commit (on the GPU there). */
     CAVRMacroGridDesc grid;
-    float *minmax = NULL;
-    if (cavr_build_macrocells(&volume->staged, &grid, &minmax) != CAVR_ERROR_NONE)
-      return cavr_set_error(volume->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
-    free(volume->voxels.data);
-    free(volume->cellMinMax);
+    cavr_macrocell_grid(volume->staged.dims, &grid);
+    size_t cells = (size_t)grid.cells[0] * grid.cells[1] * grid.cells[2],
+           had = (size_t)volume->grid.cells[0] * volume->grid.cells[1] * volume->grid.cells[2];
+    float *minmax = volume->cellMinMax && had == cells ? volume->cellMinMax : (float *)malloc(cells * 2 * sizeof(float));
+    if (!minmax) return cavr_set_error(volume->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
+    if (minmax != volume->cellMinMax) free(volume->cellMinMax);
+    /* A time series: keep the replaced buffer for the next time step's cavrSetVolumeData (the same size), up to
+       CAVR_SPARE_MAX_BYTES: above it, holding a second copy of the voxels between steps costs more host memory
+       than the page faults of a fresh buffer cost time. */
+    const size_t oldBytes = volume->voxels.data ? voxel_bytes(&volume->voxels) : 0;
+    free(volume->spare);
+    volume->spare = NULL;
+    volume->spareBytes = 0;
+    if (oldBytes && oldBytes == voxel_bytes(&volume->staged) && oldBytes <= CAVR_SPARE_MAX_BYTES) {
+      volume->spare = volume->voxels.data;
+      volume->spareBytes = oldBytes;
+    } else {
+      free(volume->voxels.data);
+    }
     volume->voxels = volume->staged;
     memset(&volume->staged, 0, sizeof volume->staged);
     volume->grid = grid;
     volume->cellMinMax = minmax;
+    volume->cellsPending = 1;
     ++volume->version;
   }
   CAVRVolumeDesc *d = &volume->desc;
@@ -298,12 +329,29 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
     d->renderLo[a] = e[0] == -1 ? 0 : e[2 * a];
     d->renderHi[a] = e[0] == -1 ? d->dims[a] - 1 : e[2 * a + 1];
   }
+  const CAVRVoxels *vx = &volume->voxels;
+  cs->voxelBytes = voxel_bytes(vx);
   if (volume->device->ops->commitVolume) {
     CAVRError e = volume->device->ops->commitVolume(volume->device, volume);
-    if (e != CAVR_ERROR_NONE) return e;
+    if (e != CAVR_ERROR_NONE) {
+      cs->milliseconds = now_ms() - t0;
+      return e;
+    }
+  }
+  if (volume->cellsPending) { /* CPU back end, CPU fallback: on the host, all cores (or the device's thread count) */
+    const double tc = now_ms();
+    double range[2];
+    if (cavr_compute_macrocells(vx, &volume->grid, cavr_cpu_threads(volume->device), volume->cellMinMax, range) !=
+        CAVR_ERROR_NONE)
+      return cavr_set_error(volume->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory for macro cells");
+    volume->voxels.range[0] = range[0] + vx->valueOffset;
+    volume->voxels.range[1] = range[1] + vx->valueOffset;
+    volume->cellsPending = 0;
+    cs->cellMilliseconds = now_ms() - tc;
   }
   volume->dirty = 0;
   volume->committed = 1;
+  cs->milliseconds = now_ms() - t0;
   return CAVR_ERROR_NONE;
 }
 
@@ -326,6 +374,13 @@ CAVRError cavrGetVolumeDims(CAVRVolume volume, int dims[3]) {
   if (!dims) return ARG_ERROR(volume, "cavrGetVolumeDims: NULL dims");
   REQUIRE_COMMITTED(volume, "cavrGetVolumeDims");
   memcpy(dims, volume->desc.dims, 3 * sizeof(int));
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrGetVolumeCommitStats(CAVRVolume volume, CAVRVolumeCommitStats *stats) {
+  CHECK_HANDLE(volume, "cavrGetVolumeCommitStats");
+  if (!stats) return ARG_ERROR(volume, "cavrGetVolumeCommitStats: NULL stats");
+  *stats = volume->commitStats;
   return CAVR_ERROR_NONE;
 }
 
@@ -640,6 +695,7 @@ CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
 /* ------------------------------------------------------------------------------------------------ frame buffer */
 
 static void free_fb(CAVRFrameBuffer fb) {
+  if (fb->device->ops->releaseFrameBuffer) fb->device->ops->releaseFrameBuffer(fb->device, fb); /* unpin the planes */
   free(fb->rgba8);
   free(fb->rgbaf);
   free(fb->depth);
@@ -648,6 +704,17 @@ static void free_fb(CAVRFrameBuffer fb) {
   free(fb);
 }
 DEFINE_REFCOUNT(FrameBuffer, CAVRFrameBuffer, free_fb)
+
+/* A zeroed host plane on whole pages of its own: the CUDA back end page-locks planes (cudaHostRegister), and two
+   planes sharing a page could not both be registered. */
+static void *alloc_plane(size_t bytes) {
+  long page = sysconf(_SC_PAGESIZE);
+  size_t align = page > 0 ? (size_t)page : 4096, size = (bytes + align - 1) / align * align;
+  void *p = NULL;
+  if (posix_memalign(&p, align, size) != 0) return NULL;
+  memset(p, 0, size);
+  return p;
+}
 
 CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
   if (device && (width < 1 || height < 1 || width > CAVR_MAX_IMAGE_SIZE || height > CAVR_MAX_IMAGE_SIZE)) {
@@ -661,11 +728,11 @@ CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
   fb->device = device;
   fb->width = width;
   fb->height = height;
-  fb->hostCopy = 1;
+  fb->hostChannels = CAVR_FB_HOST_DEFAULT;
   size_t n = (size_t)width * height;
-  fb->rgba8 = (uint8_t *)calloc(n, 4);
-  fb->rgbaf = (float *)calloc(n * 4, sizeof(float));
-  fb->depth = (float *)malloc(n * sizeof(float));
+  fb->rgba8 = (uint8_t *)alloc_plane(n * 4);
+  fb->rgbaf = (float *)alloc_plane(n * 4 * sizeof(float));
+  fb->depth = (float *)alloc_plane(n * sizeof(float));
   if (!fb->rgba8 || !fb->rgbaf || !fb->depth) {
     cavr_set_error(device, CAVR_ERROR_OUT_OF_MEMORY, "cavrNewFrameBuffer: out of host memory for %d x %d", width, height);
     cavrReleaseFrameBuffer(fb);
@@ -693,10 +760,24 @@ const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferChannel ch
   return NULL;
 }
 
-CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled) {
-  CHECK_HANDLE(fb, "cavrSetFrameBufferHostCopy");
-  fb->hostCopy = enabled != 0;
+CAVRError cavrSetFrameBufferHostChannels(CAVRFrameBuffer fb, unsigned mask) {
+  CHECK_HANDLE(fb, "cavrSetFrameBufferHostChannels");
+  if (mask & ~CAVR_FB_HOST_ALL)
+    return ARG_ERROR(fb, "cavrSetFrameBufferHostChannels: mask 0x%x has bits outside CAVR_FB_HOST_ALL (0x%x)", mask,
+                     CAVR_FB_HOST_ALL);
+  fb->hostChannels = mask;
   return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrGetFrameBufferHostChannels(CAVRFrameBuffer fb, unsigned *mask) {
+  CHECK_HANDLE(fb, "cavrGetFrameBufferHostChannels");
+  if (!mask) return ARG_ERROR(fb, "cavrGetFrameBufferHostChannels: NULL mask");
+  *mask = fb->hostChannels;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled) {
+  return cavrSetFrameBufferHostChannels(fb, enabled ? CAVR_FB_HOST_ALL : 0u);
 }
 
 void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel) {

@@ -25,7 +25,8 @@ typedef struct CAVRRenderJob {
   const CAVRSettingsDesc *settings;
   CAVRFrameBuffer fb;
   const CAVRRayList *rays;   /**< NULL: every pixel; else only these pixels are written */
-  int deviceOnly;            /**< GPU: leave the image in device memory (a reconstruction follows) */
+  int deviceOnly;            /**< GPU: leave the image in device memory (a reconstruction follows); 2: but copy the
+                                  float colour back (the host computes adaptive sampling's block statistics) */
 } CAVRRenderJob;
 
 typedef struct CAVRBackendOps {
@@ -54,6 +55,8 @@ typedef struct CAVRBackendOps {
                               double *weight);
   /** Free device-wide back-end data; may be NULL. */
   void (*shutdown)(CAVRDevice device);
+  /** Release what the back end attached to a frame buffer (page-locked host planes) before it is freed; may be NULL. */
+  void (*releaseFrameBuffer)(CAVRDevice device, CAVRFrameBuffer fb);
 } CAVRBackendOps;
 
 /** Per-frame values every back end derives the same way from a job (frame_constants.c). */
@@ -77,8 +80,15 @@ int cavr_cpu_threads(CAVRDevice device);
 /** The CPU back end (always built). */
 const CAVRBackendOps *cavr_cpu_backend(void);
 
-/** Macro-cell min/max grid of committed voxels (macrocell.c). Allocates *minmax; returns error code. */
-CAVRError cavr_build_macrocells(const CAVRVoxels *voxels, CAVRMacroGridDesc *grid, float **minmax);
+/** Macro cells per axis for dims: ceil((dims - 1) / CAVR_MACROCELL_SIZE) (macrocell.c). */
+void cavr_macrocell_grid(const int dims[3], CAVRMacroGridDesc *grid);
+/**
+ * Macro-cell min/max of voxels (2 floats in stored units per cell of grid, x fastest, into minmax) and the
+ * smallest and largest stored value (range), on `threads` threads (macrocell.c). CAVR_ERROR_OUT_OF_MEMORY when
+ * a thread's row buffer cannot be allocated.
+ */
+CAVRError cavr_compute_macrocells(const CAVRVoxels *voxels, const CAVRMacroGridDesc *grid, int threads, float *minmax,
+                                  double range[2]);
 
 /**
  * Which macro cells may hold a sample with non-zero opacity: out[c] = 1 when any table entry the cell's

@@ -488,6 +488,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   return err;
 }
 
-static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, NULL, cpu_render, cavr_cpu_reconstruct, NULL, NULL};
+static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, NULL, NULL, cpu_render, cavr_cpu_reconstruct, NULL, NULL,
+                                      NULL};
 
 const CAVRBackendOps *cavr_cpu_backend(void) { return &cpuOps; }

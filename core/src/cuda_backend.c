@@ -29,8 +29,11 @@
 
 typedef struct CudaVolume {
   CAVRGpuVolume *gpu;
-  const void *uploaded;   /* host voxels the GPU copy was made from */
-  int cube;               /* side of the padded array on the GPU */
+  unsigned version;       /* vol->version of the voxels on the GPU */
+  int dims[3];            /* and their dims and storage: new voxels of the same go into the same array */
+  int storage;
+  int cube;               /* side of the array when it is a cube (rotation possible if a multiple of 64), else 0 */
+  int noCube;             /* a padded cube for rotation did not fit: render unrotated */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -50,6 +53,7 @@ static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   CAVRGpuContext *ctx = NULL;
   int code = cavr_cuda_context_create(&ctx, msg, msgSize);
   if (code) return (CAVRError)code;
+  cavr_cuda_upload_prepare(ctx); /* volume upload staging, made in the background */
   dev->backendData = ctx;
   return CAVR_ERROR_NONE;
 }
@@ -66,45 +70,155 @@ static void cuda_release_volume(CAVRDevice dev, CAVRVolume vol) {
   vol->backendVolume = NULL;
 }
 
-/* Upload new voxels into a cube (side: largest dim rounded up to 64, so quarter turns are possible). */
+/* The GPU copy's extent and bytes in the volume's commit statistics (zeros when it is not on the GPU). */
+static void device_stats(CAVRVolume vol, const CudaVolume *cv) {
+  CAVRVolumeCommitStats *cs = &vol->commitStats;
+  int ext[3] = {0, 0, 0};
+  if (cv && cv->gpu) cavr_cuda_volume_extent(cv->gpu, ext);
+  memcpy(cs->deviceDims, ext, sizeof ext);
+  cs->deviceBytes = cv && cv->gpu ? (uint64_t)cavr_cuda_volume_bytes(cv->gpu) : 0u;
+}
+
+/* Fault injection for tests: CAVR_CUDA_VOLUME_LIMIT (bytes) makes larger arrays fail as out of memory. */
+static int over_limit(double bytes) {
+  const char *limit = getenv("CAVR_CUDA_VOLUME_LIMIT");
+  return limit && bytes > atof(limit);
+}
+
+/*
+ * Upload new voxels into a CUDA array of the volume's own extent (no padding), then compute the macro cells
+ * and the value range on the GPU from it. New voxels of the same dims and storage (a new time step) go into
+ * the array already there: no allocation, no texture objects rebuilt (a rotated array is turned back first).
+ * Only a commit that changes nothing but geometry (same version) uploads nothing.
+ */
 static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
   CudaVolume *cv = (CudaVolume *)vol->backendVolume;
-  if (cv && cv->uploaded == vol->voxels.data) return CAVR_ERROR_NONE; /* geometry only: nothing to upload */
-  cuda_release_volume(dev, vol);
-  vol->cpuFallback = 0;
-  cv = (CudaVolume *)calloc(1, sizeof *cv);
-  if (!cv) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
-  int side = vol->voxels.dims[0];
-  for (int a = 1; a < 3; ++a) side = vol->voxels.dims[a] > side ? vol->voxels.dims[a] : side;
-  side = (side + 63) / 64 * 64;
+  if (cv && cv->version == vol->version) return CAVR_ERROR_NONE; /* geometry only: nothing to upload */
+  CAVRGpuContext *ctx = context(dev);
+  const CAVRVoxels *vx = &vol->voxels;
+  CAVRVolumeCommitStats *cs = &vol->commitStats;
   char msg[400];
-  /* Fault injection for tests: CAVR_CUDA_VOLUME_LIMIT (bytes) makes larger volumes fail as out of memory. */
-  const char *limit = getenv("CAVR_CUDA_VOLUME_LIMIT");
-  size_t es = vol->voxels.storage == CAVR_STORE_U8 ? 1 : vol->voxels.storage == CAVR_STORE_U16 ? 2 : 4;
-  int code = limit && (double)side * side * side * es > atof(limit)
-                 ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
-                 : cavr_cuda_volume_create(context(dev), vol->voxels.data, (int)vol->voxels.storage,
-                                           vol->voxels.dims, side, &cv->gpu, msg, sizeof msg);
-  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY) {
-    /* Out of device memory: render this volume on the CPU, say so through the callback, no error. */
-    free(cv);
-    vol->cpuFallback = 1;
+  float uploadMs = 0.0f;
+  int code = 0;
+  if (cv && cv->storage == (int)vx->storage && !memcmp(cv->dims, vx->dims, sizeof cv->dims)) {
+    if (cv->rotation != CAVR_ROT_NONE) {
+      code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, NULL, msg, sizeof msg);
+      if (!code) cv->rotation = CAVR_ROT_NONE;
+    }
+    if (!code) code = cavr_cuda_volume_upload(ctx, cv->gpu, vx->data, &uploadMs, msg, sizeof msg);
+    if (code) {
+      cuda_release_volume(dev, vol);
+      device_stats(vol, NULL);
+      return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: %s", msg);
+    }
+    cs->reusedAllocation = 1;
+  } else {
+    cuda_release_volume(dev, vol);
+    vol->cpuFallback = 0;
+    cv = (CudaVolume *)calloc(1, sizeof *cv);
+    if (!cv) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
+    if (over_limit((double)cs->voxelBytes)) {
+      code = CAVR_ERROR_CUDA_OUT_OF_MEMORY;
+      snprintf(msg, sizeof msg, "CAVR_CUDA_VOLUME_LIMIT is %s bytes", getenv("CAVR_CUDA_VOLUME_LIMIT"));
+    } else {
+      code = cavr_cuda_volume_create(ctx, NULL, (int)vx->storage, vx->dims, 0, &cv->gpu, msg, sizeof msg);
+      if (!code) code = cavr_cuda_volume_upload(ctx, cv->gpu, vx->data, &uploadMs, msg, sizeof msg);
+    }
+    if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
+      /* Out of device memory, or an axis beyond the GPU's 3-D texture limit: render this volume on the CPU, say
+         so through the callback, no error (api.c then builds the macro cells on the host). */
+      cavr_cuda_volume_destroy(cv->gpu);
+      free(cv);
+      vol->cpuFallback = 1;
+      device_stats(vol, NULL);
+      CAVRErrorCallback cb = dev->callback;
+      if (cb) {
+        char note[600];
+        const int es = vx->storage == CAVR_STORE_U8 ? 1 : vx->storage == CAVR_STORE_U16 ? 2 : 4;
+        snprintf(note, sizeof note, "cavrCommitVolume: the volume (%d x %d x %d voxels of %d bytes) %s; it renders on "
+                 "the CPU (%s)", vx->dims[0], vx->dims[1], vx->dims[2], es,
+                 code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size" : "does not fit in GPU memory", msg);
+        cb(dev->callbackUser, (CAVRError)code, note);
+      }
+      return CAVR_ERROR_NONE;
+    }
+    if (code) {
+      cavr_cuda_volume_destroy(cv->gpu);
+      free(cv);
+      device_stats(vol, NULL);
+      return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: %s", msg);
+    }
+    ++cs->deviceAllocations;
+    memcpy(cv->dims, vx->dims, sizeof cv->dims);
+    cv->storage = (int)vx->storage;
+    int ext[3];
+    cv->cube = cavr_cuda_volume_extent(cv->gpu, ext);
+    vol->backendVolume = cv;
+  }
+  cv->version = vol->version;
+  cs->uploadMilliseconds = uploadMs;
+  cs->uploadBytes = cs->voxelBytes;
+  cs->uploadGBps = uploadMs > 0.0f ? (double)cs->voxelBytes / (uploadMs * 1e6) : 0.0;
+  device_stats(vol, cv);
+  if (vol->cellsPending) {
+    float range[2], cellMs = 0.0f;
+    code = cavr_cuda_volume_macrocells(ctx, cv->gpu, vol->grid.cells, vol->cellMinMax, range, &cellMs, msg, sizeof msg);
+    if (code && code != CAVR_ERROR_CUDA_OUT_OF_MEMORY) /* out of memory: api.c builds them on the host */
+      return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: %s", msg);
+    if (!code) {
+      vol->voxels.range[0] = range[0] + vx->valueOffset;
+      vol->voxels.range[1] = range[1] + vx->valueOffset;
+      vol->cellsPending = 0;
+      cs->cellMilliseconds = cellMs;
+    }
+  }
+  return CAVR_ERROR_NONE;
+}
+
+/*
+ * In-place rotation needs a cube whose side is a multiple of 64. The first render that rotates a volume whose
+ * array is not one moves it into a zeroed cube of its largest side rounded up to 64 (device-to-device, from
+ * the array; both exist during the copy) and keeps it: later time steps of the same size are uploaded into the
+ * cube's corner. *ok = 1 when the volume can be rotated; 0 when the cube does not fit (memory or the 3-D texture
+ * limit): the render goes on unrotated and the error callback hears it once, with the reason.
+ */
+static CAVRError cuda_ensure_cube(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, int *ok, float *ms) {
+  *ok = 0;
+  *ms = 0.0f;
+  if (cv->cube > 0 && cv->cube % 64 == 0) {
+    *ok = 1;
+    return CAVR_ERROR_NONE;
+  }
+  if (cv->noCube) return CAVR_ERROR_NONE;
+  int side = cv->dims[0] > cv->dims[1] ? cv->dims[0] : cv->dims[1];
+  side = side > cv->dims[2] ? side : cv->dims[2];
+  side = (side + 63) / 64 * 64;
+  const double es = (double)vol->commitStats.voxelBytes / ((double)cv->dims[0] * cv->dims[1] * cv->dims[2]);
+  char msg[400];
+  int code;
+  if (over_limit((double)side * side * side * es)) {
+    code = CAVR_ERROR_CUDA_OUT_OF_MEMORY;
+    snprintf(msg, sizeof msg, "CAVR_CUDA_VOLUME_LIMIT is %s bytes", getenv("CAVR_CUDA_VOLUME_LIMIT"));
+  } else {
+    code = cavr_cuda_volume_pad_to_cube(context(dev), cv->gpu, side, ms, msg, sizeof msg);
+  }
+  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
+    cv->noCube = 1;
     CAVRErrorCallback cb = dev->callback;
     if (cb) {
-      char note[200];
-      snprintf(note, sizeof note, "cavrCommitVolume: the volume (%d^3 voxels of %zu bytes on the GPU) does not fit in "
-               "GPU memory; it renders on the CPU", side, es);
-      cb(dev->callbackUser, CAVR_ERROR_CUDA_OUT_OF_MEMORY, note);
+      char note[600];
+      snprintf(note, sizeof note, "cavrRender: in-place rotation needs the volume in a %d^3 cube (%.0f MiB on the GPU), "
+               "which %s; rendering without rotation (%s)", side, (double)side * side * side * es / 1048576.0,
+               code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size" : "does not fit in GPU memory", msg);
+      cb(dev->callbackUser, (CAVRError)code, note);
     }
     return CAVR_ERROR_NONE;
   }
-  if (code) {
-    free(cv);
-    return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: %s", msg);
-  }
-  cv->uploaded = vol->voxels.data;
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: moving the volume into a cube for rotation: %s", msg);
   cv->cube = side;
-  vol->backendVolume = cv;
+  ++vol->commitStats.deviceAllocations;
+  device_stats(vol, cv);
+  *ok = 1;
   return CAVR_ERROR_NONE;
 }
 
@@ -121,6 +235,44 @@ static void to_stored(const double in[3], int rotation, double out[3]) {
     out[2] = in[2];
   } else {
     memcpy(out, in, 3 * sizeof(double));
+  }
+}
+
+/*
+ * The host plane `channel` of fb when a render must copy it back (its bit in `want`), else NULL.
+ *
+ * The copy back writes straight into the frame buffer's planes, page-locked once with cudaHostRegister at the
+ * first render that copies them (api.c gives each plane whole pages of its own) and unlocked when the frame
+ * buffer is released (cuda_release_frame_buffer; frame buffers are never resized): the DMA engine fills them at
+ * PCIe rate while the host waits on one event. The alternative, page-locked staging buffers in the GPU context
+ * and a memcpy into the planes afterwards, adds a second pass over the image on one host core every frame (up
+ * to 24 MB at 1024^2), which is what the driver already does for pageable memory; it would only pay for callers
+ * that make a new frame buffer for every frame, since registration costs time in proportion to the plane's size,
+ * once per frame buffer (the plugin keeps its frame buffer until the viewport changes size). If registration is
+ * refused (e.g. a page-locking limit), the plane is copied from pageable memory as before: slower, same image,
+ * no error.
+ */
+static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned want) {
+  if (!(want & (1u << channel))) return NULL;
+  const size_t n = (size_t)fb->width * fb->height;
+  void *plane = channel == CAVR_FB_COLOR_RGBA8 ? (void *)fb->rgba8
+                : channel == CAVR_FB_COLOR_RGBA32F ? (void *)fb->rgbaf
+                                                   : (void *)fb->depth;
+  if (!fb->pinned[channel] && !fb->pinFailed[channel]) {
+    char msg[400];
+    if (cavr_cuda_host_register(plane, n * (channel == CAVR_FB_COLOR_RGBA32F ? 16 : 4), msg, sizeof msg) == 0)
+      fb->pinned[channel] = plane;
+    else
+      fb->pinFailed[channel] = 1;
+  }
+  return plane;
+}
+
+static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
+  (void)dev;
+  for (int c = 0; c < 3; ++c) {
+    cavr_cuda_host_unregister(fb->pinned[c]);
+    fb->pinned[c] = NULL;
   }
 }
 
@@ -184,6 +336,14 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                                                       : s->shapingFlags;
   int rotate = strategy == CAVR_STRATEGY_SHAPED ? s->rotation : strategy == CAVR_STRATEGY_AUTO ? CAVR_AUTO_ROTATION && s->rotation : 0;
   int wantRotation = rotate ? cavr_choose_rotation(dirI, cv->rotation, CAVR_ROTATION_HYSTERESIS) : CAVR_ROT_NONE;
+  float cubeMs = 0.0f; /* a non-cubic volume is moved into a padded cube at its first rotation */
+  if (wantRotation != CAVR_ROT_NONE) {
+    int canRotate = 0;
+    CAVRError ce = cuda_ensure_cube(dev, vol, cv, &canRotate, &cubeMs);
+    if (ce != CAVR_ERROR_NONE) return ce;
+    if (!canRotate) wantRotation = CAVR_ROT_NONE;
+    p.cube = cv->cube;
+  }
   if (wantRotation != cv->rotation) {
     float ms = 0.0f, ms2 = 0.0f;
     int code = 0;
@@ -192,7 +352,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       code = cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
     if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
     cv->rotation = wantRotation;
-    stats->rotationMilliseconds = ms + ms2;
+    stats->rotationMilliseconds = ms + ms2 + cubeMs;
   }
   p.rotation = cv->rotation;
   double dirS[3], rightS[3], upS[3];
@@ -241,21 +401,24 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     cv->cellBias = p.idxBias;
     cv->cellsStamp = atomic_fetch_add(&nextCellsStamp, 1);
   }
-  float kernelMs = 0.0f;
+  float kernelMs = 0.0f, transferMs = 0.0f;
   uint64_t samples = 0;
-  /* Copy back: all planes when the frame buffer wants them; none when a reconstruction follows on the
-     device (deviceOnly 1); only the float colour when adaptive sampling reads it on the host (2). */
-  const int copy = job->deviceOnly ? 0 : fb->hostCopy, copyColour = copy || job->deviceOnly == 2;
+  /* Copy back: the planes the frame buffer asks for; none when a reconstruction follows on the device
+     (deviceOnly 1); only the float colour when adaptive sampling reads it on the host (2). */
+  const unsigned want = job->deviceOnly == 1 ? 0u : job->deviceOnly == 2 ? CAVR_FB_HOST_RGBA32F : fb->hostChannels;
   const CAVRRayList *rl = job->rays;
   int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
                               rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0, fb->opaqueDepth,
-                              copy ? fb->rgba8 : NULL, copyColour ? fb->rgbaf : NULL, copy ? fb->depth : NULL,
-                              &kernelMs, &samples, msg, sizeof msg);
+                              (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
+                              (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
+                              (float *)host_plane(fb, CAVR_FB_DEPTH, want), &kernelMs, &transferMs, &samples, msg,
+                              sizeof msg);
   free(table);
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->samples += samples;
   stats->kernelMilliseconds += kernelMs;
+  stats->transferMilliseconds += transferMs;
   stats->strategy = (CAVRStrategy)strategy;
   stats->blockWidth = p.blockW;
   stats->blockHeight = p.blockH;
@@ -272,16 +435,20 @@ static CAVRError cuda_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, cons
   CAVRSolver solver;
   cavr_solver_init(&solver, s->gramFilter, s->lambda, s->maxIterations, s->tolerance);
   char msg[400];
-  float ms = 0.0f;
+  float ms = 0.0f, transferMs = 0.0f;
   int iterations = 0;
+  const unsigned want = fb->hostChannels;
   int code = cavr_cuda_reconstruct(context(dev), fb->width, fb->height, mask, maskStamp,
                                    s->reconstruction == CAVR_RECONSTRUCTION_LOCAL, solver.filter, solver.lambda,
-                                   solver.maxIterations, solver.tolerance, fb->hostCopy ? fb->rgba8 : NULL,
-                                   fb->hostCopy ? fb->rgbaf : NULL, fb->hostCopy ? fb->depth : NULL, &ms, &iterations,
-                                   msg, sizeof msg);
+                                   solver.maxIterations, solver.tolerance,
+                                   (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
+                                   (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
+                                   (float *)host_plane(fb, CAVR_FB_DEPTH, want), &ms, &transferMs, &iterations, msg,
+                                   sizeof msg);
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
   cavr_cuda_frame_device_pointers(context(dev), &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->solveMilliseconds = ms;
+  stats->transferMilliseconds += transferMs;
   stats->iterations = iterations;
   return CAVR_ERROR_NONE;
 }
@@ -296,7 +463,8 @@ static CAVRError cuda_block_deviation(CAVRDevice dev, const CAVRRenderJob *job, 
 }
 
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
-                                       cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown};
+                                       cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
+                                       cuda_release_frame_buffer};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
   int count = 0;

@@ -27,6 +27,9 @@ struct CAVRDeviceImpl {
   char name[320];
 };
 
+/** Largest voxel buffer a volume keeps for its next time step (bytes): 1 GiB. */
+#define CAVR_SPARE_MAX_BYTES ((size_t)1 << 30)
+
 /** Voxel storage: staged (set, not yet committed) and committed. */
 typedef struct CAVRVoxels {
   void *data;
@@ -50,6 +53,13 @@ struct CAVRVolumeImpl {
   void *backendVolume;           /* back-end resources (e.g. the CUDA array) */
   int cpuFallback;               /* the CUDA back end could not hold it: rendered on the CPU */
   unsigned version;              /* incremented when new voxels are committed */
+  void *spare;                   /* the voxel buffer replaced by the last commit, when the new one had its size and
+                                    it is at most CAVR_SPARE_MAX_BYTES: the next cavrSetVolumeData of that size fills
+                                    it (no page faults, no unmapping) */
+  size_t spareBytes;
+  int cellsPending;              /* cellMinMax and voxels.range not computed yet for the new voxels: the back end's
+                                    commit may compute them (CUDA: on the GPU) and clear this, else api.c does */
+  CAVRVolumeCommitStats commitStats; /* the last commit; the back end fills its upload and device fields */
 };
 
 struct CAVRTransferFunctionImpl {
@@ -85,7 +95,10 @@ struct CAVRFrameBufferImpl {
   float *rgbaf;
   float *depth;
   float *opaqueDepth;            /* NULL = no limit */
-  int hostCopy;                  /* copy CUDA renders back to the planes above */
+  unsigned hostChannels;         /* CAVR_FB_HOST_* bits: planes above that CUDA renders copy back */
+  void *pinned[3];               /* CUDA: plane (by CAVRFrameBufferChannel) page-locked by cudaHostRegister, or NULL;
+                                    unregistered by the back end's releaseFrameBuffer */
+  unsigned char pinFailed[3];    /* registration refused: that plane is copied from pageable memory */
   void *devicePlanes[3];         /* CUDA: device copies of the planes after the last render */
   /* compressive rendering (compressive.c): the sampling mask and ray list of the last frame */
   uint8_t *sampleMask;           /* width*height, 1 = ray cast */

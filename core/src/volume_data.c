@@ -1,9 +1,11 @@
 /*
- * volume_data.c - validating and converting caller voxels into the stored layout.
+ * volume_data.c - validating and converting caller voxels into the stored layout (plain copies on several
+ * threads, into the buffer of a replaced time step of the same size when there is one).
  * uint8/uint16/float32 are copied; int8/int16 are stored offset by 128/32768 (exact);
  * uint32/int32/float64 become float32 (documented precision loss).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +32,46 @@ size_t cavr_scalar_size(CAVRScalarType type) {
     }                                                                                                              \
   } while (0)
 
-CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes,
-                              CAVRVoxels *out, char *msg, size_t msgSize) {
+typedef struct CopyPart {
+  unsigned char *dst;
+  const unsigned char *src;
+  size_t bytes;
+} CopyPart;
+
+static void *copy_part(void *arg) {
+  CopyPart *p = (CopyPart *)arg;
+  memcpy(p->dst, p->src, p->bytes);
+  return NULL;
+}
+
+/* memcpy on up to `threads` threads, at least 16 MiB each (one core copies about 10 GB/s; a large volume's
+   copy is bound by memory bandwidth, which takes several). */
+static void parallel_copy(void *dst, const void *src, size_t bytes, int threads) {
+  enum { MAX_PARTS = 32 };
+  size_t parts = bytes / ((size_t)16 << 20);
+  if (parts > (size_t)threads) parts = (size_t)threads;
+  if (parts > MAX_PARTS) parts = MAX_PARTS;
+  if (parts < 2) {
+    memcpy(dst, src, bytes);
+    return;
+  }
+  CopyPart part[MAX_PARTS];
+  pthread_t ids[MAX_PARTS];
+  int started[MAX_PARTS];
+  for (size_t i = 0; i < parts; ++i) {
+    size_t a = bytes * i / parts, b = bytes * (i + 1) / parts;
+    part[i] = (CopyPart){(unsigned char *)dst + a, (const unsigned char *)src + a, b - a};
+    started[i] = i > 0 && pthread_create(&ids[i], NULL, copy_part, &part[i]) == 0;
+  }
+  copy_part(&part[0]);
+  for (size_t i = 1; i < parts; ++i) {
+    if (started[i]) pthread_join(ids[i], NULL);
+    else copy_part(&part[i]);
+  }
+}
+
+CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, void **spare,
+                              size_t *spareBytes, int threads, CAVRVoxels *out, char *msg, size_t msgSize) {
   memset(out, 0, sizeof *out);
   size_t vsize = cavr_scalar_size(type);
   if (vsize == 0) {
@@ -78,7 +118,13 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
   case CAVR_UINT16: case CAVR_INT16: storage = CAVR_STORE_U16; ssize = 2; break;
   default: storage = CAVR_STORE_F32; ssize = 4; break;
   }
-  out->data = malloc(n * ssize);
+  if (spare && *spare && *spareBytes == n * ssize) { /* a new time step of this size: the buffer of an old one */
+    out->data = *spare;
+    *spare = NULL;
+    *spareBytes = 0;
+  } else {
+    out->data = malloc(n * ssize);
+  }
   if (!out->data) {
     snprintf(msg, msgSize, "out of host memory allocating %zu bytes for the volume", n * ssize);
     return CAVR_ERROR_OUT_OF_MEMORY;
@@ -87,29 +133,25 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
   memcpy(out->dims, dims, sizeof out->dims);
 
   switch (type) {
-  case CAVR_UINT8: memcpy(out->data, data, n); out->valueOffset = 0.0f; break;
+  case CAVR_UINT8: parallel_copy(out->data, data, n, threads); out->valueOffset = 0.0f; break;
   case CAVR_INT8: CONVERT_LOOP(int8_t, uint8_t, (int)v + 128); out->valueOffset = -128.0f; break;
-  case CAVR_UINT16: memcpy(out->data, data, n * 2); out->valueOffset = 0.0f; break;
+  case CAVR_UINT16: parallel_copy(out->data, data, n * 2, threads); out->valueOffset = 0.0f; break;
   case CAVR_INT16: CONVERT_LOOP(int16_t, uint16_t, (int32_t)v + 32768); out->valueOffset = -32768.0f; break;
-  case CAVR_FLOAT32: memcpy(out->data, data, n * 4); break;
+  case CAVR_FLOAT32: parallel_copy(out->data, data, n * 4, threads); break;
   case CAVR_UINT32: CONVERT_LOOP(uint32_t, float, v); break;
   case CAVR_INT32: CONVERT_LOOP(int32_t, float, v); break;
   case CAVR_FLOAT64: CONVERT_LOOP(double, float, v); break;
   }
 
-  /* Range (and, for floating point, NaN/Inf: no sensible colour exists for them). */
-  double lo = INFINITY, hi = -INFINITY;
+  /* Floating point: no NaN/Inf (no sensible colour exists for them). The value range is computed at commit,
+     with the macro cells (on the GPU for the CUDA back end): no pass over the voxels here. */
   if (storage == CAVR_STORE_F32) {
     const float *f = (const float *)out->data;
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < n; ++i) {
-      float v = f[i];
-      if (!isfinite(v)) {
+      if (!isfinite(f[i])) {
         if (bad++ == 0) first = i;
-        continue;
       }
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
     }
     if (bad) {
       size_t x = first % (size_t)dims[0], y = (first / (size_t)dims[0]) % (size_t)dims[1],
@@ -122,26 +164,6 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
       memset(out, 0, sizeof *out);
       return CAVR_ERROR_INVALID_DATA;
     }
-  } else if (storage == CAVR_STORE_U8) {
-    const uint8_t *u = (const uint8_t *)out->data;
-    int mn = 255, mx = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (u[i] < mn) mn = u[i];
-      if (u[i] > mx) mx = u[i];
-    }
-    lo = mn + out->valueOffset;
-    hi = mx + out->valueOffset;
-  } else {
-    const uint16_t *u = (const uint16_t *)out->data;
-    int mn = 65535, mx = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (u[i] < mn) mn = u[i];
-      if (u[i] > mx) mx = u[i];
-    }
-    lo = mn + out->valueOffset;
-    hi = mx + out->valueOffset;
   }
-  out->range[0] = lo;
-  out->range[1] = hi;
   return CAVR_ERROR_NONE;
 }

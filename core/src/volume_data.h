@@ -8,10 +8,13 @@
 size_t cavr_scalar_size(CAVRScalarType type);
 
 /**
- * Validate dims/bytes and copy/convert `data` into `out` (allocating out->data). On failure returns the
- * code and writes a message into msg (msgSize bytes); out is left empty.
+ * Validate dims/bytes and copy/convert `data` into `out` (allocating out->data). When *spare (a buffer of
+ * *spareBytes from an earlier volume of this size) has exactly the stored size it becomes out->data (*spare is
+ * set to NULL) instead of a new allocation. Plain copies of large volumes use up to `threads` threads. On
+ * failure returns the code and writes a message into msg (msgSize bytes); out is left empty (a spare it took
+ * is freed).
  */
-CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes,
-                              CAVRVoxels *out, char *msg, size_t msgSize);
+CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, void **spare,
+                              size_t *spareBytes, int threads, CAVRVoxels *out, char *msg, size_t msgSize);
 
 #endif

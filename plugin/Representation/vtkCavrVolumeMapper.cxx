@@ -425,6 +425,10 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       in.FrameBufferSize[0] = in.FrameBufferSize[1] = 0;
       return;
     }
+    // Only the 8-bit colour comes back from the GPU: step 8 draws it, alone, at one depth for the whole
+    // volume (also under MPI, where IceT composites the pieces in visibility order from the window's
+    // pixels, not from cavr's depth or float planes).
+    cavrSetFrameBufferHostChannels(in.FrameBuffer, CAVR_FB_HOST_RGBA8);
   }
   vtkRenderWindow* win = ren->GetRenderWindow();
   in.Depth.resize(static_cast<size_t>(width) * height);

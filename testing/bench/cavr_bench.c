@@ -9,8 +9,18 @@
  * measured-best switches plus in-place rotation), all in the same run: ms per frame (kernel, CUDA events,
  * median of 3 after a warm-up). Also: the rotation kernel's time and GB/s against a measured device-to-
  * device copy, samples per second at the worst angle against a measured cache-resident texture-fetch rate,
- * and peak device memory against the padded volume plus image buffers. Writes DIR/bench.csv (one row per
- * frame) and DIR/summary.txt; testing/bench/plot_bench.py draws the figures.
+ * and peak device memory against the padded volume plus image buffers. Then the whole frame against its parts:
+ * at theta_y = 0 with AUTO, for each choice of host planes (none, RGBA8, RGBA8 + depth, all), the median over 11
+ * frames of the render call's wall time, the kernel time and the device-to-host copy time (transfer_ms).
+ * Writes DIR/bench.csv (one row per frame), DIR/frame.csv (one row per volume and host planes) and
+ * DIR/summary.txt; testing/bench/plot_bench.py draws the figures.
+ *
+ * --lean (issue 11, item 2): the workload of ../shared/perf/lean_probe.cu (its synthetic n^3 uint8 volume and
+ * table, orthographic about y at 0..90 degrees, step 0.5 voxel, 1024^2) for the probe's six block shapes
+ * (CAVR_RAYCAST_BLOCK), with and without empty-space skipping and with in-place rotation, divided by the probe's
+ * times read from its output (--probe-ms); the GPU image against the CPU back end's; then real volumes (--raw:
+ * native and resampled; --raw2) with a dense transfer function: worst-angle samples per second against the cached
+ * trilinear fetch rate. Writes DIR/lean.csv, DIR/lean_vs_probe.csv, DIR/lean_summary.txt and two PPM images.
  */
 #define _DEFAULT_SOURCE 1 /* setenv */
 #include <math.h>
@@ -25,21 +35,8 @@
 #include "cavr/cavr_io.h"
 #include "../../kernels/cavr_kernels.h"
 
-#define DIE(...)                                                                                                   \
-  do {                                                                                                             \
-    fprintf(stderr, "cavr-bench: " __VA_ARGS__);                                                                   \
-    fprintf(stderr, "\n");                                                                                         \
-    exit(1);                                                                                                       \
-  } while (0)
-#define OK(dev, call)                                                                                              \
-  do {                                                                                                             \
-    CAVRError e_ = (call);                                                                                         \
-    if (e_) {                                                                                                      \
-      const char *m_ = "";                                                                                         \
-      cavrGetDeviceError(dev, &m_);                                                                                \
-      DIE("%s: %s: %s", #call, cavrGetErrorString(e_), m_);                                                        \
-    }                                                                                                              \
-  } while (0)
+#define BENCH_NAME "cavr-bench"
+#include "bench_util.h"
 
 typedef struct Resample {
   const uint8_t *src;
@@ -116,24 +113,538 @@ static Stat stat(double *v, int n) {
   return s;
 }
 
+/* ---- Issue 11, item 2: the lean per-sample loop, against ../shared/perf/lean_probe.cu (a yardstick that is not
+   part of cavr: the device run compiles it separately and hands its output over with --probe-ms). ---- */
+
+/* The probe's volume: fill() of lean_probe.cu (a sphere of radius 0.45 filled with a product of sines), on the
+   host, with the multiply-adds the GPU contracts written as fmaf (sinf may still differ in the last bit). */
+typedef struct ProbeFill {
+  uint8_t *v;
+  const float *sx, *sy, *sz;
+  int n, z0, z1;
+} ProbeFill;
+
+static void *probe_fill_part(void *arg) {
+  const ProbeFill *f = (const ProbeFill *)arg;
+  const int N = f->n;
+  for (int z = f->z0; z < f->z1; ++z) {
+    const float fz = (z + .5f) / N - .5f;
+    for (int y = 0; y < N; ++y) {
+      const float fy = (y + .5f) / N - .5f;
+      uint8_t *row = f->v + ((size_t)z * N + y) * N;
+      for (int x = 0; x < N; ++x) {
+        const float fx = (x + .5f) / N - .5f;
+        const float r = sqrtf(fmaf(fz, fz, fmaf(fy, fy, fx * fx)));
+        const float s = fmaf(0.5f * f->sx[x] * f->sy[y], f->sz[z], 0.5f);
+        const float val = r < 0.45f ? fmaf(0.5f * s, 1.f - r, 0.25f) : 0.f;
+        row[x] = (uint8_t)(255.f * fminf(1.f, val));
+      }
+    }
+  }
+  return NULL;
+}
+
+static uint8_t *probe_volume(int n) {
+  uint8_t *v = (uint8_t *)malloc((size_t)n * n * n);
+  float *s = (float *)malloc(sizeof(float) * 3 * n);
+  if (!v || !s) DIE("out of host memory for the %d^3 probe volume", n);
+  for (int i = 0; i < n; ++i) {
+    const float fi = (i + .5f) / n - .5f;
+    s[i] = sinf(40.f * fi);
+    s[n + i] = sinf(37.f * fi);
+    s[2 * n + i] = sinf(43.f * fi);
+  }
+  enum { T = 16 };
+  pthread_t th[T];
+  ProbeFill parts[T];
+  for (int t = 0; t < T; ++t) {
+    parts[t] = (ProbeFill){v, s, s + n, s + 2 * n, n, n * t / T, n * (t + 1) / T};
+    pthread_create(&th[t], NULL, probe_fill_part, &parts[t]);
+  }
+  for (int t = 0; t < T; ++t) pthread_join(th[t], NULL);
+  free(s);
+  return v;
+}
+
+/* The probe's camera in voxel units (spacing 1, origin 0: its [-0.5, 0.5]^3 is voxels [-0.5, n - 0.5]): orthographic,
+   looking along d = R_y(theta) (0, 0, 1) with screen x along (cos, 0, -sin) and y up, 1.5 n wide. Screen x then
+   follows d x y, a mirror of OpenGL's eye space: the view matrix has determinant -1 (cavr only needs it invertible). */
+static void probe_camera(double thetaDeg, int n, double view[16], double proj[16]) {
+  const double th = thetaDeg * M_PI / 180.0, ct = cos(th), st = sin(th), c = 0.5 * n - 0.5, dist = 2.0 * n;
+  const double ex[3] = {ct, 0, -st}, ey[3] = {0, 1, 0}, d[3] = {st, 0, ct};
+  const double eye[3] = {c - dist * d[0], c - dist * d[1], c - dist * d[2]};
+  memset(view, 0, 16 * sizeof(double));
+  memset(proj, 0, 16 * sizeof(double));
+  for (int a = 0; a < 3; ++a) {
+    view[4 * a] = ex[a];
+    view[4 * a + 1] = ey[a];
+    view[4 * a + 2] = -d[a];
+    view[12] -= ex[a] * eye[a];
+    view[13] -= ey[a] * eye[a];
+    view[14] += d[a] * eye[a];
+  }
+  view[15] = 1.0;
+  const double h = 0.75 * n, zn = 0.5 * n, zf = 3.5 * n;
+  proj[0] = proj[5] = 1.0 / h;
+  proj[10] = -2.0 / (zf - zn);
+  proj[14] = -(zf + zn) / (zf - zn);
+  proj[15] = 1.0;
+}
+
+/* A 256-entry table over [0, 255] from control points (value, r, g, b, a), linear between them. */
+static void table_from_points(const float (*pt)[5], int np, float table[4 * 256]) {
+  for (int i = 0; i < 256; ++i) {
+    int k = 0;
+    while (k + 2 < np && pt[k + 1][0] < i) ++k;
+    const float t = fminf(fmaxf((i - pt[k][0]) / (pt[k + 1][0] - pt[k][0]), 0.0f), 1.0f);
+    for (int c = 0; c < 4; ++c) table[4 * i + c] = pt[k][c + 1] + t * (pt[k + 1][c + 1] - pt[k][c + 1]);
+  }
+}
+
+static double psnr_planes(const float *a, const float *b, size_t n) {
+  double se = 0.0;
+  for (size_t i = 0; i < 4 * n; ++i) se += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
+  return se > 0.0 ? 10.0 * log10(4.0 * n / se) : INFINITY;
+}
+
+/* Premultiplied RGB over black, top row first. */
+static void write_ppm(const char *path, const uint8_t *rgba, int w, int h) {
+  FILE *f = fopen(path, "wb");
+  if (!f) DIE("cannot write %s", path);
+  fprintf(f, "P6\n%d %d\n255\n", w, h);
+  for (int y = h - 1; y >= 0; --y)
+    for (int x = 0; x < w; ++x) fwrite(rgba + 4 * ((size_t)y * w + x), 1, 3, f);
+  fclose(f);
+}
+
+/* One benchmark variant: the settings it runs with. */
+typedef struct LeanVariant {
+  const char *name;
+  int skip;          /* empty-space skipping */
+  int rotation;      /* in-place rotation allowed (strategy SHAPED, no shaping switch) */
+} LeanVariant;
+
+/* The launch shape: `block` through CAVR_RAYCAST_BLOCK (kernels/raycast.cu), NULL: the view policy's. */
+static void lean_env(const char *block) {
+  unsetenv("CAVR_RAYCAST_REGCAP");
+  if (block) setenv("CAVR_RAYCAST_BLOCK", block, 1);
+  else unsetenv("CAVR_RAYCAST_BLOCK");
+}
+
+/* Median kernel ms of `reps` frames after one warm-up (which also does any rotation). */
+static double lean_time(CAVRDevice dev, CAVRFrameBuffer fb, CAVRVolume vol, CAVRTransferFunction tf, CAVRCamera cam,
+                        CAVRRenderSettings set, int reps, uint64_t *samples) {
+  CAVRRenderStats st;
+  double t[16];
+  OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+  for (int r = 0; r < reps; ++r) {
+    OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+    t[r] = st.kernelMilliseconds;
+  }
+  *samples = st.samples;
+  return stat(t, reps).median;
+}
+
+enum { LEAN_SHAPES = 6, LEAN_ANGLES = 7 };
+static const char *const leanShapes[LEAN_SHAPES] = {"16x16", "32x8", "8x32", "1x256", "2x256T", "32x16"};
+static const char *const leanEnvShapes[LEAN_SHAPES] = {"16x16", "32x8", "8x32", "1x256", "2x256t", "32x16"};
+
+/* lean_probe's output: one line per block shape and data orientation, ms at 0, 15, ..., 90 degrees. */
+static int read_probe(const char *path, double ms[LEAN_SHAPES][2][LEAN_ANGLES]) {
+  FILE *f = path ? fopen(path, "r") : NULL;
+  if (!f) return 0;
+  char line[512];
+  int got = 0;
+  while (fgets(line, sizeof line, f)) {
+    char name[32], data[32];
+    double v[LEAN_ANGLES];
+    if (sscanf(line, "%31s %31s %lf %lf %lf %lf %lf %lf %lf", name, data, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+               &v[6]) != 9)
+      continue;
+    for (int s = 0; s < LEAN_SHAPES; ++s)
+      if (!strcmp(name, leanShapes[s])) {
+        memcpy(ms[s][strcmp(data, "orig") ? 1 : 0], v, sizeof v);
+        ++got;
+      }
+  }
+  fclose(f);
+  return got;
+}
+
+/* Render settings of the probe workload: step 0.5 voxel, termination at 0.99, the table's opacities as given
+   (no correction: the probe has none), composite, trilinear, no shading. */
+static void probe_settings(CAVRDevice dev, CAVRRenderSettings set, const LeanVariant *v) {
+  OK(dev, cavrSetRenderSampleDistance(set, 0.5));
+  OK(dev, cavrSetRenderEarlyTermination(set, 0.99));
+  OK(dev, cavrSetRenderOpacityCorrection(set, 0, 0.5));
+  OK(dev, cavrSetRenderEmptySpaceSkipping(set, v->skip));
+  OK(dev, cavrSetRenderStrategy(set, v->rotation ? CAVR_STRATEGY_SHAPED : CAVR_STRATEGY_STANDARD, 0, v->rotation));
+  OK(dev, cavrCommitRenderSettings(set));
+}
+
+/* The dense, near-transparent transfer function of ../shared/perf/dense.tf as a 256-entry table over 0..255. */
+static void dense_table(float table[4 * 256]) {
+  static const float dense[4][5] = {{0, 0, 0, 0, 0}, {20, 0.6f, 0.5f, 0.4f, 0}, {21, 0.6f, 0.5f, 0.4f, 0.01f},
+                                    {255, 1, 1, 1, 0.02f}};
+  table_from_points(dense, 4, table);
+}
+
+/* A real volume with the dense transfer function (../shared/perf/dense.tf), perspective orbit, y sweep 0..345 in
+   15-degree steps, AUTO strategy: ms per frame, and samples per second at the slowest view against the cached
+   trilinear fetch rate. */
+static void lean_real(CAVRDevice dev, const char *vname, const uint8_t *data, const int vd[3], int size,
+                      double fetchRate, const LeanVariant *vars, int nv, FILE *csv, FILE *sum) {
+  float table[4 * 256];
+  dense_table(table);
+  CAVRVolume vol = cavrNewVolume(dev);
+  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
+  OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, vd, data, (size_t)vd[0] * vd[1] * vd[2]));
+  OK(dev, cavrCommitVolume(vol));
+  OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+  OK(dev, cavrCommitTransferFunction(tf));
+  OK(dev, cavrSetFrameBufferHostChannels(fb, 0u));
+  double bounds[6];
+  OK(dev, cavrGetVolumeBounds(vol, bounds));
+  printf("\n== %s %dx%dx%d, dense transfer function, %dx%d, perspective y sweep 0..345 (15-degree steps), auto ==\n",
+         vname, vd[0], vd[1], vd[2], size, size);
+  printf("  %-14s %8s %8s %8s %9s %12s %10s\n", "variant", "mean ms", "min", "max", "worst at", "samples/s",
+         "of ceiling");
+  for (int k = 0; k < nv; ++k) {
+    lean_env(NULL);
+    OK(dev, cavrSetRenderEmptySpaceSkipping(set, vars[k].skip));
+    OK(dev, cavrSetRenderStrategy(set, CAVR_STRATEGY_AUTO, 0, 1));
+    OK(dev, cavrCommitRenderSettings(set));
+    double ms[24], worst = 0, mean = 0, mn = 1e30, worstAngle = 0;
+    uint64_t worstSamples = 0;
+    for (int a = 0; a < 24; ++a) {
+      OK(dev, cavrSetCameraOrbit(cam, bounds, 0, 15.0 * a, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+      OK(dev, cavrCommitCamera(cam));
+      uint64_t samples = 0;
+      ms[a] = lean_time(dev, fb, vol, tf, cam, set, 5, &samples);
+      fprintf(csv, "real,%s,%s,auto,%g,%.5f,%llu,%.5g\n", vname, vars[k].name, 15.0 * a, ms[a],
+              (unsigned long long)samples, samples / (ms[a] * 1e-3));
+      mean += ms[a] / 24;
+      mn = ms[a] < mn ? ms[a] : mn;
+      if (ms[a] > worst) {
+        worst = ms[a];
+        worstSamples = samples;
+        worstAngle = 15.0 * a;
+      }
+    }
+    const double rate = worstSamples / (worst * 1e-3);
+    printf("  %-14s %8.3f %8.3f %8.3f %8.0f° %12.4g %9.1f%%\n", vars[k].name, mean, mn, worst, worstAngle, rate,
+           100.0 * rate / fetchRate);
+    fprintf(sum, "real %s %s mean_ms %.4f min_ms %.4f max_ms %.4f worst_angle %g worst_samples %llu samples_per_s %.4g "
+                 "fraction_of_ceiling %.4f\n",
+            vname, vars[k].name, mean, mn, worst, worstAngle, (unsigned long long)worstSamples, rate, rate / fetchRate);
+  }
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(tf);
+  cavrReleaseVolume(vol);
+}
+
+/*
+ * --lean: the probe workload (n^3 uint8, the probe's table with alphaScale, orthographic about y, 0..90 degrees in
+ * 15-degree steps, 1024^2, the probe's six block shapes through CAVR_RAYCAST_BLOCK) for each variant, against
+ * lean_probe's times (--probe-ms FILE: its output); then real volumes with a dense transfer function. --lean-profile
+ * probe|ct|ct1024: two frames of one workload only (for ncu: the second is the one to profile).
+ */
+static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alphaScale, const char *probeMs,
+                     const CAVRVolumeFile *file, const CAVRVolumeFile *file2, const char *profile, int big) {
+  char path[1024], msg[600];
+  /* cavr as it renders (skipping empty space), without skipping (the probe's samples), and with in-place rotation. */
+  static const LeanVariant vars[] = {{"cavr", 1, 0}, {"cavr-noskip", 0, 0}, {"cavr-noskip-rot", 0, 1}};
+  const int nvProbe = 3;
+  double fetchRate = 0.0;
+  if (cavr_cuda_texture_ceiling(&fetchRate, msg, sizeof msg)) DIE("%s", msg);
+  printf("cached trilinear fetch ceiling: %.1f G/s\n", fetchRate / 1e9);
+
+  if (profile && (!strcmp(profile, "ct") || !strcmp(profile, "ct1024"))) {
+    if (!file->data) DIE("--lean-profile ct needs --raw");
+    uint8_t *res = NULL;
+    int rd[3] = {file->dims[0], file->dims[1], file->dims[2]};
+    if (!strcmp(profile, "ct1024")) {
+      res = resample((const uint8_t *)file->data, file->dims, big);
+      rd[0] = rd[1] = rd[2] = big;
+    }
+    float table[4 * 256];
+    dense_table(table);
+    CAVRVolume vol = cavrNewVolume(dev);
+    CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+    CAVRCamera cam = cavrNewCamera(dev);
+    CAVRRenderSettings set = cavrNewRenderSettings(dev);
+    CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
+    OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, rd, res ? res : file->data, (size_t)rd[0] * rd[1] * rd[2]));
+    OK(dev, cavrCommitVolume(vol));
+    free(res);
+    OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+    OK(dev, cavrCommitTransferFunction(tf));
+    OK(dev, cavrSetFrameBufferHostChannels(fb, 0u));
+    double b[6];
+    OK(dev, cavrGetVolumeBounds(vol, b));
+    OK(dev, cavrSetCameraOrbit(cam, b, 0, 90, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+    OK(dev, cavrCommitCamera(cam));
+    CAVRRenderStats st;
+    for (int r = 0; r < 2; ++r) OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+    printf("profile %s theta_y 90: %.3f ms, %llu samples\n", profile, st.kernelMilliseconds,
+           (unsigned long long)st.samples);
+    return 0;
+  }
+
+  /* The probe workload. */
+  float table[4 * 256];
+  for (int k = 0; k < 256; ++k) {
+    const float a = k / 255.f;
+    table[4 * k] = a;
+    table[4 * k + 1] = a * a;
+    table[4 * k + 2] = 1.f - a;
+    table[4 * k + 3] = a > 0.2f ? a * alphaScale : 0.f;
+  }
+  uint8_t *data = probe_volume(n);
+  const int dims[3] = {n, n, n};
+  CAVRVolume vol = cavrNewVolume(dev);
+  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
+  OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, dims, data, (size_t)n * n * n));
+  OK(dev, cavrCommitVolume(vol));
+  OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+  OK(dev, cavrCommitTransferFunction(tf));
+  OK(dev, cavrSetFrameBufferHostChannels(fb, 0u));
+  double view[16], proj[16];
+
+  if (profile) { /* "probe": 16x16 blocks at 90 degrees, no skipping (the probe's samples), default kernel */
+    lean_env("16x16");
+    probe_settings(dev, set, &vars[1]);
+    probe_camera(90, n, view, proj);
+    OK(dev, cavrSetCameraMatrices(cam, view, proj));
+    OK(dev, cavrCommitCamera(cam));
+    CAVRRenderStats st;
+    for (int r = 0; r < 2; ++r) OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+    printf("profile probe 16x16 theta 90: %.3f ms, %llu samples\n", st.kernelMilliseconds,
+           (unsigned long long)st.samples);
+    return 0;
+  }
+
+  snprintf(path, sizeof path, "%s/lean.csv", out);
+  FILE *csv = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/lean_summary.txt", out);
+  FILE *sum = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/lean_vs_probe.csv", out);
+  FILE *cmp = fopen(path, "w");
+  if (!csv || !sum || !cmp) DIE("cannot write into %s", out);
+  fprintf(csv, "section,volume,variant,block,angle,ms,samples,samples_per_s\n");
+  fprintf(sum, "device: %s\ntexture_fetches_per_s %.4g\nprobe volume %d^3 image %d alphaScale %g\n",
+          cavrGetDeviceName(dev), fetchRate, n, size, alphaScale);
+
+  double ms[16][LEAN_SHAPES][LEAN_ANGLES];
+  uint64_t smp[16][LEAN_SHAPES][LEAN_ANGLES];
+  printf("\n== probe workload: %d^3 uint8, %dx%d, orthographic about y, step 0.5 voxel, kernel ms (median of 5) ==\n",
+         n, size, size);
+  for (int k = 0; k < nvProbe; ++k) {
+    probe_settings(dev, set, &vars[k]);
+    for (int s = 0; s < LEAN_SHAPES; ++s) {
+      lean_env(leanEnvShapes[s]);
+      printf("  %-18s %-7s", vars[k].name, leanShapes[s]);
+      for (int a = 0; a < LEAN_ANGLES; ++a) {
+        probe_camera(15.0 * a, n, view, proj);
+        OK(dev, cavrSetCameraMatrices(cam, view, proj));
+        OK(dev, cavrCommitCamera(cam));
+        ms[k][s][a] = lean_time(dev, fb, vol, tf, cam, set, 5, &smp[k][s][a]);
+        printf(" %7.3f", ms[k][s][a]);
+        fprintf(csv, "probe,synthetic,%s,%s,%d,%.5f,%llu,%.5g\n", vars[k].name, leanShapes[s], 15 * a, ms[k][s][a],
+                (unsigned long long)smp[k][s][a], smp[k][s][a] / (ms[k][s][a] * 1e-3));
+      }
+      printf("\n");
+    }
+  }
+  lean_env(NULL);
+  printf("  samples per frame (cavr-noskip, 16x16):");
+  for (int a = 0; a < LEAN_ANGLES; ++a) printf(" %.4g", (double)smp[1][0][a]);
+  printf("\n  samples per frame (cavr, 16x16):       ");
+  for (int a = 0; a < LEAN_ANGLES; ++a) printf(" %.4g", (double)smp[0][0][a]);
+  printf("\n");
+
+  /* Against the probe, block shape for block shape and angle for angle. */
+  double probe[LEAN_SHAPES][2][LEAN_ANGLES];
+  memset(probe, 0, sizeof probe);
+  if (read_probe(probeMs, probe)) {
+    /* Rows: kernel variants over the probe's time at the same block shape and angle (rotation: over the faster of
+       the probe's original and rotated data). */
+    enum { NQ = 3 };
+    const int show[NQ] = {1, 0, 2};
+    fprintf(cmp, "block,angle,probe_ms,probe_rotated_ms");
+    for (int q = 0; q < NQ; ++q) fprintf(cmp, ",%s_ms,%s_ratio", vars[show[q]].name, vars[show[q]].name);
+    fprintf(cmp, "\n");
+    printf("\n== cavr / probe (kernel ms ratio; <= 1.15 is the goal; noskip variants take the probe's samples) ==\n");
+    printf("  %-7s %-18s", "block", "variant");
+    for (int a = 0; a < LEAN_ANGLES; ++a) printf(" %6d", 15 * a);
+    printf(" %7s\n", "worst");
+    double worstAll = 0.0, worstBest = 0.0;
+    for (int s = 0; s < LEAN_SHAPES; ++s) {
+      for (int q = 0; q < NQ; ++q) {
+        printf("  %-7s %-18s", leanShapes[s], vars[show[q]].name);
+        double worst = 0.0;
+        for (int a = 0; a < LEAN_ANGLES; ++a) {
+          double ref = probe[s][0][a];
+          if (show[q] == 2 && probe[s][1][a] > 0 && probe[s][1][a] < ref) ref = probe[s][1][a];
+          const double r = ref > 0 ? ms[show[q]][s][a] / ref : 0.0;
+          worst = r > worst ? r : worst;
+          printf(" %6.3f", r);
+        }
+        printf(" %7.3f\n", worst);
+        if (q == 0) worstAll = worst > worstAll ? worst : worstAll;
+      }
+      for (int a = 0; a < LEAN_ANGLES; ++a) {
+        const double r = probe[s][0][a] > 0 ? ms[0][s][a] / probe[s][0][a] : 0.0; /* with skipping */
+        worstBest = r > worstBest ? r : worstBest;
+        fprintf(cmp, "%s,%d,%.4f,%.4f", leanShapes[s], 15 * a, probe[s][0][a], probe[s][1][a]);
+        for (int q = 0; q < NQ; ++q) {
+          double ref = probe[s][0][a];
+          if (show[q] == 2 && probe[s][1][a] > 0 && probe[s][1][a] < ref) ref = probe[s][1][a];
+          fprintf(cmp, ",%.5f,%.4f", ms[show[q]][s][a], ref > 0 ? ms[show[q]][s][a] / ref : 0.0);
+        }
+        fprintf(cmp, "\n");
+      }
+    }
+    printf("  worst over all shapes and angles: cavr-noskip / probe %.3f, cavr (skipping) / probe %.3f\n", worstAll,
+           worstBest);
+    fprintf(sum, "worst_noskip_vs_probe %.4f worst_skip_vs_probe %.4f\n", worstAll, worstBest);
+  } else {
+    printf("(no probe times: --probe-ms FILE not given or unreadable)\n");
+  }
+  for (int k = 0; k < nvProbe; ++k)
+    for (int s = 0; s < LEAN_SHAPES; ++s) {
+      fprintf(sum, "probe %s %s ms", vars[k].name, leanShapes[s]);
+      for (int a = 0; a < LEAN_ANGLES; ++a) fprintf(sum, " %.4f", ms[k][s][a]);
+      fprintf(sum, "\n");
+    }
+
+  /* Images: the GPU's (16x16, skipping on and off) against the CPU back end's render of the same frame. */
+  {
+    const double angle = 30.0;
+    const size_t px = (size_t)size * size;
+    float *gpuImg[2] = {(float *)malloc(px * 16), (float *)malloc(px * 16)};
+    if (!gpuImg[0] || !gpuImg[1]) DIE("out of host memory");
+    probe_camera(angle, n, view, proj);
+    OK(dev, cavrSetCameraMatrices(cam, view, proj));
+    OK(dev, cavrCommitCamera(cam));
+    OK(dev, cavrSetFrameBufferHostChannels(fb, CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_RGBA32F));
+    for (int k = 0; k < 2; ++k) {
+      lean_env("16x16");
+      probe_settings(dev, set, &vars[k]);
+      CAVRRenderStats st;
+      OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+      memcpy(gpuImg[k], cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA32F), px * 16);
+      if (k == 0) {
+        snprintf(path, sizeof path, "%s/probe_gpu_t30.ppm", out);
+        write_ppm(path, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), size, size);
+      }
+    }
+    lean_env(NULL);
+    CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
+    if (!cpu) DIE("no CPU device");
+    CAVRVolume cvol = cavrNewVolume(cpu);
+    CAVRTransferFunction ctf = cavrNewTransferFunction(cpu);
+    CAVRCamera ccam = cavrNewCamera(cpu);
+    CAVRRenderSettings cset = cavrNewRenderSettings(cpu);
+    CAVRFrameBuffer cfb = cavrNewFrameBuffer(cpu, size, size);
+    OK(cpu, cavrSetVolumeData(cvol, CAVR_UINT8, dims, data, (size_t)n * n * n));
+    OK(cpu, cavrCommitVolume(cvol));
+    OK(cpu, cavrSetTransferFunctionTable(ctf, table, 256, 0.0, 255.0));
+    OK(cpu, cavrCommitTransferFunction(ctf));
+    OK(cpu, cavrSetCameraMatrices(ccam, view, proj));
+    OK(cpu, cavrCommitCamera(ccam));
+    probe_settings(cpu, cset, &vars[0]);
+    CAVRRenderStats cs;
+    OK(cpu, cavrRender(cfb, cvol, ctf, ccam, cset, &cs));
+    const float *cimg = (const float *)cavrGetFrameBufferData(cfb, CAVR_FB_COLOR_RGBA32F);
+    size_t covered = 0;
+    for (size_t i = 0; i < px; ++i) covered += cimg[4 * i + 3] > 0.5f;
+    const double p0 = psnr_planes(gpuImg[0], cimg, px), p1 = psnr_planes(gpuImg[1], cimg, px);
+    printf("\nimage check, probe workload at %g degrees, 16x16: GPU (skipping) vs CPU back end PSNR %.2f dB, GPU (no "
+           "skipping) vs CPU %.2f dB; CPU %.0f ms, %llu samples; %.1f%% of pixels with alpha > 0.5\n",
+           angle, p0, p1, cs.milliseconds, (unsigned long long)cs.samples, 100.0 * covered / px);
+    fprintf(sum, "image_psnr_gpu_vs_cpu skip %.3f noskip %.3f covered_alpha_gt_0.5 %.4f\n", p0, p1,
+            (double)covered / px);
+    snprintf(path, sizeof path, "%s/probe_cpu_t30.ppm", out);
+    write_ppm(path, (const uint8_t *)cavrGetFrameBufferData(cfb, CAVR_FB_COLOR_RGBA8), size, size);
+    cavrReleaseFrameBuffer(cfb);
+    cavrReleaseRenderSettings(cset);
+    cavrReleaseCamera(ccam);
+    cavrReleaseTransferFunction(ctf);
+    cavrReleaseVolume(cvol);
+    cavrReleaseDevice(cpu);
+    free(gpuImg[0]);
+    free(gpuImg[1]);
+    OK(dev, cavrSetFrameBufferHostChannels(fb, 0u));
+  }
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(tf);
+  cavrReleaseVolume(vol);
+  free(data);
+
+  /* Real volumes, dense transfer function, as cavr renders them (AUTO, empty-space skipping). */
+  const LeanVariant *real = vars;
+  const int nr = 1;
+  if (file->data) {
+    lean_real(dev, "ct-native", (const uint8_t *)file->data, file->dims, size, fetchRate, real, nr, csv, sum);
+    uint8_t *r = resample((const uint8_t *)file->data, file->dims, big);
+    const int bd[3] = {big, big, big};
+    lean_real(dev, "ct-resampled", r, bd, size, fetchRate, real, nr, csv, sum);
+    free(r);
+  }
+  if (file2->data)
+    lean_real(dev, "colin27", (const uint8_t *)file2->data, file2->dims, size, fetchRate, real, nr, csv, sum);
+  fclose(csv);
+  fclose(sum);
+  fclose(cmp);
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  const char *raw = NULL, *out = ".";
-  int dims[3] = {0, 0, 0}, size = 1024, quick = 0, big = 1024, profile = 0;
+  const char *raw = NULL, *out = ".", *raw2 = NULL, *probeMs = NULL, *leanProfile = NULL;
+  int dims[3] = {0, 0, 0}, dims2[3] = {0, 0, 0}, size = 1024, quick = 0, big = 1024, profile = 0, lean = 0;
+  int probeN = 1024;
+  float probeAlpha = 0.02f;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
+    else if (!strcmp(argv[i], "--lean")) lean = 1;
+    else if (!strcmp(argv[i], "--lean-profile") && i + 1 < argc) lean = 1, leanProfile = argv[++i];
+    else if (!strcmp(argv[i], "--probe-ms") && i + 1 < argc) probeMs = argv[++i];
+    else if (!strcmp(argv[i], "--probe-n") && i + 1 < argc) probeN = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--probe-alpha") && i + 1 < argc) probeAlpha = (float)atof(argv[++i]);
+    else if (!strcmp(argv[i], "--raw2") && i + 1 < argc) raw2 = argv[++i];
+    else if (!strcmp(argv[i], "--dims2") && i + 1 < argc)
+      sscanf(argv[++i], "%d,%d,%d", &dims2[0], &dims2[1], &dims2[2]);
     else if (!strcmp(argv[i], "--dims") && i + 1 < argc) sscanf(argv[++i], "%d,%d,%d", &dims[0], &dims[1], &dims[2]);
     else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
     else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--big") && i + 1 < argc) big = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--profile")) profile = 1;
-    else DIE("usage: cavr-bench --raw VOLUME.raw --dims X,Y,Z [--out DIR] [--size 1024] [--big 1024] [--quick]");
+    else DIE("usage: cavr-bench --raw VOLUME.raw --dims X,Y,Z [--out DIR] [--size 1024] [--big 1024] [--quick]\n"
+             "       cavr-bench --lean [--probe-ms PROBE_OUTPUT] [--probe-n 1024] [--probe-alpha 0.02] "
+             "[--raw VOLUME.raw --dims X,Y,Z] [--raw2 VOLUME.raw --dims2 X,Y,Z] [--out DIR] [--size 1024] "
+             "[--big 1024]\n"
+             "       cavr-bench --lean-profile probe|ct|ct1024 [--raw VOLUME.raw --dims X,Y,Z]");
   }
-  if (!raw) DIE("--raw is required");
+  if (!raw && !lean) DIE("--raw is required");
   char msg[600];
-  CAVRVolumeFile file;
+  CAVRVolumeFile file, file2;
+  memset(&file, 0, sizeof file);
+  memset(&file2, 0, sizeof file2);
   double spacing[3] = {1, 1, 1};
-  if (cavrLoadRaw(raw, CAVR_UINT8, dims, spacing, &file, msg, sizeof msg)) DIE("%s", msg);
+  if (raw && cavrLoadRaw(raw, CAVR_UINT8, dims, spacing, &file, msg, sizeof msg)) DIE("%s", msg);
+  if (raw2 && cavrLoadRaw(raw2, CAVR_UINT8, dims2, spacing, &file2, msg, sizeof msg)) DIE("%s", msg);
 
   CAVRDevice dev = cavrNewDevice(CAVR_BACKEND_CUDA);
   if (!dev) {
@@ -142,6 +653,13 @@ int main(int argc, char **argv) {
     DIE("no CUDA device: %s", m);
   }
   printf("device: %s\n", cavrGetDeviceName(dev));
+  if (lean) {
+    int rc = lean_main(dev, out, size, probeN, probeAlpha, probeMs, &file, &file2, leanProfile, big);
+    if (file.data) cavrFreeVolumeFile(&file);
+    if (file2.data) cavrFreeVolumeFile(&file2);
+    cavrReleaseDevice(dev);
+    return rc;
+  }
 
   /* Ceilings. */
   double copyGBs = 0, fetchRate = 0;
@@ -155,7 +673,10 @@ int main(int argc, char **argv) {
   FILE *csv = fopen(path, "w");
   snprintf(path, sizeof path, "%s/summary.txt", out);
   FILE *sum = fopen(path, "w");
-  if (!csv || !sum) DIE("cannot write into %s", out);
+  snprintf(path, sizeof path, "%s/frame.csv", out);
+  FILE *frameCsv = fopen(path, "w");
+  if (!csv || !sum || !frameCsv) DIE("cannot write into %s", out);
+  fprintf(frameCsv, "volume,host_planes,frame_ms,kernel_ms,transfer_ms\n");
   fprintf(csv, "volume,sweep,angle,strategy,ms,samples,block_w,block_h,warp_w,warp_h,rotation,rotation_ms\n");
   fprintf(sum, "device: %s\ncopy_GBps %.2f\ntexture_fetches_per_s %.4g\n", cavrGetDeviceName(dev), copyGBs, fetchRate);
 
@@ -244,8 +765,8 @@ int main(int argc, char **argv) {
     side = side > vd[2] ? side : vd[2];
     side = (side + 63) / 64 * 64;
     double paddedBytes = (double)side * side * side;
-    printf("\n== %s volume %dx%dx%d (padded %d^3 on the GPU), %dx%d image ==\n", vname, vd[0], vd[1], vd[2], side, size,
-           size);
+    printf("\n== %s volume %dx%dx%d (a padded %d^3 cube on the GPU once a strategy rotates it), %dx%d image ==\n", vname,
+           vd[0], vd[1], vd[2], side, size, size);
     fprintf(sum, "\nvolume %s %dx%dx%d padded %d\n", vname, vd[0], vd[1], vd[2], side);
 
     size_t peak = 0;
@@ -315,6 +836,45 @@ int main(int argc, char **argv) {
            1.01 * (paddedBytes + images) / 1048576, used <= 1.01 * (paddedBytes + images) ? "within" : "OVER");
     fprintf(sum, "%s peak_used %.0f padded %.0f images %.0f within %d\n", vname, used, paddedBytes, images,
             used <= 1.01 * (paddedBytes + images));
+
+    /* Frame = kernel + copy back + host work: the render call's wall time against the kernel and the transfer,
+       for each choice of host planes (cavrSetFrameBufferHostChannels). */
+    {
+      const struct {
+        const char *name;
+        unsigned mask;
+      } planes[4] = {{"none", 0u},
+                     {"rgba8", CAVR_FB_HOST_RGBA8},
+                     {"rgba8+depth", CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH},
+                     {"all", CAVR_FB_HOST_ALL}};
+      unsetenv("CAVR_RAYCAST_REGCAP");
+      OK(dev, cavrSetCameraOrbit(cam, bounds, 0, 0, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+      OK(dev, cavrCommitCamera(cam));
+      OK(dev, cavrSetRenderStrategy(set, CAVR_STRATEGY_AUTO, 0, 1));
+      OK(dev, cavrCommitRenderSettings(set));
+      printf("  frame vs kernel vs transfer (theta_y 0, auto, median of 11 frames):\n");
+      printf("  %-12s %9s %9s %11s %9s\n", "host planes", "frame ms", "kernel", "transfer", "other");
+      for (int k = 0; k < 4; ++k) {
+        enum { R = 11 };
+        double fr[R], ke[R], tr[R];
+        CAVRRenderStats st;
+        OK(dev, cavrSetFrameBufferHostChannels(fb, planes[k].mask));
+        OK(dev, cavrRender(fb, vol, tf, cam, set, &st)); /* warm-up: page-locks the planes once */
+        for (int r = 0; r < R; ++r) {
+          OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+          fr[r] = st.milliseconds;
+          ke[r] = st.kernelMilliseconds;
+          tr[r] = st.transferMilliseconds;
+        }
+        Stat f = stat(fr, R), kk = stat(ke, R), t = stat(tr, R);
+        printf("  %-12s %9.3f %9.3f %11.3f %9.3f\n", planes[k].name, f.median, kk.median, t.median,
+               f.median - kk.median - t.median);
+        fprintf(frameCsv, "%s,%s,%.5f,%.5f,%.5f\n", vname, planes[k].name, f.median, kk.median, t.median);
+        fprintf(sum, "%s frame host_planes %s frame_ms %.4f kernel_ms %.4f transfer_ms %.4f\n", vname, planes[k].name,
+                f.median, kk.median, t.median);
+      }
+      OK(dev, cavrSetFrameBufferHostChannels(fb, 0u));
+    }
     cavrReleaseFrameBuffer(fb);
     cavrReleaseRenderSettings(set);
     cavrReleaseCamera(cam);
@@ -355,6 +915,7 @@ int main(int argc, char **argv) {
     cavr_cuda_context_destroy(ctx);
   }
   fclose(csv);
+  fclose(frameCsv);
   fclose(sum);
   cavrFreeVolumeFile(&file);
   cavrReleaseDevice(dev);

@@ -18,6 +18,8 @@ import json, sys
 j = json.loads(sys.argv[1])
 assert j["backend"] in ("cpu", "cuda") and j["width"] == 96 and j["height"] == 64, j
 assert j["ms_median"] >= j["ms_min"] > 0 and j["samples"] > 0 and j["repeat"] == 3, j
+assert j["commit_ms"] > 0 and j["commit_gbps"] > 0 and j["cells_ms"] >= 0, j   # cavrGetVolumeCommitStats
+assert (j["upload_ms"] > 0 and j["device_bytes"] == 64 * 64 * 93 * 2) if j["backend"] == "cuda" else j["upload_ms"] == 0, j
 with open(sys.argv[2], "rb") as f:
     head = f.read(24)
 assert head[:8] == b"\x89PNG\r\n\x1a\n", head

@@ -24,6 +24,20 @@
     }                                                                                                              \
   } while (0)
 
+/* The real volumes of data/ the GPU tests render: name (file stem), type, dims, spacing, the stored range the
+   transfer function spans, and its preset. */
+typedef struct TestVolume {
+  const char *name;
+  CAVRScalarType type;
+  int nx, ny, nz;
+  double sx, sy, sz, lo, hi;
+  const char *preset;
+} TestVolume;
+static const TestVolume TEST_VOLUMES[3] = {
+    {"headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5, 0, 4000, "ct-skin"},
+    {"inia19_t1brain_168x206x128_float32", CAVR_FLOAT32, 168, 206, 128, 0.5, 0.5, 0.5, 0, 150, "mri"},
+    {"colin27_ch2better_301x370x316_uint8", CAVR_UINT8, 301, 370, 316, 0.5, 0.5, 0.5, 0, 130, "mri"}};
+
 /* The objects of one render on one device. */
 typedef struct Scene {
   CAVRDevice dev;

@@ -22,6 +22,7 @@ static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, i
   CHECK_OK(dev, cavrCommitCamera(s.cam));
   CHECK_OK(dev, cavrSetRenderShading(s.set, 1, 0.1, 0.7, 0.2, 10));
   CHECK_OK(dev, cavrCommitRenderSettings(s.set));
+  CHECK_OK(dev, cavrSetFrameBufferHostChannels(s.fb, CAVR_FB_HOST_RGBA32F)); /* the plane the comparisons read */
   return s;
 }
 
@@ -39,15 +40,7 @@ int main(void) {
   const int size = 256;
   const size_t px = (size_t)size * size;
   float *fullG = malloc(px * 16), *fullC = malloc(px * 16), *cpuImg = malloc(px * 16);
-  struct {
-    const char *name;
-    CAVRScalarType type;
-    int nx, ny, nz;
-    double sx, sy, sz, lo, hi;
-    const char *preset;
-  } vols[] = {{"headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5, 0, 4000, "ct-skin"},
-              {"inia19_t1brain_168x206x128_float32", CAVR_FLOAT32, 168, 206, 128, 0.5, 0.5, 0.5, 0, 150, "mri"},
-              {"colin27_ch2better_301x370x316_uint8", CAVR_UINT8, 301, 370, 316, 0.5, 0.5, 0.5, 0, 130, "mri"}};
+  const TestVolume *vols = TEST_VOLUMES;
   const struct {
     CAVRReconstruction rec;
     int adaptive;

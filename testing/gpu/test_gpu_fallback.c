@@ -1,17 +1,19 @@
 /*
  * GPU out of memory: a volume that does not fit (forced with the CAVR_CUDA_VOLUME_LIMIT fault-injection
  * limit) still commits, the error callback says it falls back to the CPU, and the render comes from the
- * CPU back end with the same image as a CPU device.
+ * CPU back end with the same image as a CPU device. The same for a volume with an axis beyond the GPU's 3-D
+ * texture limit (forced with CAVR_CUDA_MAX_TEXTURE3D), reported as CAVR_ERROR_UNSUPPORTED.
  */
 #define _DEFAULT_SOURCE 1 /* setenv */
 #include "gpu_util.h"
 
-static int ooms;
-static char lastMessage[300];
+static int ooms, tooLarge;
+static char lastMessage[600];
 static void on_error(void *user, CAVRError code, const char *message) {
   (void)user;
-  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY) {
-    ++ooms;
+  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
+    ooms += code == CAVR_ERROR_CUDA_OUT_OF_MEMORY;
+    tooLarge += code == CAVR_ERROR_UNSUPPORTED;
     snprintf(lastMessage, sizeof lastMessage, "%s", message);
   }
 }
@@ -34,6 +36,7 @@ static const float *render(CAVRDevice dev, const CAVRVolumeFile *f, CAVRRenderSt
   CHECK_OK(dev, cavrGetVolumeBounds(vol, b));
   CHECK_OK(dev, cavrSetCameraOrbit(cam, b, -90, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
   CHECK_OK(dev, cavrCommitCamera(cam));
+  CHECK_OK(dev, cavrSetFrameBufferHostChannels(fb, CAVR_FB_HOST_RGBA32F)); /* the plane copied out below */
   CHECK_OK(dev, cavrRender(fb, vol, tf, cam, set, st));
   memcpy(copy, cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA32F), 96 * 96 * 16);
   cavrReleaseFrameBuffer(fb);
@@ -53,7 +56,7 @@ int main(void) {
   CHECK_OK(gpu, cavrSetDeviceErrorCallback(gpu, on_error, NULL));
   render(gpu, &f, &st, a);
   CHECK(st.backend == CAVR_BACKEND_CUDA && ooms == 0); /* fits: on the GPU */
-  setenv("CAVR_CUDA_VOLUME_LIMIT", "1000000", 1);    /* the 128^3 x 2-byte padded volume does not */
+  setenv("CAVR_CUDA_VOLUME_LIMIT", "500000", 1);     /* the 64 x 64 x 93 x 2-byte volume (761,856 bytes) does not */
   render(gpu, &f, &st, a);
   unsetenv("CAVR_CUDA_VOLUME_LIMIT");
   printf("fallback: backend %s, %d message(s): %s\n", st.backend == CAVR_BACKEND_CPU ? "CPU" : "CUDA", ooms, lastMessage);
@@ -62,6 +65,15 @@ int main(void) {
   CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
   render(cpu, &f, &st, c);
   CHECK(memcmp(a, c, sizeof a) == 0); /* the same CPU renderer */
+  setenv("CAVR_CUDA_MAX_TEXTURE3D", "64", 1); /* z = 93 exceeds a 64-voxel 3-D texture limit */
+  render(gpu, &f, &st, a);
+  unsetenv("CAVR_CUDA_MAX_TEXTURE3D");
+  printf("too large: backend %s, %d message(s): %s\n", st.backend == CAVR_BACKEND_CPU ? "CPU" : "CUDA", tooLarge,
+         lastMessage);
+  CHECK(st.backend == CAVR_BACKEND_CPU && tooLarge == 1 && strstr(lastMessage, "texture") &&
+        strstr(lastMessage, "renders on the CPU"));
+  CHECK(cavrGetDeviceError(gpu, NULL) == CAVR_ERROR_NONE);
+  CHECK(memcmp(a, c, sizeof a) == 0);
   cavrReleaseDevice(cpu);
   cavrReleaseDevice(gpu);
   cavrFreeVolumeFile(&f);

@@ -4,7 +4,9 @@
  * views that are favourable, unfavourable (x along the rays: rotation happens) and oblique. The GPU
  * interpolates with 8-bit texture weights, so the images are close, not equal. A render with rotation equals
  * the render without (PSNR >= 50 dB), and padding (non-cube volumes) is invisible because both agree
- * with the CPU, which has no padding.
+ * with the CPU, which has no padding. Host planes (cavrSetFrameBufferHostChannels): with only RGBA8 requested, the
+ * RGBA8 plane equals that of a render that copies every plane, bit for bit (full and compressive renders), the
+ * other host planes are left untouched, and the copy time is reported.
  */
 #include "gpu_util.h"
 
@@ -17,7 +19,86 @@ static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, i
   CHECK_OK(dev, cavrCommitVolume(s.vol));
   CHECK_OK(dev, cavrSetTransferFunctionTable(s.tf, table, n, lo, hi));
   CHECK_OK(dev, cavrCommitTransferFunction(s.tf));
+  CHECK_OK(dev, cavrSetFrameBufferHostChannels(s.fb, CAVR_FB_HOST_RGBA32F)); /* the plane the comparisons read */
   return s;
+}
+
+/* Poison the host planes (their memory is the caller's to read; overwritten here to see what a render copies). */
+static void poison(Scene *s, size_t px) {
+  memset((void *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA8), 0x5a, px * 4);
+  memset((void *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F), 0x5a, px * 16);
+  memset((void *)cavrGetFrameBufferData(s->fb, CAVR_FB_DEPTH), 0x5a, px * 4);
+}
+
+static int untouched(const void *plane, size_t bytes) {
+  const unsigned char *b = (const unsigned char *)plane;
+  for (size_t i = 0; i < bytes; ++i)
+    if (b[i] != 0x5a) return 0;
+  return 1;
+}
+
+/* Only the requested planes come back, and the RGBA8 one is the image of a render that copies everything: the
+   normal path and the three compressive paths (the copy at the end of the reconstruction). */
+static void check_host_planes(CAVRDevice gpu) {
+  CAVRVolumeFile f;
+  load_volume("headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5, &f);
+  float table[4 * 1024];
+  char msg[200];
+  CHECK(cavrTransferFunctionPreset("ct-skin", table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
+  const int size = 256;
+  const size_t px = (size_t)size * size;
+  Scene g = make(gpu, &f, table, 1024, 0, 4000, size);
+  cavrFreeVolumeFile(&f);
+  double b[6];
+  CHECK_OK(gpu, cavrGetVolumeBounds(g.vol, b));
+  CHECK_OK(gpu, cavrSetCameraOrbit(g.cam, b, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(gpu, cavrCommitCamera(g.cam));
+  CHECK_OK(gpu, cavrSetRenderShading(g.set, 1, 0.1, 0.7, 0.2, 10));
+  uint8_t *full8 = malloc(px * 4);
+  CHECK(full8);
+  const struct {
+    double fraction;
+    CAVRReconstruction rec;
+    int adaptive;
+    const char *name;
+  } runs[] = {{1.0, CAVR_RECONSTRUCTION_LOCAL, 0, "full"},
+              {0.25, CAVR_RECONSTRUCTION_GLOBAL, 0, "25% global"},
+              {0.25, CAVR_RECONSTRUCTION_LOCAL, 0, "25% local"},
+              {0.25, CAVR_RECONSTRUCTION_LOCAL, 1, "25% adaptive"}};
+  for (int r = 0; r < 4; ++r) {
+    CHECK_OK(gpu, cavrSetRenderCompressive(g.set, runs[r].fraction, runs[r].rec, runs[r].adaptive));
+    CHECK_OK(gpu, cavrCommitRenderSettings(g.set));
+    CAVRRenderStats all, only8;
+    CHECK_OK(gpu, cavrSetFrameBufferHostChannels(g.fb, CAVR_FB_HOST_ALL));
+    poison(&g, px);
+    CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &all));
+    CHECK(all.backend == CAVR_BACKEND_CUDA);
+    memcpy(full8, cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), px * 4);
+    CHECK(!untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA32F), px * 16) &&
+          !untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_DEPTH), px * 4));
+    size_t covered = 0;
+    for (size_t i = 0; i < px; ++i) covered += full8[4 * i + 3] > 5;
+    CHECK(covered > px / 50); /* a real image */
+    CHECK(all.transferMilliseconds > 0.0); /* 1.5 MB copied */
+    CHECK_OK(gpu, cavrSetFrameBufferHostChannels(g.fb, CAVR_FB_HOST_RGBA8));
+    poison(&g, px);
+    CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &only8));
+    printf("host planes, %-12s: all planes %.3f ms (kernel %.3f, transfer %.3f); RGBA8 only %.3f ms (kernel %.3f, "
+           "transfer %.3f)\n", runs[r].name, all.milliseconds, all.kernelMilliseconds, all.transferMilliseconds,
+           only8.milliseconds, only8.kernelMilliseconds, only8.transferMilliseconds);
+    CHECK(only8.transferMilliseconds >= 0.0 && only8.kernelMilliseconds > 0.0);
+    CHECK(memcmp(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), full8, px * 4) == 0);
+    CHECK(untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA32F), px * 16)); /* not copied */
+    CHECK(untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_DEPTH), px * 4));
+    CHECK(cavrGetFrameBufferDeviceData(g.fb, CAVR_FB_COLOR_RGBA32F) != NULL); /* still on the device */
+    /* Nothing to the host: every host plane stays as it was. */
+    CHECK_OK(gpu, cavrSetFrameBufferHostChannels(g.fb, 0));
+    poison(&g, px);
+    CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &only8));
+    CHECK(untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), px * 4));
+  }
+  free(full8);
+  release(&g);
 }
 
 static const float *render(Scene *s, double rx, double ry, CAVRBlendMode blend, int shade, CAVRStrategy strategy,
@@ -43,15 +124,7 @@ int main(int argc, char **argv) {
   const size_t px = (size_t)size * size;
   float *ref = malloc(px * 16), *norot = malloc(px * 16);
   double worst = INFINITY, worstRot = INFINITY;
-  struct {
-    const char *name;
-    CAVRScalarType type;
-    int nx, ny, nz;
-    double sx, sy, sz, lo, hi;
-    const char *preset;
-  } vols[] = {{"headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5, 0, 4000, "ct-skin"},
-              {"inia19_t1brain_168x206x128_float32", CAVR_FLOAT32, 168, 206, 128, 0.5, 0.5, 0.5, 0, 150, "mri"},
-              {"colin27_ch2better_301x370x316_uint8", CAVR_UINT8, 301, 370, 316, 0.5, 0.5, 0.5, 0, 130, "mri"}};
+  const TestVolume *vols = TEST_VOLUMES;
   /* front (z along the rays), side (x along the rays: rotation about z or y), oblique (x dominant). */
   const double views[3][2] = {{-90, 0}, {0, 90}, {-30, 57}};
   int rotatedFrames = 0;
@@ -122,6 +195,7 @@ int main(int argc, char **argv) {
   printf("frames rendered from a rotated volume: %d\n", rotatedFrames);
   if (!quick) CHECK(rotatedFrames > 0);
   printf("worst PSNR GPU vs CPU: %.2f dB (threshold 45); rotation on vs off: %.2f dB (threshold 50)\n", worst, worstRot);
+  check_host_planes(gpu);
   free(ref);
   free(norot);
   cavrReleaseDevice(cpu);

@@ -1,7 +1,9 @@
 /*
  * In-place rotation (Misaki 2017): four quarter turns give back the bit-identical volume (about y and about
  * z, both directions), one turn moves voxel (x, y, z) to (N-1-z, y, x) (about y), a turn and its inverse
- * are the identity, for uint8, uint16 and float data of a non-cube real volume padded to a cube.
+ * are the identity, for uint8, uint16 and float data of a non-cube real volume padded to a cube. An array of the
+ * volume's own extent refuses to rotate; padded into a cube later (cavr_cuda_volume_pad_to_cube) it turns as one
+ * made as a cube.
  */
 #include "gpu_util.h"
 #ifdef CAVR_NO_KERNELS
@@ -81,6 +83,28 @@ int main(void) {
   CHECK(cavr_cuda_volume_rotate(ctx, v, 1, 1, NULL, msg, sizeof msg) != 0);
   printf("refused: %s\n", msg);
   cavr_cuda_volume_destroy(v);
+  /* An array of the volume's own extent (no padding) is not rotatable; padded into a cube afterwards it turns
+     exactly as one created as a cube. */
+  CHECK(cavr_cuda_volume_create(ctx, u8, 0, f.dims, 0, &v, msg, sizeof msg) == 0);
+  CHECK(cavr_cuda_volume_rotate(ctx, v, 1, 1, NULL, msg, sizeof msg) != 0);
+  printf("refused: %s\n", msg);
+  CHECK(cavr_cuda_volume_pad_to_cube(ctx, v, 128, NULL, msg, sizeof msg) == 0);
+  CAVRGpuVolume *w = NULL;
+  CHECK(cavr_cuda_volume_create(ctx, u8, 0, f.dims, 128, &w, msg, sizeof msg) == 0);
+  size_t cn = (size_t)128 * 128 * 128;
+  unsigned char *a = malloc(cn), *b = malloc(cn);
+  for (int dir = -1; dir <= 1; dir += 2) {
+    CHECK(cavr_cuda_volume_rotate(ctx, v, 2, dir, NULL, msg, sizeof msg) == 0);
+    CHECK(cavr_cuda_volume_rotate(ctx, w, 2, dir, NULL, msg, sizeof msg) == 0);
+    CHECK(cavr_cuda_volume_download(ctx, v, a, msg, sizeof msg) == 0);
+    CHECK(cavr_cuda_volume_download(ctx, w, b, msg, sizeof msg) == 0);
+    CHECK(memcmp(a, b, cn) == 0);
+  }
+  printf("padded later == created as a cube, after quarter turns\n");
+  free(a);
+  free(b);
+  cavr_cuda_volume_destroy(v);
+  cavr_cuda_volume_destroy(w);
   cavrFreeVolumeFile(&f);
   free(u8);
   free(f32);

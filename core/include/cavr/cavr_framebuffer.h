@@ -22,7 +22,8 @@ typedef enum CAVRFrameBufferChannel {
 
 /**
  * Create a width x height frame buffer (each side in [1, CAVR_MAX_IMAGE_SIZE] pixels; count 1; retains
- * the device). All planes are allocated. NULL on failure (CAVR_ERROR_INVALID_ARGUMENT, OUT_OF_MEMORY).
+ * the device). All planes are allocated (page-aligned); renders copy CAVR_FB_HOST_DEFAULT (RGBA8 and depth) to
+ * the host (cavrSetFrameBufferHostChannels). NULL on failure (CAVR_ERROR_INVALID_ARGUMENT, OUT_OF_MEMORY).
  */
 CAVR_API CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height);
 CAVR_API CAVRError cavrRetainFrameBuffer(CAVRFrameBuffer fb);
@@ -34,7 +35,9 @@ CAVR_API CAVRError cavrGetFrameBufferSize(CAVRFrameBuffer fb, int *width, int *h
 
 /**
  * Read-only pointer to a plane (layout in CAVRFrameBufferChannel, rows bottom to top), valid until the
- * next render into or release of the frame buffer. NULL for a NULL handle or an unknown channel.
+ * next render into or release of the frame buffer. It holds the last render's image when the plane was
+ * requested (cavrSetFrameBufferHostChannels) or the CPU back end rendered. NULL for a NULL handle or an
+ * unknown channel.
  */
 CAVR_API const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel);
 
@@ -45,9 +48,36 @@ CAVR_API const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferC
  */
 CAVR_API CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count);
 
+/** Bits of cavrSetFrameBufferHostChannels, one per CAVRFrameBufferChannel (bit = 1u << channel), combined with |. */
+#define CAVR_FB_HOST_RGBA8 0x1u   /**< CAVR_FB_COLOR_RGBA8 */
+#define CAVR_FB_HOST_RGBA32F 0x2u /**< CAVR_FB_COLOR_RGBA32F */
+#define CAVR_FB_HOST_DEPTH 0x4u   /**< CAVR_FB_DEPTH */
+#define CAVR_FB_HOST_ALL 0x7u
+/** What a new frame buffer copies to the host: the 8-bit colour and the depth. */
+#define CAVR_FB_HOST_DEFAULT (CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH)
+
 /**
- * Whether renders copy the image back to the host planes (default 1). With 0 on the CUDA back end the image
- * stays in device memory (cavrGetFrameBufferDeviceData) and the host planes keep their old contents.
+ * Which planes renders must leave in host memory (cavrGetFrameBufferData), as CAVR_FB_HOST_* bits; default
+ * CAVR_FB_HOST_DEFAULT (RGBA8 and depth), 0: none. Layouts are those of CAVRFrameBufferChannel whatever the
+ * mask. After a CUDA render only the requested planes are valid on the host: the others keep the contents of an
+ * earlier render (they are not copied back; the device copies, cavrGetFrameBufferDeviceData, are all written).
+ * The CPU back end writes every plane wherever it renders (also a volume that fell back to the CPU), so there
+ * all three are valid; portable callers request what they read. On the CUDA back end the requested planes are
+ * page-locked (cudaHostRegister) at the first render that copies them and stay so until the frame buffer is
+ * released, so the copy is a direct DMA; CAVRRenderStats.transferMilliseconds reports its time. Takes effect
+ * at the next render; not thread safe with a render into the same frame buffer.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb, bits outside CAVR_FB_HOST_ALL; the mask is then unchanged).
+ */
+CAVR_API CAVRError cavrSetFrameBufferHostChannels(CAVRFrameBuffer fb, unsigned mask);
+
+/** The CAVR_FB_HOST_* mask in effect (see cavrSetFrameBufferHostChannels). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
+CAVR_API CAVRError cavrGetFrameBufferHostChannels(CAVRFrameBuffer fb, unsigned *mask);
+
+/**
+ * Shorthand kept from before per-plane selection: enabled != 0 is cavrSetFrameBufferHostChannels(fb,
+ * CAVR_FB_HOST_ALL) (every plane, as it always meant), 0 is cavrSetFrameBufferHostChannels(fb, 0): on the CUDA
+ * back end the image then stays in device memory (cavrGetFrameBufferDeviceData) and the host planes keep their
+ * old contents. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb).
  */
 CAVR_API CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled);
 

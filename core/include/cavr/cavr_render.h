@@ -12,7 +12,8 @@ extern "C" {
 
 /** What one render did. */
 typedef struct CAVRRenderStats {
-  double milliseconds;     /**< wall time of the render call, ms */
+  double milliseconds;     /**< wall time of the render call, ms: the whole frame (host work, uploads, kernels,
+                                solve and the copy back to the host) */
   uint64_t samples;        /**< scalar samples taken (transfer-function look-ups), all rays */
   uint64_t rays;           /**< rays that hit the volume box */
   uint64_t raysCast;       /**< rays launched: every pixel, or the sampled pixels in compressive rendering */
@@ -20,8 +21,11 @@ typedef struct CAVRRenderStats {
   int iterations;          /**< compressive rendering: solver iterations (LOCAL: the most any block took) */
   CAVRBackend backend;     /**< back end that rendered (CPU or CUDA) */
   /* CUDA back end only (zero on the CPU): */
-  double kernelMilliseconds;   /**< ray-casting kernel time (CUDA events), ms */
-  double rotationMilliseconds; /**< in-place rotation done for this frame, ms (0: none) */
+  double kernelMilliseconds;   /**< ray-casting kernel time (CUDA events), ms (both passes of adaptive sampling) */
+  double transferMilliseconds; /**< device-to-host copy of the planes requested by cavrSetFrameBufferHostChannels
+                                    (CUDA events around the copies), ms; 0 when none is requested */
+  double rotationMilliseconds; /**< in-place rotation done for this frame, ms (0: none); the first rotation of a
+                                    non-cubic volume includes moving it into its padded cube (cavrCommitVolume) */
   CAVRStrategy strategy;       /**< strategy used */
   int blockWidth, blockHeight; /**< thread block in pixels */
   int warpWidth, warpHeight;   /**< warp shape in pixels */
@@ -32,7 +36,8 @@ typedef struct CAVRRenderStats {
  * Ray-cast `volume` into `fb` (SPEC 2): one ray per pixel (or, with a sample fraction below 1, per sampled
  * pixel, the others rebuilt by compressive reconstruction: cavrSetRenderCompressive), emission-absorption front to back with early
  * ray termination and opacity correction (composite), or maximum/minimum/average intensity. Every
- * pixel of the frame buffer is written; pixels whose rays miss the volume are (0,0,0,0) with depth 1.
+ * pixel of the frame buffer is written (on the host: the planes cavrSetFrameBufferHostChannels requests; the CPU
+ * back end writes all of them); pixels whose rays miss the volume are (0,0,0,0) with depth 1.
  * All objects must come from the same device and be committed with no staged changes.
  * `stats` may be NULL. Blocking; not thread safe for the same frame buffer.
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, objects from different devices), CAVR_ERROR_NOT_COMMITTED

@@ -46,14 +46,47 @@ CAVR_API CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]
 CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent[6]);
 
 /**
- * Publish staged changes: validates, builds the empty-space-skipping grid (min/max per 8^3-voxel
- * macro cell) and, on the CUDA back end, uploads (padded to a cube whose side is a multiple of 64, for
- * in-place rotation). When the GPU has not enough memory the volume renders on the CPU instead: the call
- * succeeds, the device's error callback receives CAVR_ERROR_CUDA_OUT_OF_MEMORY with a message, and
- * cavrRender's stats report CAVR_BACKEND_CPU. Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever set),
- * CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
+ * Publish staged changes: validates, builds the empty-space-skipping grid (min/max per 8^3-voxel macro
+ * cell) and the value range, and, on the CUDA back end, uploads the voxels into a 3-D CUDA array of the
+ * volume's own extent (device memory = the voxels, no padding). New voxels of the same dims and type (a new
+ * time step) go into the same GPU allocation. The CUDA back end computes the macro cells and the range on the
+ * GPU after the upload; the CPU back end (and a CPU fallback) on all cores (cavrSetDeviceThreadCount). In-place
+ * rotation (cavrSetRenderStrategy) needs a cube: the first render that rotates a non-cubic volume moves it into
+ * a zeroed cube of its largest side rounded up to 64 (a device-to-device copy, counted in that render's
+ * rotationMilliseconds), which it keeps; if that cube does not fit, the render proceeds without rotation and
+ * the error callback receives CAVR_ERROR_CUDA_OUT_OF_MEMORY (or CAVR_ERROR_UNSUPPORTED) with a note.
+ * When the GPU has not enough memory, or an axis exceeds its 3-D texture limit (16384 voxels on current
+ * GPUs), the volume renders on the CPU instead: the call succeeds, the device's error callback receives
+ * CAVR_ERROR_CUDA_OUT_OF_MEMORY (memory) or CAVR_ERROR_UNSUPPORTED (size limit) with a message, and
+ * cavrRender's stats report CAVR_BACKEND_CPU. Timings: cavrGetVolumeCommitStats.
+ * Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever set), CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
  */
 CAVR_API CAVRError cavrCommitVolume(CAVRVolume volume);
+
+/** What the last cavrCommitVolume of a volume did, and where its voxels are now (cavrGetVolumeCommitStats). */
+typedef struct CAVRVolumeCommitStats {
+  double milliseconds;        /**< wall time of the last cavrCommitVolume call, ms */
+  double cellMilliseconds;    /**< of which: macro-cell min/max and value range, ms (GPU kernel and read-back on
+                                   the CUDA back end, host threads otherwise; 0 when the voxels did not change) */
+  double uploadMilliseconds;  /**< of which: copying the voxels to the GPU, ms (0 when nothing was uploaded) */
+  uint64_t voxelBytes;        /**< bytes of the committed voxels as stored (1, 2 or 4 per voxel: see CAVRScalarType) */
+  uint64_t uploadBytes;       /**< bytes copied to the GPU by that call: voxelBytes, or 0 (CPU back end or
+                                   fallback, or a commit that changed only spacing, origin or extent) */
+  double uploadGBps;          /**< uploadBytes / uploadMilliseconds, GB/s (10^9 bytes per second); 0 without upload */
+  int reusedAllocation;       /**< 1 when that upload went into the GPU array of the previous commit (same dims
+                                   and type: no device allocation, no texture objects rebuilt) */
+  int deviceAllocations;      /**< GPU arrays allocated for this volume since it was created (a padded cube for
+                                   rotation counts as one) */
+  int deviceDims[3];          /**< extent of the volume's CUDA array now: its dims, or a padded cube once a
+                                   render rotated it; 0,0,0 when it is not on the GPU */
+  uint64_t deviceBytes;       /**< bytes of that array (deviceDims product times bytes per stored value) */
+} CAVRVolumeCommitStats;
+
+/**
+ * Statistics of the volume's last commit (zeros before the first) and the current size of its GPU copy.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). Not thread safe with other calls on the same volume.
+ */
+CAVR_API CAVRError cavrGetVolumeCommitStats(CAVRVolume volume, CAVRVolumeCommitStats *stats);
 
 /** Range of the committed scalar values, in the original (unconverted) units. */
 CAVR_API CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]);

@@ -1,0 +1,27 @@
+/* bench_util.h - shared by the benchmarks: DIE (message on stderr, exit 1) and OK (a cavr call that must
+   succeed, else DIE with the device's error). BENCH_NAME names the program in messages. */
+#ifndef CAVR_BENCH_UTIL_H
+#define CAVR_BENCH_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cavr/cavr.h"
+
+#define DIE(...)                                                                                                   \
+  do {                                                                                                             \
+    fprintf(stderr, BENCH_NAME ": " __VA_ARGS__);                                                                  \
+    fprintf(stderr, "\n");                                                                                         \
+    exit(1);                                                                                                       \
+  } while (0)
+#define OK(dev, call)                                                                                              \
+  do {                                                                                                             \
+    CAVRError e_ = (call);                                                                                         \
+    if (e_) {                                                                                                      \
+      const char *m_ = "";                                                                                         \
+      cavrGetDeviceError(dev, &m_);                                                                                \
+      DIE("%s: %s: %s", #call, cavrGetErrorString(e_), m_);                                                        \
+    }                                                                                                              \
+  } while (0)
+
+#endif
