@@ -50,7 +50,10 @@ CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent
  * cell) and the value range, and, on the CUDA back end, uploads the voxels into a 3-D CUDA array of the
  * volume's own extent (device memory = the voxels, no padding). New voxels of the same dims and type (a new
  * time step) go into the same GPU allocation. The CUDA back end computes the macro cells and the range on the
- * GPU after the upload; the CPU back end (and a CPU fallback) on all cores (cavrSetDeviceThreadCount). In-place
+ * GPU after the upload; the CPU back end (and a CPU fallback) on all cores (cavrSetDeviceThreadCount). A CPU
+ * device also keeps a host copy of the voxels with one cache line of padding per row and per slice when rows are
+ * a multiple of 512 bytes or slices of 1 KiB (e.g. 512 x 512 slices: the CPU ray caster reads it, see
+ * docs/design.md), one more voxel-size of host memory, refilled in place by a new time step of the same size. In-place
  * rotation (cavrSetRenderStrategy) needs a cube: the first render that rotates a non-cubic volume moves it into
  * a zeroed cube of its largest side rounded up to 64 (a device-to-device copy, counted in that render's
  * rotationMilliseconds), which it keeps; if that cube does not fit, the render proceeds without rotation and

@@ -1,0 +1,553 @@
+/*
+ * cpu_raycast.h - what the CPU ray casters share: the per-frame constants (Prep), the scalar sampling helpers,
+ * the per-ray setup, the pixel write and the queue of pixels a worker takes its rays from.
+ *
+ * Two casters use them and give the same image bit for bit: the scalar one (cpu_backend.c, every blend mode,
+ * every CPU) and the 8-ray AVX2 packets of cpu_packet_avx2.c (composite, chosen at run time where the CPU has
+ * AVX2 and FMA). So every helper here is the one definition of its arithmetic; both files are compiled with
+ * -ffp-contract=off (core/CMakeLists.txt) so a * b + c is rounded twice in both, as ISO C says.
+ */
+#ifndef CAVR_CPU_RAYCAST_H
+#define CAVR_CPU_RAYCAST_H
+
+#include <limits.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+#define CAVR_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/** Macro cells per edge of a skipping block (and of its 8 sub-blocks, half as wide): a block or sub-block whose
+    cells are all transparent is jumped in one step, one whose cells all may hold opacity is crossed without a check. */
+#define CAVR_CPU_BLOCK 4
+#define CAVR_CPU_SUB (CAVR_CPU_BLOCK / 2)
+
+typedef struct Prep {
+  int W, H;
+  double invVP[16], VP[16];
+  double eye[3];                 /* camera position (or a point on the eye plane for orthographic) */
+  double origin[3], invSpacing[3], spacing[3];
+  int dims[3];
+  float maxCoord[3];             /* N-1: samples clamp here */
+  float boxLo[3], boxHi[3];      /* the render extent: rays integrate inside */
+  size_t sy, sz;
+  const void *voxels;
+  int storage, interp;           /* CAVRStorage, CAVRInterpolation */
+  float step;                   /* world units */
+  /* transfer function */
+  int count;
+  float idxScale, idxBias;      /* table index = stored * idxScale + idxBias */
+  const float *rgba;            /* count x RGBA, as given */
+  float *table;                 /* count x (R, G, B, opacity corrected for a full step) */
+  int correction;
+  float invUnit;                /* 1 / unit distance */
+  /* empty-space skipping */
+  int skip;
+  int cells[3];
+  uint8_t *cellVisible;
+  int blocks[3];                 /* blocks of CAVR_CPU_BLOCK^3 macro cells per axis */
+  uint8_t *blockVisible;         /* 0: every macro cell of the block is transparent, 2: none is, 1: some are */
+  int subs[3];                   /* sub-blocks of CAVR_CPU_SUB^3 macro cells per axis */
+  uint8_t *subVisible;           /* the same for sub-blocks */
+  double visLo[3], visHi[3];     /* voxel box of the macro cells that may hold opacity, 1 voxel wider; empty when
+                                    visLo > visHi (nothing visible) */
+  /* settings */
+  int blend, shade;
+  float ert, ka, kd, ks, kp;
+  const float *opaqueDepth;
+  int hitX0, hitX1, hitY0, hitY1; /* pixels outside [hitX0, hitX1] x [hitY0, hitY1] miss the render box */
+  /* outputs */
+  uint8_t *rgba8;
+  float *rgbaf, *depth;
+} Prep;
+
+/* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */
+CAVR_ALWAYS_INLINE float cavr_minf(float a, float b) { return a < b ? a : b; }
+CAVR_ALWAYS_INLINE float cavr_maxf(float a, float b) { return a > b ? a : b; }
+CAVR_ALWAYS_INLINE float cavr_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+CAVR_ALWAYS_INLINE float cavr_fetch(const Prep *p, int storage, size_t i) {
+  switch (storage) {
+  case CAVR_STORE_U8: return (float)((const uint8_t *)p->voxels)[i];
+  case CAVR_STORE_U16: return (float)((const uint16_t *)p->voxels)[i];
+  default: return ((const float *)p->voxels)[i];
+  }
+}
+
+/* fmin/fmax as glibc's x86-64 ones (minsd/maxsd, and the other operand when one is NaN), inline. */
+CAVR_ALWAYS_INLINE double cavr_fmin(double x, double y) { return y != y ? x : (x < y ? x : y); }
+CAVR_ALWAYS_INLINE double cavr_fmax(double x, double y) { return y != y ? x : (x > y ? x : y); }
+
+/* cavr_mat4_project's arithmetic, inline: out = m * (x,y,z,1) divided by w (exactly: no division when w is 1, as
+   for orthographic cameras). Returns 0 when w is 0. */
+CAVR_ALWAYS_INLINE int cavr_project(const double m[16], const double in[3], double out[3]) {
+  double v[4];
+  for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
+  if (v[3] == 0.0) return 0;
+  if (v[3] == 1.0) {
+    for (int r = 0; r < 3; ++r) out[r] = v[r];
+  } else {
+    for (int r = 0; r < 3; ++r) out[r] = v[r] / v[3];
+  }
+  return 1;
+}
+
+/* The stored value at voxel coordinates (x,y,z), clamped to the volume. */
+CAVR_ALWAYS_INLINE float cavr_sample(const Prep *p, int storage, int interp, float x, float y, float z) {
+  x = cavr_clampf(x, 0.0f, p->maxCoord[0]);
+  y = cavr_clampf(y, 0.0f, p->maxCoord[1]);
+  z = cavr_clampf(z, 0.0f, p->maxCoord[2]);
+  if (interp == CAVR_INTERPOLATION_NEAREST) {
+    size_t i = (size_t)(int)(x + 0.5f) + (size_t)(int)(y + 0.5f) * p->sy + (size_t)(int)(z + 0.5f) * p->sz;
+    return cavr_fetch(p, storage, i);
+  }
+  int ix = (int)x, iy = (int)y, iz = (int)z;
+  if (ix > p->dims[0] - 2) ix = p->dims[0] - 2;
+  if (iy > p->dims[1] - 2) iy = p->dims[1] - 2;
+  if (iz > p->dims[2] - 2) iz = p->dims[2] - 2;
+  float fx = x - (float)ix, fy = y - (float)iy, fz = z - (float)iz;
+  size_t b = (size_t)ix + (size_t)iy * p->sy + (size_t)iz * p->sz;
+  float c000 = cavr_fetch(p, storage, b), c100 = cavr_fetch(p, storage, b + 1);
+  float c010 = cavr_fetch(p, storage, b + p->sy), c110 = cavr_fetch(p, storage, b + p->sy + 1);
+  float c001 = cavr_fetch(p, storage, b + p->sz), c101 = cavr_fetch(p, storage, b + p->sz + 1);
+  float c011 = cavr_fetch(p, storage, b + p->sz + p->sy), c111 = cavr_fetch(p, storage, b + p->sz + p->sy + 1);
+  float c00 = c000 + fx * (c100 - c000), c10 = c010 + fx * (c110 - c010);
+  float c01 = c001 + fx * (c101 - c001), c11 = c011 + fx * (c111 - c011);
+  float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
+  return c0 + fz * (c1 - c0);
+}
+
+/* Table position of a stored value: entry index i0 and weight f of entry i0+1. */
+CAVR_ALWAYS_INLINE void cavr_tf_index(const Prep *p, float s, int *i0, float *f) {
+  float fi = s * p->idxScale + p->idxBias;
+  fi = cavr_clampf(fi, 0.0f, (float)(p->count - 1));
+  int i = (int)fi;
+  if (i > p->count - 2) i = p->count - 2;
+  *i0 = i;
+  *f = fi - (float)i;
+}
+
+CAVR_ALWAYS_INLINE float cavr_window_depth(const Prep *p, const double nearW[3], const double dirW[3], float t) {
+  double w[3] = {nearW[0] + t * dirW[0], nearW[1] + t * dirW[1], nearW[2] + t * dirW[2]}, c[3];
+  if (!cavr_project(p->VP, w, c)) return 1.0f;
+  double d = 0.5 * c[2] + 0.5;
+  return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
+}
+
+/* Phong lighting of a sample from its gradient g (voxel units): colour rgb shaded in place. Headlight:
+   L = V = H = -ray direction. */
+CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3], float rgb[3]) {
+  for (int a = 0; a < 3; ++a) g[a] *= (float)p->invSpacing[a]; /* voxel -> world gradient */
+  float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+  float ndotl = 0.0f;
+  if (len2 > 0.0f) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);
+  float diff = p->ka + p->kd * ndotl;
+  float spec = (p->ks > 0.0f && ndotl > 0.0f) ? p->ks * powf(ndotl, p->kp) : 0.0f;
+  for (int a = 0; a < 3; ++a) rgb[a] = cavr_minf(rgb[a] * diff + spec, 1.0f);
+}
+
+/* Phong factor for a sample: returns colour rgb shaded in place. */
+CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp, float x, float y, float z,
+                                          const float dirW[3], float rgb[3], uint64_t *samples) {
+  /* Central differences; at the volume's faces (and so at the faces of an MPI piece) the step is
+     clamped inside and the difference divided by the clamped distance: one-sided there. */
+  const float c[3] = {x, y, z};
+  float g[3];
+  for (int a = 0; a < 3; ++a) {
+    float lo = cavr_maxf(c[a] - 1.0f, 0.0f), hi = cavr_minf(c[a] + 1.0f, p->maxCoord[a]);
+    float pl[3] = {x, y, z}, ph[3] = {x, y, z};
+    pl[a] = lo;
+    ph[a] = hi;
+    g[a] = hi > lo ? (cavr_sample(p, storage, interp, ph[0], ph[1], ph[2]) -
+                      cavr_sample(p, storage, interp, pl[0], pl[1], pl[2])) /
+                         (hi - lo)
+                   : 0.0f;
+  }
+  *samples += 6;
+  cavr_phong(p, g, dirW, rgb);
+}
+
+CAVR_ALWAYS_INLINE int cavr_inside_data(const Prep *p, const float v[3]) {
+  return v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p->maxCoord[0] && v[1] <= p->maxCoord[1] &&
+         v[2] <= p->maxCoord[2];
+}
+
+/*
+ * Empty-space skipping at a sample position v (inside the data): returns 1 when its macro cell may hold
+ * opacity, 0 when it is transparent, and in lo/hi the voxel box of the largest of its block of CAVR_CPU_BLOCK^3
+ * cells, its sub-block of CAVR_CPU_SUB^3 cells and the cell itself whose cells are all alike: the ray leaves a
+ * transparent one in one jump and crosses one that may hold opacity without a check. A box spans voxel
+ * coordinates [lo, hi]; every voxel a sample inside it can touch lies in it.
+ */
+CAVR_ALWAYS_INLINE int cavr_skip_region(const Prep *p, const float v[3], int lo[3], int hi[3]) {
+  const int B = CAVR_MACROCELL_SIZE;
+  int c[3];
+  for (int a = 0; a < 3; ++a) {
+    int ci = (int)(cavr_maxf(v[a], 0.0f) * (1.0f / B));
+    c[a] = ci < p->cells[a] ? ci : p->cells[a] - 1;
+  }
+  /* The three levels' states, loaded independently (c >= 0: unsigned division is a shift). */
+  const unsigned bx = (unsigned)c[0] / CAVR_CPU_BLOCK, by = (unsigned)c[1] / CAVR_CPU_BLOCK, bz = (unsigned)c[2] / CAVR_CPU_BLOCK;
+  const unsigned sx = (unsigned)c[0] / CAVR_CPU_SUB, sy = (unsigned)c[1] / CAVR_CPU_SUB, sz = (unsigned)c[2] / CAVR_CPU_SUB;
+  const int blockState = p->blockVisible[((size_t)bz * p->blocks[1] + by) * p->blocks[0] + bx];
+  const int subState = p->subVisible[((size_t)sz * p->subs[1] + sy) * p->subs[0] + sx];
+  const int cellState = 2 * p->cellVisible[((size_t)c[2] * p->cells[1] + c[1]) * p->cells[0] + c[0]];
+  int state, K, b[3];
+  if (blockState != 1) {
+    state = blockState;
+    K = CAVR_CPU_BLOCK;
+    b[0] = (int)bx, b[1] = (int)by, b[2] = (int)bz;
+  } else if (subState != 1) {
+    state = subState;
+    K = CAVR_CPU_SUB;
+    b[0] = (int)sx, b[1] = (int)sy, b[2] = (int)sz;
+  } else {
+    state = cellState;
+    K = 1;
+    b[0] = c[0], b[1] = c[1], b[2] = c[2];
+  }
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = b[a] * K * B;
+    hi[a] = ((b[a] + 1) * K < p->cells[a] ? (b[a] + 1) * K : p->cells[a]) * B;
+  }
+  return state == 2;
+}
+
+/* Where the ray o + t d leaves the box [lo, hi] it is in (t of the nearest exit face), with inv = 1 / d. The axes'
+   candidates are independent (a short dependency chain: the empty-space walk is latency-bound). */
+CAVR_ALWAYS_INLINE double cavr_region_exit(const int lo[3], const int hi[3], const double o[3], const float d[3],
+                                           const double inv[3]) {
+  double t[3];
+  for (int a = 0; a < 3; ++a)
+    t[a] = d[a] != 0.0f ? ((double)(d[a] > 0.0f ? hi[a] : lo[a]) - o[a]) * inv[a] : INFINITY;
+  const double t01 = t[0] < t[1] ? t[0] : t[1];
+  return t01 < t[2] ? t01 : t[2];
+}
+
+/* The first segment a jump out of a transparent region ending at texit may land on: every segment before it
+   has its midpoint before texit (floor(texit / step), or one more when texit / step is just below an integer,
+   whose skipped segment's midpoint is then still before texit). */
+CAVR_ALWAYS_INLINE long cavr_jump_target(double texit, double invStep) { return (long)floor(texit * invStep); }
+
+/* One ray: its pixel, world ray (from the eye plane) and voxel-space ray, and the part [t0, t1] inside the
+   render box and in front of opaque geometry. */
+typedef struct CavrRay {
+  size_t pix;
+  double nearW[3], dirW[3];
+  double o[3], d[3];             /* voxel coordinates at t = 0 and per world unit */
+  float df[3], dw[3];            /* d and dirW in float */
+  double inv[3];                 /* 1 / df (0 where df is 0) */
+  double t0, t1;
+} CavrRay;
+
+/* Set up the ray of pixel (px, py). Returns 1 when it crosses the render box (t0 < t1). */
+CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r) {
+  size_t pix = (size_t)py * p->W + px;
+  r->pix = pix;
+  if (px < p->hitX0 || px > p->hitX1 || py < p->hitY0 || py > p->hitY1) return 0; /* outside the box's footprint */
+  double ndc[3] = {(px + 0.5) / p->W * 2.0 - 1.0, (py + 0.5) / p->H * 2.0 - 1.0, -1.0};
+  double *nearW = r->nearW, *dirW = r->dirW, farW[3] = {0.0, 0.0, 0.0};
+  nearW[0] = nearW[1] = nearW[2] = 0.0; /* read (and the ray then discarded) when a projection fails */
+  int ok = cavr_project(p->invVP, ndc, nearW);
+  ndc[2] = 1.0;
+  ok = ok && cavr_project(p->invVP, ndc, farW);
+  double len = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    dirW[a] = farW[a] - nearW[a];
+    len += dirW[a] * dirW[a];
+  }
+  len = sqrt(len);
+  double t0 = 0.0, t1 = len;
+  if (ok && len > 0.0) {
+    for (int a = 0; a < 3; ++a) dirW[a] /= len;
+    /* Measure t from the eye (plane), not from the near plane, so the sample lattice does not depend on
+       the clipping range (which differs between MPI ranks and between frames). */
+    double tEye = (nearW[0] - p->eye[0]) * dirW[0] + (nearW[1] - p->eye[1]) * dirW[1] + (nearW[2] - p->eye[2]) * dirW[2];
+    for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
+    t0 += tEye;
+    t1 += tEye;
+    if (p->opaqueDepth && p->opaqueDepth[pix] < 1.0f) {
+      double pz[3];
+      ndc[2] = 2.0 * p->opaqueDepth[pix] - 1.0;
+      if (cavr_project(p->invVP, ndc, pz))
+        t1 = cavr_fmin(t1, (pz[0] - nearW[0]) * dirW[0] + (pz[1] - nearW[1]) * dirW[1] + (pz[2] - nearW[2]) * dirW[2]);
+    }
+  } else {
+    t1 = -1.0;
+  }
+  /* Voxel-space ray and its intersection with the render box (by default [0, N-1]). */
+  /* Sample positions are computed in double: pieces of a split volume then agree to ~1e-7 voxels. */
+  double *o = r->o, *d = r->d;
+  for (int a = 0; a < 3; ++a) {
+    o[a] = d[a] = 0.0;
+    r->df[a] = r->dw[a] = 0.0f;
+  }
+  for (int a = 0; a < 3 && t0 < t1; ++a) {
+    double oa = (nearW[a] - p->origin[a]) * p->invSpacing[a], da = dirW[a] * p->invSpacing[a];
+    o[a] = oa;
+    d[a] = da;
+    r->df[a] = (float)da;
+    r->dw[a] = (float)dirW[a];
+    if (fabs(da) < 1e-12) {
+      if (oa < p->boxLo[a] || oa > p->boxHi[a]) t1 = -1.0;
+      continue;
+    }
+    double ta = (p->boxLo[a] - oa) / da, tb = (p->boxHi[a] - oa) / da;
+    if (ta > tb) {
+      double t = ta;
+      ta = tb;
+      tb = t;
+    }
+    t0 = cavr_fmax(t0, ta);
+    t1 = cavr_fmin(t1, tb);
+  }
+  r->t0 = t0;
+  r->t1 = t1;
+  if (!(t0 < t1)) return 0;
+  for (int a = 0; a < 3; ++a) r->inv[a] = r->df[a] != 0.0f ? 1.0 / (double)r->df[a] : 0.0;
+  return 1;
+}
+
+/* The composite march of a ray in lattice terms: segments k of [k step, (k+1) step]; kFull0..kFull1 lie wholly
+   inside [t0, t1]. Sample positions are float offsets from the first lattice midpoint (the anchor), computed
+   in double: pieces of a split volume agree to ~1e-6 voxels without per-sample double arithmetic. */
+typedef struct CavrLattice {
+  float ft0, ft1;
+  long k0, kFull0, kFull1;
+  long kBegin, kEnd;             /* with skipping: the segments that can meet a cell that may hold opacity */
+  double mAnchor;
+  float of[3];
+} CavrLattice;
+
+CAVR_ALWAYS_INLINE void cavr_lattice(const Prep *p, const CavrRay *r, CavrLattice *l) {
+  const float step = p->step;
+  l->ft0 = (float)r->t0;
+  l->ft1 = (float)r->t1;
+  l->k0 = (long)floorf(l->ft0 / step);
+  l->kFull0 = (long)ceilf(l->ft0 / step);
+  l->kFull1 = (long)floorf(l->ft1 / step) - 1;
+  l->mAnchor = ((double)l->k0 + 0.5) * step;
+  for (int a = 0; a < 3; ++a) l->of[a] = (float)(r->o[a] + l->mAnchor * r->d[a]);
+  /* Empty-space skipping, first step: every sample outside the box of the cells that may hold opacity lies in a
+     transparent cell, so the march starts and ends at that box (a segment early and late: the lattice, its
+     anchor and the samples taken inside are those of the whole ray). */
+  l->kBegin = l->k0;
+  l->kEnd = LONG_MAX;
+  if (!p->skip) return;
+  /* With the reciprocals of the float direction: within a few ulps of the box, which the segment of margin covers. */
+  double tv0 = -INFINITY, tv1 = INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    if (r->df[a] == 0.0f) {
+      if (r->o[a] < p->visLo[a] || r->o[a] > p->visHi[a]) tv1 = -INFINITY;
+      continue;
+    }
+    double ta = (p->visLo[a] - r->o[a]) * r->inv[a], tb = (p->visHi[a] - r->o[a]) * r->inv[a];
+    if (ta > tb) {
+      double t = ta;
+      ta = tb;
+      tb = t;
+    }
+    tv0 = cavr_fmax(tv0, ta);
+    tv1 = cavr_fmin(tv1, tb);
+  }
+  if (!(tv0 < tv1)) { /* the ray meets no such cell: no sample */
+    l->kEnd = l->kBegin - 1;
+    return;
+  }
+  const double b = floor(tv0 / step) - 1.0, e = ceil(tv1 / step) + 1.0;
+  if (b > (double)l->kBegin && b < 1e15) l->kBegin = (long)b;
+  if (e < 1e15) l->kEnd = (long)e;
+}
+
+/* The scalar composite march of a ray that crosses the render box: premultiplied RGBA into out, the window
+   depth of its first visible sample into *depth. Each segment is clipped to [t0, t1], sampled at the midpoint
+   of the whole lattice segment and its opacity corrected for the clipped length; empty-space skipping jumps
+   only over whole segments whose midpoints lie in transparent macro cells. */
+CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int interp, const CavrRay *r, float out[4],
+                                            float *depth, uint64_t *samples) {
+  CavrLattice l;
+  cavr_lattice(p, r, &l);
+  const float step = p->step, ft0 = l.ft0, ft1 = l.ft1;
+  const long k0 = l.k0, kFull0 = l.kFull0, kFull1 = l.kFull1;
+  const double mAnchor = l.mAnchor;
+  const float *of = l.of, *df = r->df;
+  long k = l.kBegin;
+  float A = 0.0f, C[3] = {0.0f, 0.0f, 0.0f};
+  double visibleUntil = -1.0; /* the current macro cell is known visible for midpoints before this t */
+  const double invStep = 1.0 / step;
+  for (;;) {
+    if (k > l.kEnd) break;
+    float len = step;
+    if (k < kFull0 || k > kFull1) {
+      float ts = cavr_maxf((float)k * step, ft0), te = cavr_minf((float)(k + 1) * step, ft1);
+      if (!(ts < te)) break;
+      len = te - ts;
+    }
+    const float rel = (float)(k - k0) * step;
+    const double md = mAnchor + rel;
+    float v[3] = {of[0] + rel * df[0], of[1] + rel * df[1], of[2] + rel * df[2]};
+    if (p->skip && md >= visibleUntil && cavr_inside_data(p, v)) {
+      /* Entering a new macro cell: jump over it (or its block) if transparent, else remember where it ends. */
+      int lo[3], hi[3];
+      const int visible = cavr_skip_region(p, v, lo, hi);
+      const double texit = cavr_region_exit(lo, hi, r->o, df, r->inv);
+      if (!visible) {
+        long kn = cavr_jump_target(texit, invStep);
+        k = kn > k + 1 ? kn : k + 1;
+        continue;
+      }
+      visibleUntil = (float)texit;
+    }
+    ++k;
+    float s = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
+    ++*samples;
+    int i0;
+    float f;
+    cavr_tf_index(p, s, &i0, &f);
+    const float *e0 = p->table + 4 * i0, *e1 = e0 + 4;
+    /* Opacity of a full step, and for a clipped part of length l: 1 - (1 - a_step)^(l / step), so the
+       parts of a segment cut by a piece boundary multiply to exactly the full step. */
+    float a = e0[3] + f * (e1[3] - e0[3]);
+    if (!(a > 0.0f)) continue;
+    if (len != step && p->correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len / step);
+    float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
+    if (p->shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+    if (A == 0.0f) *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)md);
+    float w = (1.0f - A) * a;
+    C[0] += w * rgb[0];
+    C[1] += w * rgb[1];
+    C[2] += w * rgb[2];
+    A += w;
+    if (A >= p->ert) break;
+  }
+  out[0] = C[0];
+  out[1] = C[1];
+  out[2] = C[2];
+  out[3] = A;
+}
+
+/* The pixels whose rays may reach the render box: the screen rectangle of its 8 projected corners, 2 pixels
+   wider on every side (rays are computed to ~1e-12 of a pixel); the whole image when a corner is not in front of
+   the eye. */
+static inline void cavr_hit_rectangle(Prep *p) {
+  p->hitX0 = p->hitY0 = 0;
+  p->hitX1 = p->W - 1;
+  p->hitY1 = p->H - 1;
+  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+  for (int c = 0; c < 8; ++c) {
+    double w[3], clip[4];
+    for (int a = 0; a < 3; ++a) w[a] = p->origin[a] + p->spacing[a] * ((c >> a & 1) ? p->boxHi[a] : p->boxLo[a]);
+    for (int r = 0; r < 4; ++r) clip[r] = p->VP[r] * w[0] + p->VP[4 + r] * w[1] + p->VP[8 + r] * w[2] + p->VP[12 + r];
+    if (!(clip[3] > 1e-9 * (fabs(clip[0]) + fabs(clip[1]) + fabs(clip[2])) && clip[3] > 0.0)) return;
+    for (int a = 0; a < 2; ++a) {
+      double ndc = clip[a] / clip[3];
+      lo[a] = ndc < lo[a] ? ndc : lo[a];
+      hi[a] = ndc > hi[a] ? ndc : hi[a];
+    }
+  }
+  /* Pixel centre (px + 0.5) / W * 2 - 1 = ndc: px = (ndc + 1) W / 2 - 0.5. */
+  const double size[2] = {p->W, p->H};
+  double x0 = (lo[0] + 1.0) * 0.5 * size[0] - 2.5, x1 = (hi[0] + 1.0) * 0.5 * size[0] + 1.5;
+  double y0 = (lo[1] + 1.0) * 0.5 * size[1] - 2.5, y1 = (hi[1] + 1.0) * 0.5 * size[1] + 1.5;
+  if (!(x0 < 1e9 && x1 > -1e9 && y0 < 1e9 && y1 > -1e9)) return; /* not finite: keep every pixel */
+  p->hitX0 = x0 > 0.0 ? (int)floor(x0) : 0;
+  p->hitX1 = x1 < size[0] - 1 ? (int)ceil(x1) : p->W - 1;
+  p->hitY0 = y0 > 0.0 ? (int)floor(y0) : 0;
+  p->hitY1 = y1 < size[1] - 1 ? (int)ceil(y1) : p->H - 1;
+}
+
+/* Clamp and store a pixel's premultiplied RGBA (float and 8-bit) and its depth. */
+CAVR_ALWAYS_INLINE void cavr_write_pixel(const Prep *p, size_t pix, const float out[4], float depth) {
+  for (int c = 0; c < 4; ++c) {
+    float v = cavr_clampf(out[c], 0.0f, 1.0f);
+    p->rgbaf[4 * pix + c] = v;
+    p->rgba8[4 * pix + c] = (uint8_t)(v * 255.0f + 0.5f);
+  }
+  p->depth[pix] = depth;
+}
+
+/* The work of one frame: 16x16-pixel tiles (or the ray list's tiles) handed out by an atomic counter. */
+typedef struct CavrFrameWork {
+  const Prep *prep;
+  const CAVRRayList *list;
+  int tileW, tileH;              /* pixels of a rectangle tile (a ray list's tiles are CAVR_RAY_TILE square) */
+  int tilesX, tiles;
+  atomic_int next;
+} CavrFrameWork;
+
+/* A worker's view of it: the pixels of its current tile, then of the next tile it takes. */
+typedef struct CavrPixelQueue {
+  CavrFrameWork *work;
+  int x0, x1, y1, x, y;          /* rectangle tile: next pixel (x, y) */
+  const uint32_t *list;          /* list tile: next n pixels */
+  size_t n;
+} CavrPixelQueue;
+
+CAVR_ALWAYS_INLINE void cavr_queue_init(CavrPixelQueue *q, CavrFrameWork *w) {
+  q->work = w;
+  q->x0 = q->x1 = q->y1 = q->x = q->y = 0;
+  q->list = NULL;
+  q->n = 0;
+}
+
+/* Take a tile: returns 0 when the frame has none left. */
+CAVR_ALWAYS_INLINE int cavr_queue_take_tile(CavrPixelQueue *q) {
+  CavrFrameWork *w = q->work;
+  for (;;) {
+    int t = atomic_fetch_add(&w->next, 1);
+    if (t >= w->tiles) return 0;
+    if (w->list) {
+      const uint32_t *start = w->list->tileStart;
+      if (start[t + 1] == start[t]) continue;
+      q->list = w->list->pixels + start[t];
+      q->n = start[t + 1] - start[t];
+      return 1;
+    }
+    q->x0 = q->x = (t % w->tilesX) * w->tileW;
+    q->y = (t / w->tilesX) * w->tileH;
+    q->x1 = q->x0 + w->tileW < w->prep->W ? q->x0 + w->tileW : w->prep->W;
+    q->y1 = q->y + w->tileH < w->prep->H ? q->y + w->tileH : w->prep->H;
+    return 1;
+  }
+}
+
+/* The next pixel of the current tile: returns 0 when the tile is done. */
+CAVR_ALWAYS_INLINE int cavr_queue_next_in_tile(CavrPixelQueue *q, int *px, int *py) {
+  if (q->work->list) {
+    if (q->n == 0) return 0;
+    uint32_t i = *q->list++;
+    --q->n;
+    *px = (int)(i % (uint32_t)q->work->prep->W);
+    *py = (int)(i / (uint32_t)q->work->prep->W);
+    return 1;
+  }
+  if (q->y >= q->y1) return 0;
+  *px = q->x;
+  *py = q->y;
+  if (++q->x >= q->x1) {
+    q->x = q->x0;
+    ++q->y;
+  }
+  return 1;
+}
+
+/* The next pixel, taking new tiles as needed: returns 0 when the frame is done. */
+CAVR_ALWAYS_INLINE int cavr_queue_next(CavrPixelQueue *q, int *px, int *py) {
+  while (!cavr_queue_next_in_tile(q, px, py))
+    if (!cavr_queue_take_tile(q)) return 0;
+  return 1;
+}
+
+/** Let composite frames use the packet caster (1, the default) or not (0: the scalar caster; for tests). */
+void cavr_cpu_allow_packets(int allowed);
+/** Let renders read the CPU device's padded copy of a volume (1, the default) or its own voxels (0; for tests). */
+void cavr_cpu_allow_padded(int allowed);
+/** The packet caster (cpu_packet_avx2.c): 1 when it can render this frame on this CPU. */
+int cavr_cpu_packet_usable(const Prep *p);
+/** Cast every ray the queue hands out (composite blend); adds the samples taken and the rays that hit. */
+void cavr_cpu_packet_worker(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays);
+
+#endif /* CAVR_CPU_RAYCAST_H */

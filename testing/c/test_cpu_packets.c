@@ -1,0 +1,219 @@
+/*
+ * The CPU's 8-ray packet caster (AVX2) gives the scalar caster's image bit for bit: float colour, 8-bit colour
+ * and depth planes, and the same sample and ray counts, over real volumes of every storage (uint8, uint16,
+ * int16 stored offset, float32), orthographic and perspective views (axis-aligned ones too), shading,
+ * nearest and trilinear interpolation, opacity correction on and off, empty-space skipping on and off, early
+ * ray termination on and off, several sample distances, opaque geometry, a render extent (an MPI piece),
+ * compressive ray lists, and thread counts; and each from the volume's own voxels and from the CPU device's copy
+ * with padded strides (headsq and bucky have one). On a CPU without AVX2 both renders are the scalar caster's.
+ */
+#include "test_util.h"
+#include "cavr/cavr_io.h"
+#include "cpu_raycast.h"
+
+static int g_cases;
+
+static void load(Scene *s, const char *path) {
+  CAVRVolumeFile f;
+  char msg[512];
+  if (cavrLoadNrrd(path, &f, msg, sizeof msg)) {
+    fprintf(stderr, "%s\n", msg);
+    exit(1);
+  }
+  CHECK_OK(cavrSetVolumeData(s->vol, f.type, f.dims, f.data, f.bytes));
+  CHECK_OK(cavrSetVolumeSpacing(s->vol, f.spacing));
+  CHECK_OK(cavrCommitVolume(s->vol));
+  cavrFreeVolumeFile(&f);
+}
+
+/* A table over [lo, hi]: transparent below `cut` of the range, then rising opacity and a colour ramp. */
+static void ramp_tf(Scene *s, double lo, double hi, double cut, float amax) {
+  float t[4 * 256];
+  for (int i = 0; i < 256; ++i) {
+    double u = i / 255.0;
+    t[4 * i] = (float)(0.3 + 0.7 * u);
+    t[4 * i + 1] = (float)(0.8 - 0.5 * u);
+    t[4 * i + 2] = (float)(0.2 + 0.3 * u * u);
+    t[4 * i + 3] = u < cut ? 0.0f : (float)(amax * (u - cut) / (1.0 - cut));
+  }
+  CHECK_OK(cavrSetTransferFunctionTable(s->tf, t, 256, lo, hi));
+  CHECK_OK(cavrCommitTransferFunction(s->tf));
+}
+
+typedef struct Planes {
+  float *rgbaf, *depth;
+  unsigned char *rgba8;
+  CAVRRenderStats st;
+} Planes;
+
+static void render(Scene *s, Planes *out) {
+  size_t n = (size_t)s->w * s->h;
+  CHECK_OK(cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, &out->st));
+  out->rgbaf = malloc(n * 4 * sizeof(float));
+  out->depth = malloc(n * sizeof(float));
+  out->rgba8 = malloc(n * 4);
+  memcpy(out->rgbaf, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F), n * 4 * sizeof(float));
+  memcpy(out->depth, cavrGetFrameBufferData(s->fb, CAVR_FB_DEPTH), n * sizeof(float));
+  memcpy(out->rgba8, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA8), n * 4);
+}
+
+static void planes_free(Planes *p) {
+  free(p->rgbaf);
+  free(p->depth);
+  free(p->rgba8);
+}
+
+/* Render with the scalar caster from the volume's own voxels and with packets from the padded copy (when the
+   volume has one), then the other way round; every plane must match bit for bit. */
+static void same_once(Scene *s, const char *what, int padScalar, int padPackets);
+
+static void same(Scene *s, const char *what) {
+  same_once(s, what, 0, 1);
+  same_once(s, what, 1, 0);
+}
+
+static void same_once(Scene *s, const char *what, int padScalar, int padPackets) {
+  size_t n = (size_t)s->w * s->h;
+  Planes a, b;
+  cavr_cpu_allow_packets(0);
+  cavr_cpu_allow_padded(padScalar);
+  render(s, &a);
+  cavr_cpu_allow_packets(1);
+  cavr_cpu_allow_padded(padPackets);
+  render(s, &b);
+  cavr_cpu_allow_padded(1);
+  size_t diff = 0, first = n;
+  for (size_t i = 0; i < n; ++i)
+    if (memcmp(a.rgbaf + 4 * i, b.rgbaf + 4 * i, 4 * sizeof(float)) || memcmp(&a.depth[i], &b.depth[i], sizeof(float))) {
+      if (first == n) first = i;
+      ++diff;
+    }
+  double lit = 0.0;
+  for (size_t i = 0; i < n; ++i) lit += a.rgbaf[4 * i + 3] > 0.01f;
+  if (diff || a.st.samples != b.st.samples || a.st.rays != b.st.rays) {
+    fprintf(stderr, "FAIL %s: %zu pixels differ (first %zu: scalar %.9g %.9g %.9g %.9g depth %.9g, packets %.9g %.9g %.9g "
+                    "%.9g depth %.9g); samples %llu vs %llu, rays %llu vs %llu\n",
+            what, diff, first, first < n ? a.rgbaf[4 * first] : 0.0, first < n ? a.rgbaf[4 * first + 1] : 0.0,
+            first < n ? a.rgbaf[4 * first + 2] : 0.0, first < n ? a.rgbaf[4 * first + 3] : 0.0,
+            first < n ? a.depth[first] : 0.0, first < n ? b.rgbaf[4 * first] : 0.0,
+            first < n ? b.rgbaf[4 * first + 1] : 0.0, first < n ? b.rgbaf[4 * first + 2] : 0.0,
+            first < n ? b.rgbaf[4 * first + 3] : 0.0, first < n ? b.depth[first] : 0.0,
+            (unsigned long long)a.st.samples, (unsigned long long)b.st.samples, (unsigned long long)a.st.rays,
+            (unsigned long long)b.st.rays);
+    exit(1);
+  }
+  CHECK(memcmp(a.rgba8, b.rgba8, n * 4) == 0);
+  CHECK(lit > 0.02 * n); /* a real picture, not an empty frame */
+  ++g_cases;
+  planes_free(&a);
+  planes_free(&b);
+}
+
+static void orbit(Scene *s, double rx, double ry, double rz, CAVRProjection proj) {
+  double bounds[6];
+  CHECK_OK(cavrGetVolumeBounds(s->vol, bounds));
+  CHECK_OK(cavrSetCameraOrbit(s->cam, bounds, rx, ry, rz, proj, (double)s->w / s->h));
+  CHECK_OK(cavrCommitCamera(s->cam));
+}
+
+static void settings(Scene *s, int shade, int interp, int correction, int skip, double ert, double sd) {
+  CHECK_OK(cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
+  CHECK_OK(cavrSetRenderInterpolation(s->set, interp ? CAVR_INTERPOLATION_TRILINEAR : CAVR_INTERPOLATION_NEAREST));
+  CHECK_OK(cavrSetRenderOpacityCorrection(s->set, correction, 1.0));
+  CHECK_OK(cavrSetRenderEmptySpaceSkipping(s->set, skip));
+  CHECK_OK(cavrSetRenderEarlyTermination(s->set, ert));
+  CHECK_OK(cavrSetRenderSampleDistance(s->set, sd));
+  CHECK_OK(cavrCommitRenderSettings(s->set));
+}
+
+/* Views and settings that exercise every path of the march. */
+static void sweep(Scene *s, const char *name) {
+  static const double views[][3] = {{0, 0, 0}, {-90, 0, 0}, {-90, 90, 0}, {-60, 25, 10}, {37, 123, -20}, {-45, 45, 0}};
+  char what[256];
+  for (int v = 0; v < 6; ++v)
+    for (int proj = 0; proj < 2; ++proj) {
+      orbit(s, views[v][0], views[v][1], views[v][2], proj ? CAVR_PROJECTION_PERSPECTIVE : CAVR_PROJECTION_ORTHOGRAPHIC);
+      const int shade = (v + proj) % 2, interp = v != 3 || proj, correction = v != 4, skip = v != 5;
+      const double ert = v == 2 ? 1.0 : 0.99, sd = v == 1 ? 0.37 : v == 4 ? 1.3 : 0.5;
+      settings(s, shade, interp, correction, skip, ert, sd);
+      snprintf(what, sizeof what, "%s view (%g, %g, %g) %s shade %d interp %d correction %d skip %d ert %g sd %g", name,
+               views[v][0], views[v][1], views[v][2], proj ? "perspective" : "ortho", shade, interp, correction, skip,
+               ert, sd);
+      same(s, what);
+    }
+}
+
+int main(void) {
+  printf("packet caster %s on this CPU\n",
+         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "runs" : "does not run (no AVX2/FMA)");
+  Scene s = scene_new(83, 61); /* not a multiple of the 16-pixel tile, nor of the 8 lanes */
+
+  load(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr"); /* CT, uint16, anisotropic spacing */
+  ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
+  sweep(&s, "headsq");
+  load(&s, CAVR_DATA_DIR "/bucky_32x32x32_uint8.nhdr"); /* uint8, sparse */
+  ramp_tf(&s, 0.0, 255.0, 0.4, 0.6);
+  sweep(&s, "bucky");
+  load(&s, CAVR_DATA_DIR "/inia19_t1brain_168x206x128_float32.nhdr"); /* float32 MRI */
+  ramp_tf(&s, 0.0, 150.0, 0.2, 0.2);
+  sweep(&s, "inia19");
+
+  /* int16 (stored offset by 32768), odd dimensions, negative values. */
+  {
+    const int dims[3] = {37, 29, 23};
+    int16_t *v = malloc(sizeof(int16_t) * 37 * 29 * 23);
+    for (int z = 0; z < 23; ++z)
+      for (int y = 0; y < 29; ++y)
+        for (int x = 0; x < 37; ++x) {
+          double r = sqrt((x - 18.0) * (x - 18.0) + (y - 14.0) * (y - 14.0) + (z - 11.0) * (z - 11.0));
+          v[(z * 29 + y) * 37 + x] = (int16_t)(1000.0 * cos(r * 0.5) - 200.0 + 13 * ((x * 7 + y * 3 + z) % 11));
+        }
+    const double sp[3] = {0.9, 1.1, 1.7};
+    CHECK_OK(cavrSetVolumeData(s.vol, CAVR_INT16, dims, v, sizeof(int16_t) * 37 * 29 * 23));
+    CHECK_OK(cavrSetVolumeSpacing(s.vol, sp));
+    CHECK_OK(cavrCommitVolume(s.vol));
+    free(v);
+    ramp_tf(&s, -1300.0, 1200.0, 0.5, 0.5);
+    sweep(&s, "int16 rings");
+  }
+
+  /* headsq again: opaque geometry, a render extent (an MPI piece), compressive ray lists, thread counts. */
+  load(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
+  ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
+  orbit(&s, -70, 35, 0, CAVR_PROJECTION_PERSPECTIVE);
+  settings(&s, 1, 1, 1, 1, 0.99, 0.5);
+  {
+    size_t n = (size_t)s.w * s.h;
+    float *depth = malloc(n * sizeof(float));
+    for (size_t i = 0; i < n; ++i) depth[i] = (i % 7 == 0) ? 1.0f : 0.3f + 0.6f * (float)((i * 2654435761u) % 1000) / 1000.0f;
+    CHECK_OK(cavrSetFrameBufferOpaqueDepth(s.fb, depth, n));
+    same(&s, "headsq opaque depth");
+    CHECK_OK(cavrSetFrameBufferOpaqueDepth(s.fb, NULL, 0));
+    free(depth);
+  }
+  {
+    const int extent[6] = {10, 50, 3, 40, 20, 70};
+    CHECK_OK(cavrSetVolumeRenderExtent(s.vol, extent));
+    CHECK_OK(cavrCommitVolume(s.vol));
+    same(&s, "headsq render extent");
+    CHECK_OK(cavrSetVolumeRenderExtent(s.vol, NULL));
+    CHECK_OK(cavrCommitVolume(s.vol));
+  }
+  CHECK_OK(cavrSetRenderCompressive(s.set, 0.3, CAVR_RECONSTRUCTION_LOCAL, 0));
+  CHECK_OK(cavrCommitRenderSettings(s.set));
+  same(&s, "headsq compressive 30% local");
+  CHECK_OK(cavrSetRenderCompressive(s.set, 0.25, CAVR_RECONSTRUCTION_LOCAL, 1));
+  CHECK_OK(cavrCommitRenderSettings(s.set));
+  same(&s, "headsq compressive 25% adaptive");
+  CHECK_OK(cavrSetRenderCompressive(s.set, 1.0, CAVR_RECONSTRUCTION_LOCAL, 0));
+  CHECK_OK(cavrCommitRenderSettings(s.set));
+  for (int t = 1; t <= 3; ++t) {
+    char what[64];
+    CHECK_OK(cavrSetDeviceThreadCount(s.dev, t));
+    snprintf(what, sizeof what, "headsq %d threads", t);
+    same(&s, what);
+  }
+  scene_free(&s);
+  printf("%d renders identical\n", g_cases);
+  return 0;
+}
