@@ -77,10 +77,11 @@ CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalized
     char word[32];
     if (sscanf(line, " %31s", word) != 1) continue;
     if (!strcmp(word, "domain")) {
-      char d[32];
+      char d[32] = ""; /* stays empty for a bare "domain" line (sscanf then writes nothing) */
       if (sscanf(line, " domain %31s", d) != 1 || (strcmp(d, "scalar") && strcmp(d, "normalized"))) {
         snprintf(msg, msgSize, "%s:%d: expected 'domain scalar' or 'domain normalized'", path, lineNo);
         code = CAVR_ERROR_FILE_FORMAT;
+        continue;
       }
       normalized = !strcmp(d, "normalized");
       continue;

@@ -67,7 +67,9 @@ typedef struct Prep {
 /* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */
 CAVR_ALWAYS_INLINE float cavr_minf(float a, float b) { return a < b ? a : b; }
 CAVR_ALWAYS_INLINE float cavr_maxf(float a, float b) { return a > b ? a : b; }
-CAVR_ALWAYS_INLINE float cavr_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+/* Clamp to [lo, hi]; NaN gives lo, as the AVX2 path's max(v, 0) does (a NaN sample, e.g. from trilinear
+   interpolation between +-3e38, must never reach an integer conversion). */
+CAVR_ALWAYS_INLINE float cavr_clampf(float v, float lo, float hi) { return v > lo ? (v < hi ? v : hi) : lo; }
 
 CAVR_ALWAYS_INLINE float cavr_fetch(const Prep *p, int storage, size_t i) {
   switch (storage) {

@@ -178,6 +178,42 @@ int main(void) {
         CAVR_ERROR_FILE_FORMAT);
   CHECK(cavrTransferFunctionPreset("nope", table, 64, msg, sizeof msg) == CAVR_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(msg, "ct-bone"));
+  /* A bare "domain" line (fuzzing reproducer ZG9tYWlu): a format error, nothing read uninitialised. */
+  CHECK(cavrLoadTransferFunctionFile(write_text("f.tf", "domain"), NULL, table, 64, tr, msg, sizeof msg) ==
+        CAVR_ERROR_FILE_FORMAT);
+  CHECK(strstr(msg, "domain scalar"));
+
+  /* Finite float voxels of +-3e38 (fuzzing reproducer): trilinear interpolation between them overflows to NaN;
+     the render must map such samples to the table's first entry, not convert NaN to an integer (UBSan checks),
+     and every pixel stays finite and in [0, 1]. */
+  CAVRVolumeFile hv;
+  CHECK(cavrLoadNrrd(write_text("huge.nrrd", "NRRD0004\ntype: float\ndimension: 3\nsizes: 2 2 2\nencoding: ascii\n\n"
+                                             "3e38 -3e38 3e38 -3e38 3e38 -3e38 3e38 -3e38\n"),
+                     &hv, msg, sizeof msg) == CAVR_ERROR_NONE);
+  CHECK_OK(cavrSetVolumeData(s.vol, hv.type, hv.dims, hv.data, hv.bytes));
+  CHECK_OK(cavrCommitVolume(s.vol));
+  tf_constant(s.tf, 1.0f, 0.5f, 0.25f, 0.5f, -3e38, 3e38);
+  const double hb[6] = {0, 1, 0, 1, 0, 1};
+  CHECK_OK(cavrSetCameraOrbit(s.cam, hb, 30, 40, 0, CAVR_PROJECTION_ORTHOGRAPHIC, 1.0));
+  CHECK_OK(cavrCommitCamera(s.cam));
+  for (int mode = CAVR_BLEND_COMPOSITE; mode <= CAVR_BLEND_AVERAGE_INTENSITY; ++mode)
+    for (int shade = 0; shade <= 1; ++shade) { /* every blend mode, the scalar and the packet paths */
+      CHECK_OK(cavrSetRenderBlendMode(s.set, (CAVRBlendMode)mode));
+      CHECK_OK(cavrSetRenderShading(s.set, shade, 0.2, 0.7, 0.3, 20.0));
+      CHECK_OK(cavrCommitRenderSettings(s.set));
+      CHECK_OK(cavrRender(s.fb, s.vol, s.tf, s.cam, s.set, NULL));
+      const float *hp = cavrGetFrameBufferData(s.fb, CAVR_FB_COLOR_RGBA32F);
+      int lit = 0;
+      for (int i = 0; i < s.w * s.h * 4; ++i) {
+        CHECK(hp[i] >= 0.0f && hp[i] <= 1.0f);
+        lit += hp[i] > 0.0f;
+      }
+      CHECK(lit > 0);
+    }
+  CHECK_OK(cavrSetRenderBlendMode(s.set, CAVR_BLEND_COMPOSITE));
+  CHECK_OK(cavrSetRenderShading(s.set, 0, 0.2, 0.7, 0.3, 20.0));
+  CHECK_OK(cavrCommitRenderSettings(s.set));
+  cavrFreeVolumeFile(&hv);
 
   cavrFreeVolumeFile(&gz);
   scene_free(&s);
