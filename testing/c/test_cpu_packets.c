@@ -8,23 +8,9 @@
  * with padded strides (headsq and bucky have one). On a CPU without AVX2 both renders are the scalar caster's.
  */
 #include "test_util.h"
-#include "cavr/cavr_io.h"
 #include "cpu_raycast.h"
 
 static int g_cases;
-
-static void load(Scene *s, const char *path) {
-  CAVRVolumeFile f;
-  char msg[512];
-  if (cavrLoadNrrd(path, &f, msg, sizeof msg)) {
-    fprintf(stderr, "%s\n", msg);
-    exit(1);
-  }
-  CHECK_OK(cavrSetVolumeData(s->vol, f.type, f.dims, f.data, f.bytes));
-  CHECK_OK(cavrSetVolumeSpacing(s->vol, f.spacing));
-  CHECK_OK(cavrCommitVolume(s->vol));
-  cavrFreeVolumeFile(&f);
-}
 
 /* A table over [lo, hi]: transparent below `cut` of the range, then rising opacity and a colour ramp. */
 static void ramp_tf(Scene *s, double lo, double hi, double cut, float amax) {
@@ -148,13 +134,13 @@ int main(void) {
          __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "runs" : "does not run (no AVX2/FMA)");
   Scene s = scene_new(83, 61); /* not a multiple of the 16-pixel tile, nor of the 8 lanes */
 
-  load(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr"); /* CT, uint16, anisotropic spacing */
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr"); /* CT, uint16, anisotropic spacing */
   ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
   sweep(&s, "headsq");
-  load(&s, CAVR_DATA_DIR "/bucky_32x32x32_uint8.nhdr"); /* uint8, sparse */
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/bucky_32x32x32_uint8.nhdr"); /* uint8, sparse */
   ramp_tf(&s, 0.0, 255.0, 0.4, 0.6);
   sweep(&s, "bucky");
-  load(&s, CAVR_DATA_DIR "/inia19_t1brain_168x206x128_float32.nhdr"); /* float32 MRI */
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/inia19_t1brain_168x206x128_float32.nhdr"); /* float32 MRI */
   ramp_tf(&s, 0.0, 150.0, 0.2, 0.2);
   sweep(&s, "inia19");
 
@@ -178,7 +164,7 @@ int main(void) {
   }
 
   /* headsq again: opaque geometry, a render extent (an MPI piece), compressive ray lists, thread counts. */
-  load(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
   ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
   orbit(&s, -70, 35, 0, CAVR_PROJECTION_PERSPECTIVE);
   settings(&s, 1, 1, 1, 1, 0.99, 0.5);

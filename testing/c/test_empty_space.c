@@ -3,21 +3,6 @@
  * bit-identical (float and 8-bit planes, depth too), and skipping takes fewer samples.
  */
 #include "test_util.h"
-#include "cavr/cavr_io.h"
-
-static void load(Scene *s, const char *path) {
-  CAVRVolumeFile f;
-  char msg[512];
-  CAVRError e = cavrLoadNrrd(path, &f, msg, sizeof msg);
-  if (e) {
-    fprintf(stderr, "%s\n", msg);
-    exit(1);
-  }
-  CHECK_OK(cavrSetVolumeData(s->vol, f.type, f.dims, f.data, f.bytes));
-  CHECK_OK(cavrSetVolumeSpacing(s->vol, f.spacing));
-  CHECK_OK(cavrCommitVolume(s->vol));
-  cavrFreeVolumeFile(&f);
-}
 
 static void compare(Scene *s, double rx, double ry, CAVRProjection proj, int shade) {
   double bounds[6];
@@ -54,7 +39,7 @@ static void compare(Scene *s, double rx, double ry, CAVRProjection proj, int sha
 int main(void) {
   Scene s = scene_new(96, 96);
   /* headsq (CT, uint16): air below 400 fully transparent; skin and bone visible. */
-  load(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
   float t[4 * 512];
   for (int i = 0; i < 512; ++i) {
     double v = i * 4000.0 / 511.0;
@@ -70,7 +55,7 @@ int main(void) {
   compare(&s, -90, 30, CAVR_PROJECTION_PERSPECTIVE, 1);
   compare(&s, 37, 123, CAVR_PROJECTION_ORTHOGRAPHIC, 1);
   /* Bucky (uint8): a sparse molecule in empty space. */
-  load(&s, CAVR_DATA_DIR "/bucky_32x32x32_uint8.nhdr");
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/bucky_32x32x32_uint8.nhdr");
   for (int i = 0; i < 512; ++i) t[4 * i + 3] = i < 200 ? 0.0f : 0.5f * (float)(i - 200) / 311.0f;
   for (int i = 0; i < 512; ++i) t[4 * i] = t[4 * i + 1] = t[4 * i + 2] = 1.0f;
   CHECK_OK(cavrSetTransferFunctionTable(s.tf, t, 512, 0.0, 255.0));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cavr/cavr.h"
+#include "cavr/cavr_io.h"
 #include "../common/check.h"
 
 static CAVRDevice g_dev;
@@ -67,6 +68,20 @@ static inline void scene_free(Scene *s) {
   cavrReleaseVolume(s->vol);
   cavrReleaseDevice(s->dev);
   g_dev = NULL;
+}
+
+/* Load a NRRD file into the scene's volume (voxels and spacing) and commit it; exits with the message on error. */
+static inline void scene_load_nrrd(Scene *s, const char *path) {
+  CAVRVolumeFile f;
+  char msg[512];
+  if (cavrLoadNrrd(path, &f, msg, sizeof msg)) {
+    fprintf(stderr, "%s\n", msg);
+    exit(1);
+  }
+  CHECK_OK(cavrSetVolumeData(s->vol, f.type, f.dims, f.data, f.bytes));
+  CHECK_OK(cavrSetVolumeSpacing(s->vol, f.spacing));
+  CHECK_OK(cavrCommitVolume(s->vol));
+  cavrFreeVolumeFile(&f);
 }
 
 /* A constant-colour table: every entry (r,g,b,a). */
