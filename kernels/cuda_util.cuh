@@ -89,4 +89,7 @@ struct CAVRGpuVolume {
   float scale;           // normalised read -> stored units
 };
 
+// v takes over c's array, texture and surface objects and extent (v's own are freed); c is deleted. (volume.cu)
+void cavr_cuda_volume_adopt(CAVRGpuVolume *v, CAVRGpuVolume *c);
+
 #endif

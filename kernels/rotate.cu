@@ -126,16 +126,69 @@ __global__ void __launch_bounds__(256) rotate_tiles_u8x16(cudaSurfaceObject_t s,
     __syncthreads();
   }
 }
+// Rectangular arrays (issue 11, item 5): the quarter turn into a second array of the permuted extent. Source extent
+// (Ea, Eb, Ec) along the plane's (a, b) and the third axis c; +1: dst(a', b', c) = src(a, b, c) with a' = Eb-1-b,
+// b' = a (the in-place map with the cube's side replaced by Eb); -1: a' = b, b' = Ea-1-a. 32 x 32 tiles of (a, b)
+// staged in shared memory so that reads run along src a and writes along dst a'.
+template <typename V>
+__global__ void __launch_bounds__(256) rotate_copy(cudaSurfaceObject_t src, cudaSurfaceObject_t dst, int plane, int Ea,
+                                                   int Eb, int direction) {
+  __shared__ V tile[T][T + 1];
+  const int a0 = blockIdx.x * T, b0 = blockIdx.y * T, c = blockIdx.z;
+  for (int w = threadIdx.y; w < T; w += blockDim.y)
+    if (a0 + (int)threadIdx.x < Ea && b0 + w < Eb) tile[w][threadIdx.x] = load<V>(src, plane, a0 + threadIdx.x, b0 + w, c);
+  __syncthreads();
+  for (int w = threadIdx.y; w < T; w += blockDim.y) {
+    // Thread x writes destination a' = (first a' of the tile) + x, row b' = (a or Ea-1-a) for a = a0 + w.
+    if (direction > 0) { // a' = Eb-1-b runs over [Eb-b0-T, Eb-1-b0]; b' = a
+      const int b = b0 + T - 1 - (int)threadIdx.x, a = a0 + w;
+      if (b >= b0 && b < Eb && a < Ea) store<V>(dst, plane, Eb - 1 - b, a, c, tile[b - b0][w]);
+    } else { // a' = b, b' = Ea-1-a
+      const int b = b0 + (int)threadIdx.x, a = a0 + w;
+      if (b < Eb && a < Ea) store<V>(dst, plane, b, Ea - 1 - a, c, tile[threadIdx.x][w]);
+    }
+  }
+}
 } // namespace
+
+// The rectangular case: a new array of the permuted extent, the copy, then the volume adopts it (peak device memory:
+// two copies of the volume, for the length of the copy).
+static int rotate_rectangular(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms, char *msg,
+                              size_t msgSize) {
+  const int *e = vol->extent;
+  // (a, b, c) = (x, z, y) about y, (x, y, z) about z; the new extent swaps a and b.
+  const int Ea = e[0], Eb = plane == 1 ? e[2] : e[1], Ec = plane == 1 ? e[1] : e[2];
+  const int ext[3] = {Eb, plane == 1 ? Ec : Ea, plane == 1 ? Ea : Ec};
+  CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
+  CAVRGpuVolume *c = nullptr;
+  int code = cavr_cuda_volume_create(ctx, nullptr, vol->storage, ext, 0, &c, msg, msgSize);
+  if (code) return code;
+  dim3 grid((Ea + T - 1) / T, (Eb + T - 1) / T, Ec), block(T, 8);
+  if (vol->storage == 0) rotate_copy<unsigned char><<<grid, block, 0, ctx->stream>>>(vol->surface, c->surface, plane, Ea, Eb, direction);
+  else if (vol->storage == 1) rotate_copy<unsigned short><<<grid, block, 0, ctx->stream>>>(vol->surface, c->surface, plane, Ea, Eb, direction);
+  else rotate_copy<float><<<grid, block, 0, ctx->stream>>>(vol->surface, c->surface, plane, Ea, Eb, direction);
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaEventRecord(ctx->stop, ctx->stream);
+  if (err == cudaSuccess) err = cudaEventSynchronize(ctx->stop);
+  if (err != cudaSuccess) {
+    cavr_cuda_volume_destroy(c);
+    return cavr_cuda_fail(err, "rotate_copy", msg, msgSize);
+  }
+  float t = 0.0f;
+  cudaEventElapsedTime(&t, ctx->start, ctx->stop);
+  cavr_cuda_volume_adopt(vol, c);
+  if (ms) *ms = t;
+  return 0;
+}
 
 extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
                                        char *msg, size_t msgSize) {
-  const int N = vol->cube; // 0: the array is not a cube (cavr_cuda_volume_pad_to_cube makes one)
-  if (N <= 0 || N % (2 * T) != 0 || (plane != 1 && plane != 2)) {
-    std::snprintf(msg, msgSize, "rotate_tiles: the array (%d x %d x %d) is not a cube whose side is a multiple of %d (or bad "
-                  "plane %d)", vol->extent[0], vol->extent[1], vol->extent[2], 2 * T, plane);
+  const int N = vol->cube;
+  if (plane != 1 && plane != 2) {
+    std::snprintf(msg, msgSize, "rotate_tiles: bad plane %d", plane);
     return 1;
   }
+  if (N <= 0 || N % (2 * T) != 0) return rotate_rectangular(ctx, vol, plane, direction, ms, msg, msgSize);
   dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K), block(T, 8);
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
   const char *wordEnv = getenv("CAVR_ROTATE_WORD");

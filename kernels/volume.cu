@@ -434,7 +434,13 @@ extern "C" int cavr_cuda_volume_pad_to_cube(CAVRGpuContext *ctx, CAVRGpuVolume *
     cavr_cuda_volume_destroy(c);
     return cavr_cuda_fail(e, "cudaMemcpy3DAsync (volume into the padded cube)", msg, msgSize);
   }
-  free_array(v); // the volume takes over the cube's array and objects
+  cavr_cuda_volume_adopt(v, c); // the volume takes over the cube's array and objects
+  if (ms) *ms = (float)(now_ms() - t0);
+  return 0;
+}
+
+void cavr_cuda_volume_adopt(CAVRGpuVolume *v, CAVRGpuVolume *c) {
+  free_array(v);
   v->array = c->array;
   v->linear = c->linear;
   v->point = c->point;
@@ -443,8 +449,6 @@ extern "C" int cavr_cuda_volume_pad_to_cube(CAVRGpuContext *ctx, CAVRGpuVolume *
   std::memcpy(v->extent, c->extent, sizeof v->extent);
   v->cube = c->cube;
   delete c;
-  if (ms) *ms = (float)(now_ms() - t0);
-  return 0;
 }
 
 extern "C" int cavr_cuda_volume_macrocells(CAVRGpuContext *ctx, CAVRGpuVolume *v, const int cells[3], float *minmax,

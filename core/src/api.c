@@ -95,6 +95,29 @@ CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callba
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrTuneDevice(CAVRDevice device, CAVRScalarType type, char *path, size_t pathSize) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  int storage;
+  switch (type) {
+  case CAVR_UINT8:
+  case CAVR_INT8: storage = CAVR_STORE_U8; break;
+  case CAVR_UINT16:
+  case CAVR_INT16: storage = CAVR_STORE_U16; break;
+  case CAVR_FLOAT32:
+  case CAVR_UINT32:
+  case CAVR_INT32:
+  case CAVR_FLOAT64: storage = CAVR_STORE_F32; break;
+  default: return cavr_set_error(device, CAVR_ERROR_INVALID_ARGUMENT, "cavrTuneDevice: unknown scalar type %d", (int)type);
+  }
+  if (!device->ops->tune)
+    return cavr_set_error(device, CAVR_ERROR_UNSUPPORTED, "cavrTuneDevice: the %s back end has no strategies to tune",
+                          device->backend == CAVR_BACKEND_CPU ? "CPU" : "chosen");
+  char local[1024];
+  CAVRError e = device->ops->tune(device, storage, local, sizeof local);
+  if (path && pathSize) snprintf(path, pathSize, "%s", e == CAVR_ERROR_NONE || e == CAVR_ERROR_IO ? local : "");
+  return e;
+}
+
 /* ------------------------------------------------------------------------------------------------ device */
 
 CAVRDevice cavrNewDevice(CAVRBackend backend) {
@@ -564,10 +587,15 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
   if (!s) return NULL;
   atomic_init(&s->refs, 1);
   s->device = device;
-  CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
-                        0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1,
-                        1.0f, CAVR_RECONSTRUCTION_LOCAL, 0, CAVR_DEFAULT_MAX_ITERATIONS, CAVR_DEFAULT_TOLERANCE,
-                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS};
+  CAVRSettingsDesc d = {.sampleDistance = 0.5f, .earlyTermination = 0.99f, .opacityCorrection = 1,
+                        .unitDistance = 1.0f, .blendMode = CAVR_BLEND_COMPOSITE,
+                        .interpolation = CAVR_INTERPOLATION_TRILINEAR, .shade = 0, .ambient = 0.1f, .diffuse = 0.7f,
+                        .specular = 0.2f, .specularPower = 10.0f, .emptySpaceSkipping = 1,
+                        .strategy = CAVR_STRATEGY_AUTO, .shapingFlags = CAVR_SHAPING_ALL, .rotation = 1,
+                        .blockShape = 0, .sampleFraction = 1.0f, .reconstruction = CAVR_RECONSTRUCTION_LOCAL,
+                        .adaptive = 0, .maxIterations = CAVR_DEFAULT_MAX_ITERATIONS,
+                        .tolerance = CAVR_DEFAULT_TOLERANCE, .lambda = CAVR_DEFAULT_LAMBDA,
+                        .gramFilter = CAVR_GRAM_FILTER_THESIS};
   s->staged = d;
   s->desc = d;
   s->committed = 1;

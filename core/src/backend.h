@@ -57,6 +57,8 @@ typedef struct CAVRBackendOps {
   void (*shutdown)(CAVRDevice device);
   /** Release what the back end attached to a frame buffer (page-locked host planes) before it is freed; may be NULL. */
   void (*releaseFrameBuffer)(CAVRDevice device, CAVRFrameBuffer fb);
+  /** Measure and save AUTO's table for a CAVRStorage (cavrTuneDevice); path receives the file. NULL: no tuning. */
+  CAVRError (*tune)(CAVRDevice device, int storage, char *path, size_t pathSize);
 } CAVRBackendOps;
 
 /** Per-frame values every back end derives the same way from a job (frame_constants.c). */

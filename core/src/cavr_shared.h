@@ -47,6 +47,8 @@ typedef struct CAVRSettingsDesc {
   int strategy;             /**< CAVRStrategy */
   unsigned shapingFlags;    /**< CAVR_SHAPING_* */
   int rotation;             /**< 0/1: in-place rotation allowed */
+  int blockShape;           /**< internal, never set through the API: 1 + index into cavr_block_shapes (gpu_tune.h)
+                                 forced by the AUTO calibration run with no rotation; 0 = the strategy decides */
   float sampleFraction;     /**< compressive rendering: fraction of pixels with rays, (0, 1] */
   int reconstruction;       /**< CAVRReconstruction */
   int adaptive;             /**< 0/1 */

@@ -3,6 +3,7 @@
  * from the view, in-place rotation with hysteresis), tables, and calls into kernels/ (which only execute).
  * Built only with CUDA; without it cavr_cuda_backend() answers "not built".
  */
+#define _DEFAULT_SOURCE 1 /* mkdir, getpid */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,27 +14,42 @@
 
 #if CAVR_WITH_CUDA
 #include "../../kernels/cavr_kernels.h"
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpu_tune.h"
 #include "reconstruct.h"
 #include "view_policy.h"
 
 /**
- * What AUTO uses: what measured faster on an H200 (docs/benchmarks.md, 2026-11-22). None of the four
- * shaping switches was faster than 16x16 blocks (0.97-1.00x; lockstep stepping 0.77x), and in-place
- * rotation was neutral (0.98-1.00x: the texture cache hits 98% at every angle), so AUTO is 16x16 blocks
- * on the volume as uploaded until a GPU is measured where they pay.
+ * What AUTO uses: per view, the rotation state and thread-block shape that a table measured on this GPU for the
+ * volume's storage type prices cheapest (gpu_tune.h; made by a calibration run at the first AUTO render of that
+ * storage type and cached on disk). Without a table (calibration switched off with CAVR_TUNE=0, or it failed):
+ * 16x16 blocks on the volume as uploaded, what measured best with the ray-casting kernel before the lean loop
+ * (docs/benchmarks.md, 2026-11-22), said once through the error callback.
  */
 #define CAVR_AUTO_SHAPING 0u
-#define CAVR_AUTO_ROTATION 0
-/** Hysteresis of the rotation decision, degrees. */
+/** Hysteresis of the rotation decision, degrees (SHAPED with rotation). */
 #define CAVR_ROTATION_HYSTERESIS 5.0
+/** AUTO keeps the current rotation state unless another is cheaper by more than this fraction. */
+#define CAVR_AUTO_ROTATION_MARGIN 0.05
+
+/** The back end's device data: the GPU context and AUTO's tables, one per storage type. */
+typedef struct CudaDevice {
+  CAVRGpuContext *ctx;
+  CAVRTuneTable table[3];
+  int tableState[3];      /* 0 not looked for yet, 1 ready, 2 none (AUTO uses the default; said once) */
+  char gpu[96];
+  int memoryMiB;
+} CudaDevice;
 
 typedef struct CudaVolume {
   CAVRGpuVolume *gpu;
   unsigned version;       /* vol->version of the voxels on the GPU */
   int dims[3];            /* and their dims and storage: new voxels of the same go into the same array */
   int storage;
-  int cube;               /* side of the array when it is a cube (rotation possible if a multiple of 64), else 0 */
-  int noCube;             /* a padded cube for rotation did not fit: render unrotated */
+  int cube;               /* side of the array when it is a cube (rotated in place if a multiple of 64), else 0 */
+  int noRotate;           /* a rotation by copy did not fit (memory or the 3-D texture limit): render unrotated */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -47,18 +63,150 @@ typedef struct CudaVolume {
    never mistaken for another volume's (or a freed volume's) cells. */
 static _Atomic uint64_t nextCellsStamp = 1;
 
-static CAVRGpuContext *context(CAVRDevice dev) { return (CAVRGpuContext *)dev->backendData; }
+static CAVRGpuContext *context(CAVRDevice dev) { return ((CudaDevice *)dev->backendData)->ctx; }
 
 static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   CAVRGpuContext *ctx = NULL;
   int code = cavr_cuda_context_create(&ctx, msg, msgSize);
   if (code) return (CAVRError)code;
+  CudaDevice *cd = (CudaDevice *)calloc(1, sizeof *cd);
+  if (!cd) {
+    cavr_cuda_context_destroy(ctx);
+    snprintf(msg, msgSize, "out of host memory");
+    return CAVR_ERROR_OUT_OF_MEMORY;
+  }
+  cd->ctx = ctx;
+  size_t bytes = 0;
+  char why[256];
+  if (cavr_cuda_device_info(cd->gpu, sizeof cd->gpu, &bytes, why, sizeof why) != 0) snprintf(cd->gpu, sizeof cd->gpu, "unknown GPU");
+  cd->memoryMiB = (int)(bytes >> 20);
   cavr_cuda_upload_prepare(ctx); /* volume upload staging, made in the background */
-  dev->backendData = ctx;
+  dev->backendData = cd;
   return CAVR_ERROR_NONE;
 }
 
-static void cuda_shutdown(CAVRDevice dev) { cavr_cuda_context_destroy(context(dev)); }
+static void cuda_shutdown(CAVRDevice dev) {
+  CudaDevice *cd = (CudaDevice *)dev->backendData;
+  cavr_cuda_context_destroy(cd->ctx);
+  free(cd);
+  dev->backendData = NULL;
+}
+
+/* A note for the error callback that is not an error (code CAVR_ERROR_NONE; the device error is left alone). */
+static void note(CAVRDevice dev, const char *text) {
+  CAVRErrorCallback cb = dev->callback;
+  if (cb) cb(dev->callbackUser, CAVR_ERROR_NONE, text);
+}
+
+/* Measure AUTO's table for `storage` and save it where cavr_tune_path says. 0 = measured (*saved: written). */
+static CAVRError measure_and_save(CAVRDevice dev, int storage, char *path, size_t pathSize, int *saved, char *msg,
+                                  size_t msgSize) {
+  CudaDevice *cd = (CudaDevice *)dev->backendData;
+  CAVRTuneTable *t = &cd->table[storage];
+  memset(t, 0, sizeof *t);
+  CAVRError e = cavr_cuda_measure_table(dev, storage, t, msg, msgSize);
+  if (e) return e;
+  snprintf(t->gpu, sizeof t->gpu, "%s", cd->gpu);
+  t->memoryMiB = cd->memoryMiB;
+  *saved = 0;
+  path[0] = '\0';
+  if (cavr_tune_path(path, pathSize, cd->gpu, storage) == 0) {
+    /* mkdir -p of the directory part */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    for (char *q = dir + 1; *q; ++q)
+      if (*q == '/') {
+        *q = '\0';
+        mkdir(dir, 0755);
+        *q = '/';
+      }
+    mkdir(dir, 0755);
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (f) {
+      int bad = cavr_tune_write(t, f);
+      bad |= fclose(f) != 0;
+      if (!bad && rename(tmp, path) == 0) *saved = 1;
+      else remove(tmp);
+    }
+  }
+  return CAVR_ERROR_NONE;
+}
+
+/* AUTO's table for `storage`, or NULL (then AUTO uses the default; the reason is said once per device). */
+static const CAVRTuneTable *auto_table(CAVRDevice dev, int storage) {
+  CudaDevice *cd = (CudaDevice *)dev->backendData;
+  if (storage < 0 || storage > 2) return NULL;
+  if (cd->tableState[storage] == 1) return &cd->table[storage];
+  if (cd->tableState[storage] == 2) return NULL;
+  char path[1024], text[1400], why[400] = "";
+  const char *sname = cavr_storage_name(storage);
+  if (cavr_tune_path(path, sizeof path, cd->gpu, storage) == 0) {
+    FILE *f = fopen(path, "r");
+    if (f) {
+      CAVRTuneTable t;
+      int bad = cavr_tune_read(&t, f, why, sizeof why);
+      fclose(f);
+      if (!bad && (strcmp(t.gpu, cd->gpu) || t.memoryMiB != cd->memoryMiB || t.storage != storage))
+        bad = 1, snprintf(why, sizeof why, "measured on another GPU (%s) or storage", t.gpu);
+      else if (!bad && t.version != CAVR_VERSION)
+        bad = 1, snprintf(why, sizeof why, "measured by cavr version %d, this is %d", t.version, CAVR_VERSION);
+      if (!bad) {
+        cd->table[storage] = t;
+        cd->tableState[storage] = 1;
+        return &cd->table[storage];
+      }
+    } else {
+      snprintf(why, sizeof why, "no table yet");
+    }
+  } else {
+    snprintf(why, sizeof why, "no cache directory (set CAVR_TUNE_DIR, XDG_CACHE_HOME or HOME)");
+  }
+  const char *off = getenv("CAVR_TUNE");
+  if (off && (!strcmp(off, "0") || !strcmp(off, "off"))) {
+    snprintf(text, sizeof text, "cavr AUTO: no measured table for %s voxels on this GPU (%s) and CAVR_TUNE=%s: "
+             "using 16x16 thread blocks without rotation", sname, why, off);
+    note(dev, text);
+    cd->tableState[storage] = 2;
+    return NULL;
+  }
+  char msg[400];
+  int saved = 0;
+  CAVRError e = measure_and_save(dev, storage, path, sizeof path, &saved, msg, sizeof msg);
+  if (e) {
+    snprintf(text, sizeof text, "cavr AUTO: measuring the table for %s voxels failed (%s): using 16x16 thread "
+             "blocks without rotation", sname, msg);
+    cd->tableState[storage] = 2;
+    note(dev, text);
+    return NULL;
+  }
+  snprintf(text, sizeof text, "cavr AUTO: measured thread-block shapes for %s voxels on %s (%s)%s%s", sname, cd->gpu,
+           why, saved ? "; saved to " : "; could not save it (kept for this process)", saved ? path : "");
+  note(dev, text);
+  cd->tableState[storage] = 1;
+  return &cd->table[storage];
+}
+
+static CAVRError cuda_tune(CAVRDevice dev, int storage, char *path, size_t pathSize) {
+  CudaDevice *cd = (CudaDevice *)dev->backendData;
+  char msg[400];
+  int saved = 0;
+  CAVRError e = measure_and_save(dev, storage, path, pathSize, &saved, msg, sizeof msg);
+  if (e) {
+    cd->tableState[storage] = 0;
+    return cavr_set_error(dev, e, "cavrTuneDevice: %s", msg);
+  }
+  cd->tableState[storage] = 1;
+  if (!saved) {
+    path[0] = '\0';
+    return cavr_set_error(dev, CAVR_ERROR_IO, "cavrTuneDevice: measured, but could not write the table to the cache "
+                          "directory (CAVR_TUNE_DIR, XDG_CACHE_HOME or HOME)");
+  }
+  return CAVR_ERROR_NONE;
+}
 
 static void cuda_release_volume(CAVRDevice dev, CAVRVolume vol) {
   (void)dev;
@@ -176,69 +324,6 @@ static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
 }
 
 /*
- * In-place rotation needs a cube whose side is a multiple of 64. The first render that rotates a volume whose
- * array is not one moves it into a zeroed cube of its largest side rounded up to 64 (device-to-device, from
- * the array; both exist during the copy) and keeps it: later time steps of the same size are uploaded into the
- * cube's corner. *ok = 1 when the volume can be rotated; 0 when the cube does not fit (memory or the 3-D texture
- * limit): the render goes on unrotated and the error callback hears it once, with the reason.
- */
-static CAVRError cuda_ensure_cube(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, int *ok, float *ms) {
-  *ok = 0;
-  *ms = 0.0f;
-  if (cv->cube > 0 && cv->cube % 64 == 0) {
-    *ok = 1;
-    return CAVR_ERROR_NONE;
-  }
-  if (cv->noCube) return CAVR_ERROR_NONE;
-  int side = cv->dims[0] > cv->dims[1] ? cv->dims[0] : cv->dims[1];
-  side = side > cv->dims[2] ? side : cv->dims[2];
-  side = (side + 63) / 64 * 64;
-  const double es = (double)vol->commitStats.voxelBytes / ((double)cv->dims[0] * cv->dims[1] * cv->dims[2]);
-  char msg[400];
-  int code;
-  if (over_limit((double)side * side * side * es)) {
-    code = CAVR_ERROR_CUDA_OUT_OF_MEMORY;
-    snprintf(msg, sizeof msg, "CAVR_CUDA_VOLUME_LIMIT is %s bytes", getenv("CAVR_CUDA_VOLUME_LIMIT"));
-  } else {
-    code = cavr_cuda_volume_pad_to_cube(context(dev), cv->gpu, side, ms, msg, sizeof msg);
-  }
-  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
-    cv->noCube = 1;
-    CAVRErrorCallback cb = dev->callback;
-    if (cb) {
-      char note[600];
-      snprintf(note, sizeof note, "cavrRender: in-place rotation needs the volume in a %d^3 cube (%.0f MiB on the GPU), "
-               "which %s; rendering without rotation (%s)", side, (double)side * side * side * es / 1048576.0,
-               code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size" : "does not fit in GPU memory", msg);
-      cb(dev->callbackUser, (CAVRError)code, note);
-    }
-    return CAVR_ERROR_NONE;
-  }
-  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: moving the volume into a cube for rotation: %s", msg);
-  cv->cube = side;
-  ++vol->commitStats.deviceAllocations;
-  device_stats(vol, cv);
-  *ok = 1;
-  return CAVR_ERROR_NONE;
-}
-
-/* Index-space direction of world vector w for rays (w / spacing) and for screen axes (w * spacing), then
-   expressed in the axes of the array as stored after `rotation`. */
-static void to_stored(const double in[3], int rotation, double out[3]) {
-  if (rotation == CAVR_ROT_Y) { /* stored x = -original z, stored z = original x */
-    out[0] = -in[2];
-    out[1] = in[1];
-    out[2] = in[0];
-  } else if (rotation == CAVR_ROT_Z) { /* stored x = -original y, stored y = original x */
-    out[0] = -in[1];
-    out[1] = in[0];
-    out[2] = in[2];
-  } else {
-    memcpy(out, in, 3 * sizeof(double));
-  }
-}
-
-/*
  * The host plane `channel` of fb when a render must copy it back (its bit in `want`), else NULL.
  *
  * The copy back writes straight into the frame buffer's planes, page-locked once with cudaHostRegister at the
@@ -319,7 +404,6 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.kd = s->diffuse;
   p.ks = s->specular;
   p.kp = s->specularPower;
-  p.cube = cv->cube;
 
   /* Policy: the view in index space (camera axes from the view matrix rows). */
   const double *V = cam->view;
@@ -334,32 +418,55 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   unsigned flags = strategy == CAVR_STRATEGY_STANDARD ? 0u
                    : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
                                                       : s->shapingFlags;
-  int rotate = strategy == CAVR_STRATEGY_SHAPED ? s->rotation : strategy == CAVR_STRATEGY_AUTO ? CAVR_AUTO_ROTATION && s->rotation : 0;
-  int wantRotation = rotate ? cavr_choose_rotation(dirI, cv->rotation, CAVR_ROTATION_HYSTERESIS) : CAVR_ROT_NONE;
-  float cubeMs = 0.0f; /* a non-cubic volume is moved into a padded cube at its first rotation */
-  if (wantRotation != CAVR_ROT_NONE) {
-    int canRotate = 0;
-    CAVRError ce = cuda_ensure_cube(dev, vol, cv, &canRotate, &cubeMs);
-    if (ce != CAVR_ERROR_NONE) return ce;
-    if (!canRotate) wantRotation = CAVR_ROT_NONE;
-    p.cube = cv->cube;
-  }
+  /* AUTO: the rotation state and block shape the measured table prices cheapest for this view. */
+  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape ? auto_table(dev, cv->storage) : NULL;
+  CAVRTuneChoice choice = {CAVR_ROT_NONE, -1, 0.0f};
+  if (tuned)
+    cavr_tune_choose(tuned, dirI, rightI, upI, s->rotation && !cv->noRotate, cv->rotation,
+                     CAVR_AUTO_ROTATION_MARGIN, &choice);
+  int wantRotation = CAVR_ROT_NONE;
+  if (s->blockShape) wantRotation = CAVR_ROT_NONE; /* calibration: the volume as uploaded */
+  else if (tuned) wantRotation = choice.rotation;
+  else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
+    wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
+  if (cv->noRotate) wantRotation = CAVR_ROT_NONE;
+  msg[0] = '\0';
   if (wantRotation != cv->rotation) {
+    /* A cube whose side is a multiple of 64 turns in place (Misaki 2017); any other array by a copy into an array
+       of the permuted extent (both exist during the copy). */
     float ms = 0.0f, ms2 = 0.0f;
     int code = 0;
-    if (cv->rotation != CAVR_ROT_NONE) code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, &ms, msg, sizeof msg);
-    if (!code && wantRotation != CAVR_ROT_NONE)
-      code = cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
+    if (cv->rotation != CAVR_ROT_NONE) {
+      code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, &ms, msg, sizeof msg);
+      if (!code) cv->rotation = CAVR_ROT_NONE;
+    }
+    if (!code && wantRotation != CAVR_ROT_NONE) {
+      code = over_limit(2.0 * (double)cavr_cuda_volume_bytes(cv->gpu)) && !(cv->cube > 0 && cv->cube % 64 == 0)
+                 ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
+                 : cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
+      if (!code) cv->rotation = wantRotation;
+    }
+    if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
+      cv->noRotate = 1;
+      char text[700];
+      snprintf(text, sizeof text, "cavrRender: rotating the volume needs a second copy of it on the GPU, which %s; "
+               "rendering without rotation (%s)", code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size"
+               : "does not fit in GPU memory", code == CAVR_ERROR_CUDA_OUT_OF_MEMORY && !msg[0] ? "limit" : msg);
+      note(dev, text);
+      code = 0;
+    }
     if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
-    cv->rotation = wantRotation;
-    stats->rotationMilliseconds = ms + ms2 + cubeMs;
+    stats->rotationMilliseconds = ms + ms2;
+    device_stats(vol, cv);
   }
   p.rotation = cv->rotation;
+  /* The rotation map's offset: the extent of the axis that becomes stored x (the cube's side for a cube). */
+  p.cube = cv->rotation == CAVR_ROT_Y ? cv->dims[2] : cv->rotation == CAVR_ROT_Z ? cv->dims[1] : 0;
   double dirS[3], rightS[3], upS[3];
   const double ones[3] = {1.0, 1.0, 1.0};
-  to_stored(dirI, cv->rotation, dirS);
-  to_stored(rightI, cv->rotation, rightS);
-  to_stored(upI, cv->rotation, upS);
+  cavr_to_stored(dirI, cv->rotation, dirS);
+  cavr_to_stored(rightI, cv->rotation, rightS);
+  cavr_to_stored(upI, cv->rotation, upS);
   CAVRViewClass vc;
   cavr_classify_view(dirS, rightS, upS, ones, flags, 512, &vc);
   p.blockW = vc.blockW;
@@ -368,6 +475,17 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.warpH = vc.warpH;
   p.transposed = vc.transposed;
   p.syncPropagation = vc.syncPropagation;
+  int shape = s->blockShape > 0 && s->blockShape <= CAVR_TUNE_SHAPES ? s->blockShape - 1 : tuned ? choice.shape : -1;
+  if (shape >= 0) {
+    const CAVRBlockShape *b = &cavr_block_shapes[shape];
+    p.blockW = b->blockW;
+    p.blockH = b->blockH;
+    p.warpW = b->warpW;
+    p.warpH = b->warpH;
+    p.transposed = b->transposed;
+    p.syncPropagation = 0;
+  }
+  stats->autoTable = tuned != NULL;
 
   /* Tables: count entries with the opacity corrected for a full step, then the raw table. */
   size_t count = (size_t)tf->count;
@@ -464,7 +582,7 @@ static CAVRError cuda_block_deviation(CAVRDevice dev, const CAVRRenderJob *job, 
 
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
-                                       cuda_release_frame_buffer};
+                                       cuda_release_frame_buffer, cuda_tune};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
   int count = 0;

@@ -50,15 +50,35 @@ void cavr_classify_view(const double dir[3], const double right[3], const double
   out->syncPropagation = (flags & CAVR_SHAPE_SYNC_PROPAGATION) && rayAxis == 2;
 }
 
-int cavr_choose_rotation(const double dirIndex[3], int current, double hysteresisDeg) {
+int cavr_choose_rotation(const double dirIndex[3], const double rightIndex[3], int current, double hysteresisDeg) {
   double ax = fabs(dirIndex[0]), ay = fabs(dirIndex[1]), az = fabs(dirIndex[2]);
   double other = ay > az ? ay : az;
   double angle = atan2(ax, other) * 180.0 / CAVR_PI; /* 45: x as parallel to the rays as another axis */
-  int wanted = az <= ay ? CAVR_ROT_Y : CAVR_ROT_Z;
+  /* Which old axis becomes stored x: z under ROT_Y, y under ROT_Z. Pick the one nearest the screen's right
+     direction, so a warp's row of pixels (32 threads side by side) walks along stored x, the fastest axis. */
+  double ry = fabs(rightIndex[1]), rz = fabs(rightIndex[2]);
+  int wanted = rz >= ry ? CAVR_ROT_Y : CAVR_ROT_Z;
   if (current == CAVR_ROT_NONE) return angle > 45.0 + hysteresisDeg ? wanted : CAVR_ROT_NONE;
   if (angle < 45.0 - hysteresisDeg) return CAVR_ROT_NONE;
   /* Stay rotated; change the axis only when the other clearly fits better (same hysteresis). */
-  if (current == CAVR_ROT_Y && az > ay * tan((45.0 + hysteresisDeg) * CAVR_PI / 180.0)) return CAVR_ROT_Z;
-  if (current == CAVR_ROT_Z && ay > az * tan((45.0 + hysteresisDeg) * CAVR_PI / 180.0)) return CAVR_ROT_Y;
+  const double t = tan((45.0 + hysteresisDeg) * CAVR_PI / 180.0);
+  if (current == CAVR_ROT_Y && ry > rz * t) return CAVR_ROT_Z;
+  if (current == CAVR_ROT_Z && rz > ry * t) return CAVR_ROT_Y;
   return current;
+}
+
+void cavr_to_stored(const double in[3], int rotation, double out[3]) {
+  if (rotation == CAVR_ROT_Y) { /* stored x = -original z, stored z = original x */
+    out[0] = -in[2];
+    out[1] = in[1];
+    out[2] = in[0];
+  } else if (rotation == CAVR_ROT_Z) { /* stored x = -original y, stored y = original x */
+    out[0] = -in[1];
+    out[1] = in[0];
+    out[2] = in[2];
+  } else {
+    out[0] = in[0];
+    out[1] = in[1];
+    out[2] = in[2];
+  }
 }

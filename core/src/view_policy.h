@@ -38,13 +38,20 @@ void cavr_classify_view(const double dir[3], const double right[3], const double
 enum { CAVR_ROT_NONE = 0, CAVR_ROT_Y = 1, CAVR_ROT_Z = 2 };
 
 /**
- * Which rotation state the volume should be in for viewing direction `dirIndex` (index space, any
- * length), given its current state. Rotate when x is nearly parallel to the rays: the angle
- * atan(|d_x| / max(|d_y|, |d_z|)) exceeds 45 degrees + `hysteresisDeg`; return to unrotated when it falls
- * below 45 - hysteresisDeg (so a view oscillating near the boundary does not rotate every frame). The
- * rotation is about y when that puts x in the screen plane best (|d_z| <= |d_y|: the new x is the old z),
- * about z otherwise (the new x is the old y). Misaki 2017 is the case of rotations about y only.
+ * Which rotation state the volume should be in for viewing direction `dirIndex` (index space, any length) and
+ * screen right direction `rightIndex` (index space: world right * spacing), given its current state. Rotate when
+ * x is nearly parallel to the rays: the angle atan(|d_x| / max(|d_y|, |d_z|)) exceeds 45 degrees +
+ * `hysteresisDeg`; return to unrotated when it falls below 45 - hysteresisDeg (so a view oscillating near the
+ * boundary does not rotate every frame). Of the two quarter turns, the one that makes the old axis nearest the
+ * screen's right direction the new (stored) x: about y when |r_z| >= |r_y| (the new x is the old z, and the rays
+ * run along stored z), about z otherwise (the new x is the old y). Then a warp's row of pixels walks along the
+ * fastest axis in memory, as in Misaki 2017 (sec. 3), which rotates about y for orbits about y; that is the
+ * case |r_y| = 0 here. The axis changes only when the other fits clearly better (same hysteresis).
  */
-int cavr_choose_rotation(const double dirIndex[3], int current, double hysteresisDeg);
+int cavr_choose_rotation(const double dirIndex[3], const double rightIndex[3], int current, double hysteresisDeg);
+
+/** A direction in index space of the volume as uploaded, expressed in the axes of the array as stored after
+    `rotation` (CAVR_ROT_*). in and out may not alias. */
+void cavr_to_stored(const double in[3], int rotation, double out[3]);
 
 #endif

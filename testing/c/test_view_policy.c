@@ -67,42 +67,61 @@ int main(void) {
   cavr_classify_view(d, r, u, aniso, ALL, 512, &c);
   CHECK(c.rayAxis == 0); /* |d_x| / 1 > |d_z| / 2 */
 
-  /* Rotation: Misaki's range theta_y in [45, 135) and [225, 315). For these views y is exactly in the
-     screen plane, so the rotation about z (new x = old y) puts x fully in the screen. */
+  /* Rotation: Misaki's range theta_y in [45, 135) and [225, 315). For an orbit about y the screen's right
+     direction lies in the x-z plane, so the turn about y (new x = old z, rays along stored z) is the one that
+     puts a warp's row of pixels along stored x. */
   int state = CAVR_ROT_NONE;
   for (int deg = 0; deg < 360; ++deg) {
-    double a = deg * M_PI / 180.0, dir[3] = {sin(a), 0, cos(a)};
-    int next = cavr_choose_rotation(dir, CAVR_ROT_NONE, 0.0);
+    double a = deg * M_PI / 180.0, dir[3] = {sin(a), 0, cos(a)}, right[3] = {cos(a), 0, -sin(a)};
+    int next = cavr_choose_rotation(dir, right, CAVR_ROT_NONE, 0.0);
     int unfavourable = (deg > 45 && deg < 135) || (deg > 225 && deg < 315);
     if (deg % 45 != 0) CHECK((next != CAVR_ROT_NONE) == unfavourable); /* exact boundaries: either */
-    CHECK(next == CAVR_ROT_NONE || next == CAVR_ROT_Z);
-    state = cavr_choose_rotation(dir, state, 5.0);
+    CHECK(next == CAVR_ROT_NONE || next == CAVR_ROT_Y);
+    /* After the turn the rays run along stored z and the screen's right along stored x. */
+    if (next == CAVR_ROT_Y) {
+      double ds[3], rs[3];
+      cavr_to_stored(dir, next, ds);
+      cavr_to_stored(right, next, rs);
+      CHECK(fabs(ds[2]) > fabs(ds[0]) && fabs(rs[0]) > fabs(rs[2]));
+    }
+    state = cavr_choose_rotation(dir, right, state, 5.0);
   }
   /* Hysteresis: oscillating between 44 and 52 degrees rotates once, not every frame. */
   state = CAVR_ROT_NONE;
   int changes = 0;
   for (int i = 0; i < 20; ++i) {
-    double deg = (i % 2) ? 52.0 : 44.0, a = deg * M_PI / 180.0, dir[3] = {sin(a), 0, cos(a)};
-    int next = cavr_choose_rotation(dir, state, 5.0);
+    double deg = (i % 2) ? 52.0 : 44.0, a = deg * M_PI / 180.0, dir[3] = {sin(a), 0, cos(a)},
+           right[3] = {cos(a), 0, -sin(a)};
+    int next = cavr_choose_rotation(dir, right, state, 5.0);
     changes += next != state;
     state = next;
   }
-  CHECK(changes == 1 && state == CAVR_ROT_Z);
+  CHECK(changes == 1 && state == CAVR_ROT_Y);
   {
-    double a = 41.0 * M_PI / 180.0, dir[3] = {sin(a), 0, cos(a)};
-    CHECK(cavr_choose_rotation(dir, CAVR_ROT_Z, 5.0) == CAVR_ROT_Z); /* inside the band: stay */
+    double a = 41.0 * M_PI / 180.0, dir[3] = {sin(a), 0, cos(a)}, right[3] = {cos(a), 0, -sin(a)};
+    CHECK(cavr_choose_rotation(dir, right, CAVR_ROT_Y, 5.0) == CAVR_ROT_Y); /* inside the band: stay */
     a = 39.0 * M_PI / 180.0;
-    double dir2[3] = {sin(a), 0, cos(a)};
-    CHECK(cavr_choose_rotation(dir2, CAVR_ROT_Z, 5.0) == CAVR_ROT_NONE);
+    double dir2[3] = {sin(a), 0, cos(a)}, right2[3] = {cos(a), 0, -sin(a)};
+    CHECK(cavr_choose_rotation(dir2, right2, CAVR_ROT_Y, 5.0) == CAVR_ROT_NONE);
   }
-  /* Any view direction with x along the rays: rotation about z when z is in the way (x-z plane). */
-  double dz[3] = {1.0, 0.1, 0.6};
-  CHECK(cavr_choose_rotation(dz, CAVR_ROT_NONE, 5.0) == CAVR_ROT_Z); /* y is in the screen: new x = old y */
-  double dy[3] = {1.0, 0.6, 0.1};
-  CHECK(cavr_choose_rotation(dy, CAVR_ROT_NONE, 5.0) == CAVR_ROT_Y); /* z is in the screen: new x = old z */
-  CHECK(cavr_choose_rotation(dy, CAVR_ROT_Z, 5.0) == CAVR_ROT_Y);    /* clearly better: switch axis */
-  double dtie[3] = {1.0, 0.35, 0.3};
-  CHECK(cavr_choose_rotation(dtie, CAVR_ROT_Z, 5.0) == CAVR_ROT_Z);  /* nearly equal: keep the axis */
+  /* Rays along x with the screen's right along y (an orbit about z): the turn about z (new x = old y). */
+  double dx[3] = {1.0, 0.1, 0.2}, ry[3] = {-0.1, 1.0, 0.0}, rz[3] = {0.0, 0.05, 1.0}, rtie[3] = {0.0, 0.8, 0.7};
+  CHECK(cavr_choose_rotation(dx, ry, CAVR_ROT_NONE, 5.0) == CAVR_ROT_Z);
+  CHECK(cavr_choose_rotation(dx, rz, CAVR_ROT_NONE, 5.0) == CAVR_ROT_Y);
+  CHECK(cavr_choose_rotation(dx, rz, CAVR_ROT_Z, 5.0) == CAVR_ROT_Y);      /* clearly better: switch axis */
+  CHECK(cavr_choose_rotation(dx, rtie, CAVR_ROT_Z, 5.0) == CAVR_ROT_Z);    /* nearly equal: keep the axis */
+  CHECK(cavr_choose_rotation(dx, rtie, CAVR_ROT_Y, 5.0) == CAVR_ROT_Y);
+  { /* cavr_to_stored is a rotation: lengths and the right-handedness of (x, y, z) are kept. */
+    const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ez[3] = {0, 0, 1};
+    for (int rot = 0; rot < 3; ++rot) {
+      double X[3], Y[3], Z[3];
+      cavr_to_stored(ex, rot, X);
+      cavr_to_stored(ey, rot, Y);
+      cavr_to_stored(ez, rot, Z);
+      double det = X[0] * (Y[1] * Z[2] - Y[2] * Z[1]) - X[1] * (Y[0] * Z[2] - Y[2] * Z[0]) + X[2] * (Y[0] * Z[1] - Y[1] * Z[0]);
+      CHECK(fabs(det - 1.0) < 1e-12);
+    }
+  }
   printf("view policy: ok\n");
   return 0;
 }

@@ -10,7 +10,9 @@
 extern "C" {
 #endif
 
-/** Called with the first error of each sequence (see cavrGetDeviceError). May be called from any thread. */
+/** Called with the first error of each sequence (see cavrGetDeviceError), and with notes that are not errors
+    (code CAVR_ERROR_NONE: e.g. AUTO's table was measured, or AUTO falls back to its default). May be called from
+    any thread. */
 typedef void (*CAVRErrorCallback)(void *user, CAVRError code, const char *message);
 
 /**
@@ -46,6 +48,22 @@ CAVR_API CAVRError cavrGetDeviceError(CAVRDevice device, const char **message);
 
 /** Install a callback called for every error recorded on the device (NULL removes it). */
 CAVR_API CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callback, void *user);
+
+/**
+ * Measure AUTO's table for voxels of `type` on this device's GPU and save it (issue 11, item 4): thread-block shape
+ * and in-place rotation chosen per view from measured cost, the view classes of thread-block shaping (Sugimoto et
+ * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 8
+ * block shapes (16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed) and every rotation state (Misaki et
+ * al. 2017). The run renders a dense 384^3 synthetic volume into a 512^2 image from 36 views with each shape (about
+ * 1-3 s and 60-240 MB of device memory). AUTO does the same by itself at its first render of a storage type with no
+ * valid table (unless the environment sets CAVR_TUNE=0); this call re-measures regardless (`cavr-bench --tune`).
+ * The table goes to $CAVR_TUNE_DIR, else $XDG_CACHE_HOME/cavr, else $HOME/.cache/cavr, one file per GPU model and
+ * storage (uint8/int8, uint16/int16, float32 and the types stored as float32); a table of another GPU, storage or
+ * cavr version is stale and measured again. `path` (may be NULL) receives the file's path (pathSize bytes).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL device, unknown type), CAVR_ERROR_UNSUPPORTED (a CPU device: it has no
+ * strategies), CAVR_ERROR_IO (measured and used by this process, but the file could not be written), CUDA errors.
+ */
+CAVR_API CAVRError cavrTuneDevice(CAVRDevice device, CAVRScalarType type, char *path, size_t pathSize);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,8 @@ typedef struct CAVRRenderStats {
   int blockWidth, blockHeight; /**< thread block in pixels */
   int warpWidth, warpHeight;   /**< warp shape in pixels */
   int rotation;                /**< volume orientation: 0 as uploaded, 1 a quarter turn about y, 2 about z */
+  int autoTable;               /**< AUTO: 1 when block shape and rotation came from the table measured on this GPU
+                                    (cavrTuneDevice), 0 when AUTO used its default (16x16 blocks, no rotation) */
 } CAVRRenderStats;
 
 /**

@@ -1,0 +1,197 @@
+/*
+ * cuda_tune.c - the calibration run behind AUTO's table (issue 11, item 4): render a dense synthetic volume of one
+ * storage type from views of every class, with every candidate thread-block shape, and keep the kernel time per
+ * sample. Runs through the public API on the caller's CUDA device (a volume, a transfer function, a camera and a
+ * frame buffer of its own, released at the end); only the forced block shape is internal (settings desc.blockShape).
+ */
+#define _DEFAULT_SOURCE 1 /* M_PI */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_tune.h"
+#include "objects.h"
+#include "view_policy.h"
+
+#if CAVR_WITH_CUDA
+
+/* Calibration volume: N^3 voxels, rendered into an S x S image; each view and shape: one warm-up and REPS timed
+   frames (the median kept). 36 views x 8 shapes x 4 frames of about 1 ms: about 1-2 s on an H100. */
+enum { N = 384, S = 512, REPS = 3, ROLLS = 6 };
+
+/* A field like ../shared/perf/lean_probe.cu's (a sphere of radius 0.45 of the box holding a product of sines), in
+   [0, 1]: dense, no empty space inside the sphere, so every shape casts the same samples. sx, sy, sz: the sines. */
+static float field(int x, int y, int z, const float *sx, const float *sy, const float *sz) {
+  const float fx = (x + .5f) / N - .5f, fy = (y + .5f) / N - .5f, fz = (z + .5f) / N - .5f;
+  const float r = sqrtf(fx * fx + fy * fy + fz * fz);
+  const float s = 0.5f * sx[x] * sy[y] * sz[z] + 0.5f;
+  const float v = r < 0.45f ? 0.5f * s * (1.0f - r) + 0.25f : 0.0f;
+  return v < 1.0f ? v : 1.0f;
+}
+
+static void *make_voxels(int storage, CAVRScalarType *type) {
+  const size_t n = (size_t)N * N * N;
+  const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
+  unsigned char *v = (unsigned char *)malloc(n * es);
+  if (!v) return NULL;
+  *type = storage == CAVR_STORE_U8 ? CAVR_UINT8 : storage == CAVR_STORE_U16 ? CAVR_UINT16 : CAVR_FLOAT32;
+  float sx[N], sy[N], sz[N];
+  for (int i = 0; i < N; ++i) {
+    const float f = (i + .5f) / N - .5f;
+    sx[i] = sinf(37.0f * f);
+    sy[i] = sinf(23.0f * f);
+    sz[i] = sinf(29.0f * f);
+  }
+  size_t i = 0;
+  for (int z = 0; z < N; ++z)
+    for (int y = 0; y < N; ++y)
+      for (int x = 0; x < N; ++x, ++i) {
+        const float f = field(x, y, z, sx, sy, sz);
+        if (storage == CAVR_STORE_U8) v[i] = (unsigned char)(255.0f * f + 0.5f);
+        else if (storage == CAVR_STORE_U16) ((unsigned short *)v)[i] = (unsigned short)(65535.0f * f + 0.5f);
+        else ((float *)v)[i] = f;
+      }
+  return v;
+}
+
+/* Orthographic view of the volume's centre along `d` (unit), screen right and up turned by `rollDeg` about d. */
+static void view_matrices(const double d[3], double rollDeg, double view[16], double proj[16], double rightOut[3],
+                          double upOut[3]) {
+  /* A right vector perpendicular to d: from the world axis least parallel to d. */
+  const double ax[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  int k = 0;
+  for (int a = 1; a < 3; ++a)
+    if (fabs(d[a]) < fabs(d[k])) k = a;
+  const double *w = ax[k];
+  double r0[3] = {d[1] * w[2] - d[2] * w[1], d[2] * w[0] - d[0] * w[2], d[0] * w[1] - d[1] * w[0]};
+  double l = sqrt(r0[0] * r0[0] + r0[1] * r0[1] + r0[2] * r0[2]);
+  for (int a = 0; a < 3; ++a) r0[a] /= l;
+  double u0[3] = {r0[1] * d[2] - r0[2] * d[1], r0[2] * d[0] - r0[0] * d[2], r0[0] * d[1] - r0[1] * d[0]};
+  const double c = cos(rollDeg * M_PI / 180.0), s = sin(rollDeg * M_PI / 180.0);
+  double r[3], u[3];
+  for (int a = 0; a < 3; ++a) {
+    r[a] = c * r0[a] + s * u0[a];
+    u[a] = -s * r0[a] + c * u0[a];
+  }
+  const double centre = 0.5 * N - 0.5, dist = 2.0 * N;
+  const double eye[3] = {centre - dist * d[0], centre - dist * d[1], centre - dist * d[2]};
+  memset(view, 0, 16 * sizeof(double));
+  memset(proj, 0, 16 * sizeof(double));
+  for (int a = 0; a < 3; ++a) { /* rows: right, up, -d (OpenGL eye space looks down -z) */
+    view[4 * a] = r[a];
+    view[4 * a + 1] = u[a];
+    view[4 * a + 2] = -d[a];
+    view[12] -= r[a] * eye[a];
+    view[13] -= u[a] * eye[a];
+    view[14] += d[a] * eye[a];
+  }
+  view[15] = 1.0;
+  const double h = 0.5 * N, zn = 0.5 * N, zf = 3.5 * N; /* the sphere (radius 0.45 N) fills the image */
+  proj[0] = proj[5] = 1.0 / h;
+  proj[10] = -2.0 / (zf - zn);
+  proj[14] = -(zf + zn) / (zf - zn);
+  proj[15] = 1.0;
+  memcpy(rightOut, r, sizeof r);
+  memcpy(upOut, u, sizeof u);
+}
+
+static int cmpf(const void *a, const void *b) {
+  const float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
+  CAVRScalarType type;
+  void *voxels = make_voxels(storage, &type);
+  if (!voxels) {
+    snprintf(msg, msgSize, "out of host memory for the %d^3 calibration volume", N);
+    return CAVR_ERROR_OUT_OF_MEMORY;
+  }
+  CAVRVolume vol = cavrNewVolume(dev);
+  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, S, S);
+  CAVRError e = vol && tf && cam && set && fb ? CAVR_ERROR_NONE : CAVR_ERROR_OUT_OF_MEMORY;
+  const int dims[3] = {N, N, N};
+  const double maxValue = storage == CAVR_STORE_U8 ? 255.0 : storage == CAVR_STORE_U16 ? 65535.0 : 1.0;
+  if (!e) e = cavrSetVolumeData(vol, type, dims, voxels, (size_t)N * N * N * (storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4));
+  if (!e) e = cavrCommitVolume(vol);
+  free(voxels);
+  if (!e && vol->cpuFallback) { /* the GPU could not hold it: do not calibrate the CPU */
+    e = CAVR_ERROR_CUDA_OUT_OF_MEMORY;
+    cavr_set_error(dev, e, "the %d^3 calibration volume does not fit in GPU memory", N);
+  }
+  /* A dense, near-transparent table (the probe's: opacity 0.02 a above a = 0.2), so rays run through the sphere. */
+  float table[4 * 256];
+  for (int i = 0; i < 256; ++i) {
+    const float a = i / 255.0f;
+    table[4 * i] = a;
+    table[4 * i + 1] = a * a;
+    table[4 * i + 2] = 1.0f - a;
+    table[4 * i + 3] = a > 0.2f ? 0.02f * a : 0.0f;
+  }
+  if (!e) e = cavrSetTransferFunctionTable(tf, table, 256, 0.0, maxValue);
+  if (!e) e = cavrCommitTransferFunction(tf);
+  if (!e) e = cavrSetRenderSampleDistance(set, 0.5);
+  if (!e) e = cavrSetRenderOpacityCorrection(set, 0, 1.0);
+  if (!e) e = cavrSetRenderEmptySpaceSkipping(set, 0);
+  if (!e) e = cavrSetRenderStrategy(set, CAVR_STRATEGY_SHAPED, 0u, 0);
+  if (!e) e = cavrCommitRenderSettings(set);
+  if (!e) e = cavrSetFrameBufferHostChannels(fb, 0u);
+  /* Views: rays near z (tilted 0 and 30 degrees towards x), near x (60 and 90 degrees), near y (60 and 90 degrees
+     from z towards y), each rolled so that the primary axis falls in the middle of each 15-degree group. */
+  static const double tilt[6][2] = {{0, 0}, {30, 0}, {60, 0}, {90, 0}, {0, 60}, {0, 90}};
+  double sum[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES];
+  int count[CAVR_TUNE_CLASSES];
+  memset(sum, 0, sizeof sum);
+  memset(count, 0, sizeof count);
+  for (int v = 0; v < 6 && !e; ++v) {
+    const double ty = tilt[v][0] * M_PI / 180.0, tx = tilt[v][1] * M_PI / 180.0;
+    /* d = R_x(tx) R_y(ty) (0, 0, 1), made a little oblique so no component is exactly 0 */
+    double d[3] = {sin(ty), -sin(tx) * cos(ty), cos(tx) * cos(ty)};
+    d[0] += 0.02;
+    d[1] += 0.03;
+    const double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (int a = 0; a < 3; ++a) d[a] /= l;
+    for (int roll = 0; roll < ROLLS && !e; ++roll) {
+      double view[16], proj[16], right[3], up[3];
+      view_matrices(d, 7.5 + 15.0 * roll, view, proj, right, up);
+      const int cls = cavr_tune_class(d, right, up);
+      e = cavrSetCameraMatrices(cam, view, proj);
+      if (!e) e = cavrCommitCamera(cam);
+      for (int s = 0; s < CAVR_TUNE_SHAPES && !e; ++s) {
+        set->desc.blockShape = s + 1;
+        float ns[REPS];
+        for (int r = -1; r < REPS && !e; ++r) {
+          CAVRRenderStats st;
+          e = cavrRender(fb, vol, tf, cam, set, &st);
+          if (!e && r >= 0) ns[r] = st.samples ? (float)(st.kernelMilliseconds * 1e6 / (double)st.samples) : 0.0f;
+        }
+        if (e) break;
+        qsort(ns, REPS, sizeof(float), cmpf);
+        sum[cls][s] += ns[REPS / 2];
+      }
+      ++count[cls];
+    }
+  }
+  if (set) set->desc.blockShape = 0;
+  if (e) {
+    const char *m = NULL;
+    cavrGetDeviceError(dev, &m);
+    snprintf(msg, msgSize, "%s", m && *m ? m : cavrGetErrorString(e));
+  } else {
+    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c)
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t->cost[c][s] = count[c] ? (float)(sum[c][s] / count[c]) : 0.0f;
+    t->storage = storage;
+    t->version = CAVR_VERSION;
+  }
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(tf);
+  cavrReleaseVolume(vol);
+  return e;
+}
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * gpu_tune.h - what AUTO chooses from on a GPU: a table of measured costs per class of view and thread-block
+ * shape, made for one GPU model and one voxel storage by a short calibration run and cached on disk (issue 11,
+ * item 4). Plain C, unit-tested on the CPU; the calibration itself is in cuda_tune.c.
+ *
+ * A view's class is that of thread-block shaping (Sugimoto et al. 2013, sec. 4-5, Table 2): the index axis most
+ * parallel to the rays, and the on-screen direction of the primary axis of the facing plane in 15-degree groups.
+ * The table holds, per class, the kernel time per sample of each candidate block shape on a dense synthetic volume,
+ * so views with different sample counts compare. In-place rotation (Misaki et al. 2017) turns one class into
+ * another (the volume's stored axes change, the view does not), so the same table prices every rotation state and
+ * AUTO takes the cheapest state and shape for each view.
+ */
+#ifndef CAVR_GPU_TUNE_H
+#define CAVR_GPU_TUNE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/** Version of the file format and of the candidate list: a table with another is stale. */
+#define CAVR_TUNE_FORMAT 1
+/** 15-degree groups of the primary axis's on-screen direction (Sugimoto 2013, Table 2). */
+#define CAVR_TUNE_GROUPS 6
+/** Classes of view: ray axis (x, y, z) x screen-direction group. */
+#define CAVR_TUNE_CLASSES (3 * CAVR_TUNE_GROUPS)
+/** Candidate thread-block shapes. */
+#define CAVR_TUNE_SHAPES 8
+
+/** A thread block of blockW x blockH pixels tiled by warps of warpW x warpH (row-major lanes); transposed: blocks
+    are launched column by column. */
+typedef struct CAVRBlockShape {
+  const char *name;
+  int blockW, blockH, warpW, warpH, transposed;
+} CAVRBlockShape;
+
+/** The candidates, index 0 being the standard 16x16 block (what AUTO uses without a table):
+    16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed. */
+extern const CAVRBlockShape cavr_block_shapes[CAVR_TUNE_SHAPES];
+
+typedef struct CAVRTuneTable {
+  char gpu[96];      /**< the GPU's name as CUDA reports it */
+  int memoryMiB;     /**< its memory, MiB (tells models with one name apart) */
+  int storage;       /**< CAVRStorage the table was measured for */
+  int version;       /**< CAVR_VERSION of the library that measured it */
+  float cost[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample; 0 = not measured */
+} CAVRTuneTable;
+
+/** Class (0 .. CAVR_TUNE_CLASSES - 1) of a view given in stored index space with unit spacing: ray direction,
+    screen right and up (any lengths). */
+int cavr_tune_class(const double dir[3], const double right[3], const double up[3]);
+
+/** The cheapest measured shape of class `cls` and its cost (ns per sample); -1 when none is measured. */
+int cavr_tune_best_shape(const CAVRTuneTable *t, int cls, float *cost);
+
+typedef struct CAVRTuneChoice {
+  int rotation; /**< CAVR_ROT_* */
+  int shape;    /**< index into cavr_block_shapes */
+  float cost;   /**< expected ns per sample; 0 when the table says nothing about this view */
+} CAVRTuneChoice;
+
+/**
+ * AUTO's choice for a view given in index space of the volume as uploaded (dir: world / spacing; right and up:
+ * world * spacing): for each rotation state (none; about y and about z when `canRotate`) the view's class in the
+ * stored axes and its cheapest shape; the cheapest state wins, except that the `current` state is kept unless
+ * another is cheaper by more than `margin` (a fraction, e.g. 0.05: a rotation costs a volume copy). With no
+ * measurement for the view's classes: no rotation and the standard 16x16 block (shape 0).
+ */
+void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double right[3], const double up[3],
+                      int canRotate, int current, double margin, CAVRTuneChoice *out);
+
+/** Write the table as text (one line per class). Returns 0, or -1 on a write error. */
+int cavr_tune_write(const CAVRTuneTable *t, FILE *f);
+
+/**
+ * Read a table written by cavr_tune_write. Returns 0, or -1 with the reason in msg when the text is not such a
+ * table (wrong format version, a malformed line, a value that is not a finite cost >= 0, a missing class).
+ */
+int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize);
+
+/**
+ * Where the table for (gpu, storage) is kept: $CAVR_TUNE_DIR, else $XDG_CACHE_HOME/cavr, else $HOME/.cache/cavr,
+ * then a file name made of the GPU's name (letters and digits kept, the rest '_') and the storage. Returns 0, or
+ * -1 when none of the variables is set or the path does not fit in `size`.
+ */
+int cavr_tune_path(char *buf, size_t size, const char *gpu, int storage);
+
+/**
+ * The calibration run (cuda_tune.c, CUDA builds only): fills t->cost, t->storage and t->version for `storage` by
+ * rendering a dense 384^3 synthetic volume into a 512^2 image from 36 views (6 directions x 6 rolls, one per
+ * 15-degree group) with every candidate shape (one warm-up, median of 3 frames). Returns CAVR_ERROR_NONE or the
+ * error, with the reason in msg (the device error it raised is read and cleared).
+ */
+struct CAVRDeviceImpl;
+int cavr_cuda_measure_table(struct CAVRDeviceImpl *dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize);
+
+/** "uint8", "uint16", "float32" for a CAVRStorage value. */
+const char *cavr_storage_name(int storage);
+
+#endif
