@@ -15,6 +15,13 @@
  * Writes DIR/bench.csv (one row per frame), DIR/frame.csv (one row per volume and host planes) and
  * DIR/summary.txt; testing/bench/plot_bench.py draws the figures.
  *
+ * Issue 11, item 3 (the default run): AUTO's tables measured first (cavrTuneDevice, printed), then the sweeps on
+ * the probe's dense field at --big^3 (uint8, uint16, float32; orthographic), the CT resampled to --big^3 with a
+ * near-transparent and a bone transfer function and the CT at native size (perspective), strategies standard,
+ * shaped (all four switches), dynamic + transposed + max block, 1x256 and 2x256 transposed blocks, in-place rotation
+ * alone, and AUTO (measured table); --volumes picks some. --tune: the tables only. --big-volume N / --aniso X,Y,Z
+ * (item 5): commit, AUTO frames and forced rotation of an N^3 / X x Y x Z uint8 volume (DIR/big_summary.txt).
+ *
  * --lean (issue 11, item 2): the workload of ../shared/perf/lean_probe.cu (its synthetic n^3 uint8 volume and
  * table, orthographic about y at 0..90 degrees, step 0.5 voxel, 1024^2) for the probe's six block shapes
  * (CAVR_RAYCAST_BLOCK), with and without empty-space skipping and with in-place rotation, divided by the probe's
@@ -28,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -610,11 +618,167 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
   return 0;
 }
 
+/* 1 when the comma-separated list holds `name` as one of its items. */
+static int has_token(const char *list, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *p = list; p && *p;) {
+    const char *e = strchr(p, ',');
+    const size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && !strncmp(p, name, n)) return 1;
+    p = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
+static double psnr_rgba8(const uint8_t *a, const uint8_t *b, size_t pixels) {
+  double se = 0.0;
+  for (size_t i = 0; i < 4 * pixels; ++i) se += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
+  return se > 0.0 ? 10.0 * log10(255.0 * 255.0 * 4.0 * pixels / se) : INFINITY;
+}
+
+/* Issue 11, item 5: a big volume (n^3 uint8, e.g. 3584^3 = 42.9 GiB, >= 55% of an H100) and an anisotropic one with
+   more than 2048 voxels on an axis: commit time and GB/s, device bytes, AUTO frames at 0, 45 and 90 degrees, and
+   rotation forced (SHAPED, rotation on) at 90 degrees against the same view unrotated (PSNR of the RGBA8 images). */
+static void big_one(CAVRDevice dev, const int vd[3], int size, FILE *sum) {
+  const size_t n = (size_t)vd[0] * vd[1] * vd[2];
+  printf("\n== big volume %dx%dx%d uint8 (%.2f GiB), %dx%d image ==\n", vd[0], vd[1], vd[2], n / 1073741824.0, size, size);
+  uint8_t *data = (uint8_t *)malloc(n);
+  if (!data) DIE("out of host memory for %zu bytes", n);
+  /* A sphere of sines, filled on all cores (the probe's field stretched to the box). */
+  {
+    int m = vd[0] > vd[1] ? vd[0] : vd[1];
+    m = m > vd[2] ? m : vd[2];
+    uint8_t *slice = probe_volume(256);
+    for (int z = 0; z < vd[2]; ++z) {
+      const int sz = (int)((z + 0.5) * 256 / vd[2]);
+      for (int y = 0; y < vd[1]; ++y) {
+        const int sy = (int)((y + 0.5) * 256 / vd[1]);
+        uint8_t *row = data + ((size_t)z * vd[1] + y) * vd[0];
+        const uint8_t *src = slice + ((size_t)sz * 256 + sy) * 256;
+        for (int x = 0; x < vd[0]; ++x) row[x] = src[(x * 256) / vd[0]];
+      }
+    }
+    free(slice);
+  }
+  size_t before = used_bytes();
+  CAVRVolume vol = cavrNewVolume(dev);
+  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, vd, data, n));
+  OK(dev, cavrCommitVolume(vol));
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  free(data);
+  CAVRVolumeCommitStats cs;
+  OK(dev, cavrGetVolumeCommitStats(vol, &cs));
+  const double setCommitMs = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
+  printf("  set + commit %.1f ms (upload %.1f ms = %.1f GB/s); device bytes / voxel bytes %.4f; device memory used "
+         "%.1f MiB; on the %s\n", setCommitMs, cs.uploadMilliseconds, cs.uploadGBps,
+         (double)cs.deviceBytes / (double)n, (used_bytes() - before) / 1048576.0,
+         cs.deviceBytes ? "GPU" : "CPU (fallback)");
+  fprintf(sum, "big %dx%dx%d set_commit_ms %.2f upload_ms %.2f upload_GBps %.2f device_over_voxels %.4f\n", vd[0], vd[1],
+          vd[2], setCommitMs, cs.uploadMilliseconds, cs.uploadGBps, (double)cs.deviceBytes / (double)n);
+  float table[4 * 256];
+  for (int i = 0; i < 256; ++i) {
+    const float v = i / 255.0f;
+    table[4 * i] = v, table[4 * i + 1] = v * v, table[4 * i + 2] = 1.0f - v;
+    table[4 * i + 3] = v > 0.2f ? 0.02f * v : 0.0f;
+  }
+  OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+  OK(dev, cavrCommitTransferFunction(tf));
+  OK(dev, cavrSetFrameBufferHostChannels(fb, CAVR_FB_HOST_RGBA8));
+  double b[6];
+  OK(dev, cavrGetVolumeBounds(vol, b));
+  uint8_t *img[2] = {(uint8_t *)malloc((size_t)size * size * 4), (uint8_t *)malloc((size_t)size * size * 4)};
+  const double angles[3] = {0, 45, 90};
+  for (int k = 0; k < 5; ++k) {
+    /* k 0-2: AUTO at 0/45/90; 3: standard (no rotation) at 90; 4: SHAPED with rotation forced, no shaping, at 90 */
+    const double ang = k < 3 ? angles[k] : 90.0;
+    OK(dev, cavrSetCameraOrbit(cam, b, 0, ang, 0, CAVR_PROJECTION_ORTHOGRAPHIC, 1.0));
+    OK(dev, cavrCommitCamera(cam));
+    OK(dev, cavrSetRenderStrategy(set, k < 3 ? CAVR_STRATEGY_AUTO : k == 3 ? CAVR_STRATEGY_STANDARD : CAVR_STRATEGY_SHAPED,
+                                  0u, 1));
+    OK(dev, cavrCommitRenderSettings(set));
+    CAVRRenderStats st;
+    OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+    const double rotMs = st.rotationMilliseconds;
+    double fr[5], ke[5];
+    for (int r = 0; r < 5; ++r) {
+      OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
+      fr[r] = st.milliseconds;
+      ke[r] = st.kernelMilliseconds;
+    }
+    Stat f = stat(fr, 5), kk = stat(ke, 5);
+    const char *what = k < 3 ? "auto" : k == 3 ? "standard" : "rotation forced";
+    printf("  %-16s theta_y %3.0f: frame %.3f ms, kernel %.3f ms, rotation %d (%.2f ms), block %dx%d, backend %s, "
+           "device memory used %.1f MiB\n", what, ang, f.median, kk.median, st.rotation, rotMs, st.blockWidth,
+           st.blockHeight, st.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu", (used_bytes() - before) / 1048576.0);
+    fprintf(sum, "big %dx%dx%d %s theta %.0f frame_ms %.4f kernel_ms %.4f rotation %d rotation_ms %.3f\n", vd[0], vd[1],
+            vd[2], what, ang, f.median, kk.median, st.rotation, rotMs);
+    if (k >= 3) memcpy(img[k - 3], cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), (size_t)size * size * 4);
+  }
+  const double p = psnr_rgba8(img[0], img[1], (size_t)size * size);
+  printf("  rotated vs unrotated image at 90 degrees: PSNR %.2f dB (>= 45 expected)\n", p);
+  fprintf(sum, "big %dx%dx%d rotated_vs_unrotated_psnr %.3f\n", vd[0], vd[1], vd[2], p);
+  free(img[0]);
+  free(img[1]);
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(tf);
+  cavrReleaseVolume(vol);
+}
+
+/* Issue 11, item 4: measure AUTO's table for each storage type (cavrTuneDevice, as `cavr-bench --tune`) and print,
+   per class of view, the cheapest shape and its cost against the standard 16x16 block. */
+static void tune_all(CAVRDevice dev, FILE *sum) {
+  const CAVRScalarType types[3] = {CAVR_UINT8, CAVR_UINT16, CAVR_FLOAT32};
+  static const char *shapes[8] = {"16x16", "32x8", "64x4", "8x32", "4x64", "2x128", "1x256", "2x256t"};
+  for (int k = 0; k < 3; ++k) {
+    char path[1024];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    OK(dev, cavrTuneDevice(dev, types[k], path, sizeof path));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("\nAUTO table for %s measured in %.2f s: %s\n", types[k] == CAVR_UINT8 ? "uint8" : types[k] == CAVR_UINT16 ?
+           "uint16" : "float32", secs, path);
+    if (sum) fprintf(sum, "tune %d seconds %.3f path %s\n", (int)types[k], secs, path);
+    FILE *f = fopen(path, "r");
+    if (!f) DIE("cannot read %s", path);
+    char line[512];
+    printf("  %-10s %-8s %10s %12s\n", "class", "best", "ns/sample", "16x16/best");
+    while (fgets(line, sizeof line, f)) {
+      char axis;
+      int group, used = 0;
+      if (sscanf(line, "class %c %d%n", &axis, &group, &used) != 2) continue;
+      double c[8];
+      const char *p = line + used;
+      int best = -1;
+      for (int s = 0; s < 8; ++s) {
+        char *end;
+        c[s] = strtod(p, &end);
+        p = end;
+        if (c[s] > 0 && (best < 0 || c[s] < c[best])) best = s;
+      }
+      if (best < 0) continue;
+      printf("  %c %-8d %-8s %10.4f %11.2fx\n", axis, group, shapes[best], c[best], c[0] / c[best]);
+      if (sum) fprintf(sum, "tune %d class %c %d best %s ns %.5f vs16x16 %.4f\n", (int)types[k], axis, group, shapes[best],
+                       c[best], c[0] / c[best]);
+    }
+    fclose(f);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *raw = NULL, *out = ".", *raw2 = NULL, *probeMs = NULL, *leanProfile = NULL;
   int dims[3] = {0, 0, 0}, dims2[3] = {0, 0, 0}, size = 1024, quick = 0, big = 1024, profile = 0, lean = 0;
-  int probeN = 1024;
+  int probeN = 1024, tuneOnly = 0, bigCube = 0, aniso[3] = {0, 0, 0};
   float probeAlpha = 0.02f;
+  const char *volumes = NULL;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
     else if (!strcmp(argv[i], "--lean")) lean = 1;
@@ -631,11 +795,44 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--big") && i + 1 < argc) big = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--profile")) profile = 1;
+    else if (!strcmp(argv[i], "--tune")) tuneOnly = 1;
+    else if (!strcmp(argv[i], "--volumes") && i + 1 < argc) volumes = argv[++i];
+    else if (!strcmp(argv[i], "--big-volume") && i + 1 < argc) bigCube = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--aniso") && i + 1 < argc) sscanf(argv[++i], "%d,%d,%d", &aniso[0], &aniso[1], &aniso[2]);
     else DIE("usage: cavr-bench --raw VOLUME.raw --dims X,Y,Z [--out DIR] [--size 1024] [--big 1024] [--quick]\n"
              "       cavr-bench --lean [--probe-ms PROBE_OUTPUT] [--probe-n 1024] [--probe-alpha 0.02] "
              "[--raw VOLUME.raw --dims X,Y,Z] [--raw2 VOLUME.raw --dims2 X,Y,Z] [--out DIR] [--size 1024] "
              "[--big 1024]\n"
-             "       cavr-bench --lean-profile probe|ct|ct1024 [--raw VOLUME.raw --dims X,Y,Z]");
+             "       cavr-bench --lean-profile probe|ct|ct1024 [--raw VOLUME.raw --dims X,Y,Z]\n"
+             "       cavr-bench --tune                     (measure AUTO's tables for uint8, uint16, float32)\n"
+             "       cavr-bench --big-volume N [--aniso X,Y,Z] [--out DIR] [--size 1024]\n"
+             "       (sweeps: --volumes probe,ct-dense,ct-bone,probe-u16,probe-f32,native selects volumes)");
+  }
+  if (tuneOnly || bigCube || aniso[0]) {
+    CAVRDevice d = cavrNewDevice(CAVR_BACKEND_CUDA);
+    if (!d) {
+      const char *m;
+      cavrGetDeviceError(NULL, &m);
+      DIE("no CUDA device: %s", m);
+    }
+    printf("device: %s\n", cavrGetDeviceName(d));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/big_summary.txt", out);
+    FILE *sum = fopen(path, tuneOnly ? "r" : "w");
+    if (tuneOnly) {
+      if (sum) fclose(sum);
+      tune_all(d, NULL);
+    } else {
+      if (!sum) DIE("cannot write %s", path);
+      if (bigCube) {
+        const int vd[3] = {bigCube, bigCube, bigCube};
+        big_one(d, vd, size, sum);
+      }
+      if (aniso[0]) big_one(d, aniso, size, sum);
+      fclose(sum);
+    }
+    cavrReleaseDevice(d);
+    return 0;
   }
   if (!raw && !lean) DIE("--raw is required");
   char msg[600];
@@ -680,30 +877,36 @@ int main(int argc, char **argv) {
   fprintf(csv, "volume,sweep,angle,strategy,ms,samples,block_w,block_h,warp_w,warp_h,rotation,rotation_ms\n");
   fprintf(sum, "device: %s\ncopy_GBps %.2f\ntexture_fetches_per_s %.4g\n", cavrGetDeviceName(dev), copyGBs, fetchRate);
 
-  /* Near-transparent transfer function (as in SPEC 3's measurement): rays cross most of the volume. */
-  float table[4 * 256];
+  /* AUTO's tables, measured afresh for the three storage types (issue 11, item 4), then printed. */
+  tune_all(dev, sum);
+
+  /* Transfer functions: near-transparent (SPEC 3's measurement: rays cross most of the volume), the probe's, bone. */
+  float dense[4 * 256], probeTf[4 * 256], bone[4 * 256];
   for (int i = 0; i < 256; ++i) {
     float v = i / 255.0f;
-    table[4 * i] = table[4 * i + 1] = table[4 * i + 2] = v;
-    table[4 * i + 3] = i < 30 ? 0.0f : 0.004f * v;
+    dense[4 * i] = dense[4 * i + 1] = dense[4 * i + 2] = v;
+    dense[4 * i + 3] = i < 30 ? 0.0f : 0.004f * v;
+    probeTf[4 * i] = v, probeTf[4 * i + 1] = v * v, probeTf[4 * i + 2] = 1.0f - v;
+    probeTf[4 * i + 3] = v > 0.2f ? 0.02f * v : 0.0f;
+    bone[4 * i] = 1.0f, bone[4 * i + 1] = 0.95f, bone[4 * i + 2] = 0.85f;
+    bone[4 * i + 3] = i < 110 ? 0.0f : i > 200 ? 0.6f : 0.6f * (i - 110) / 90.0f;
   }
-  /* Every switch alone, all together, rotation alone, and auto: the evidence for auto's choice. The y
-     sweep runs all of them; the x and z sweeps the first three and auto. */
-  enum { NS = 9 };
+  /* Issue 11, item 3: the cache-aware methods with the lean loop, all in the same run. */
+  enum { NS = 7 };
   const struct {
     const char *name;
     CAVRStrategy s;
     unsigned flags;
     int rotation;
-  } strategies[NS] = {{"standard", CAVR_STRATEGY_STANDARD, 0, 0},
-                      {"shaped", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_ALL, 0},
-                      {"rotation", CAVR_STRATEGY_SHAPED, 0, 1},
-                      {"auto", CAVR_STRATEGY_AUTO, 0, 1},
-                      {"dynamic", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK, 0},
-                      {"dyn+transposed", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED, 0},
-                      {"max-block", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_MAX_BLOCK, 0},
-                      {"sync", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_SYNC_PROPAGATION, 0},
-                      {"standard-uncapped", CAVR_STRATEGY_STANDARD, 0, 0}};
+    const char *block; /* CAVR_RAYCAST_BLOCK, or NULL */
+  } strategies[NS] = {{"standard", CAVR_STRATEGY_STANDARD, 0, 0, NULL},
+                      {"shaped", CAVR_STRATEGY_SHAPED, CAVR_SHAPING_ALL, 0, NULL},
+                      {"dyn+transp+max", CAVR_STRATEGY_SHAPED,
+                       CAVR_SHAPING_DYNAMIC_BLOCK | CAVR_SHAPING_TRANSPOSED | CAVR_SHAPING_MAX_BLOCK, 0, NULL},
+                      {"1x256", CAVR_STRATEGY_STANDARD, 0, 0, "1x256"},
+                      {"2x256t", CAVR_STRATEGY_STANDARD, 0, 0, "2x256t"},
+                      {"rotation", CAVR_STRATEGY_SHAPED, 0, 1, NULL},
+                      {"auto", CAVR_STRATEGY_AUTO, 0, 1, NULL}};
   const char *sweeps[3] = {"y", "x", "z"};
 
   if (profile) {
@@ -715,13 +918,13 @@ int main(int argc, char **argv) {
     CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
     OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, file.dims, file.data, file.bytes));
     OK(dev, cavrCommitVolume(vol));
-    OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+    OK(dev, cavrSetTransferFunctionTable(tf, dense, 256, 0.0, 255.0));
     OK(dev, cavrCommitTransferFunction(tf));
     double b[6];
     OK(dev, cavrGetVolumeBounds(vol, b));
     const double angles[3] = {0, 30, 90};
     for (int a = 0; a < 3; ++a)
-      for (int k = 0; k < 4; k += 3) {
+      for (int k = 0; k < NS; k += NS - 1) {
         OK(dev, cavrSetCameraOrbit(cam, b, 0, angles[a], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
         OK(dev, cavrCommitCamera(cam));
         OK(dev, cavrSetRenderStrategy(set, strategies[k].s, strategies[k].flags, strategies[k].rotation));
@@ -734,18 +937,41 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  for (int which = 0; which < 2; ++which) {
-    uint8_t *data = NULL;
-    int vd[3];
-    const char *vname;
-    if (which == 0) {
+  /* The volumes: the probe's dense field (uint8, and the same as uint16 and float32: 2 and 4 bytes per voxel), the
+     CT resampled to big^3 with the near-transparent and the bone transfer functions, the CT at native size. */
+  enum { NV = 6 };
+  const char *vnames[NV] = {"probe", "ct-dense", "ct-bone", "probe-u16", "probe-f32", "native"};
+  for (int which = 0; which < NV; ++which) {
+    if (volumes && !has_token(volumes, vnames[which])) continue;
+    const char *vname = vnames[which];
+    void *data = NULL;
+    int vd[3] = {big, big, big}, ortho = which == 0 || which == 3 || which == 4;
+    CAVRScalarType type = CAVR_UINT8;
+    size_t es = 1;
+    double tfMax = 255.0;
+    const float *table = which == 2 ? bone : ortho ? probeTf : dense;
+    if (ortho) {
+      uint8_t *u8 = probe_volume(big);
+      size_t n = (size_t)big * big * big;
+      if (which == 0) data = u8;
+      else if (which == 3) {
+        uint16_t *u16 = (uint16_t *)malloc(n * 2);
+        if (!u16) DIE("out of host memory");
+        for (size_t i = 0; i < n; ++i) u16[i] = (uint16_t)(u8[i] * 257u);
+        free(u8);
+        data = u16, type = CAVR_UINT16, es = 2, tfMax = 65535.0;
+      } else {
+        float *f32 = (float *)malloc(n * 4);
+        if (!f32) DIE("out of host memory");
+        for (size_t i = 0; i < n; ++i) f32[i] = u8[i] / 255.0f;
+        free(u8);
+        data = f32, type = CAVR_FLOAT32, es = 4, tfMax = 1.0;
+      }
+    } else if (which < 5) {
       data = resample((const uint8_t *)file.data, file.dims, big);
-      vd[0] = vd[1] = vd[2] = big;
-      vname = "resampled";
     } else {
-      data = (uint8_t *)file.data;
+      data = file.data;
       memcpy(vd, file.dims, sizeof vd);
-      vname = "native";
     }
     size_t before = used_bytes();
     CAVRVolume vol = cavrNewVolume(dev);
@@ -753,42 +979,40 @@ int main(int argc, char **argv) {
     CAVRCamera cam = cavrNewCamera(dev);
     CAVRRenderSettings set = cavrNewRenderSettings(dev);
     CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
-    OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, vd, data, (size_t)vd[0] * vd[1] * vd[2]));
+    const double voxelBytes = (double)vd[0] * vd[1] * vd[2] * es;
+    OK(dev, cavrSetVolumeData(vol, type, vd, data, (size_t)voxelBytes));
     OK(dev, cavrCommitVolume(vol));
-    if (which == 0) free(data);
-    OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, 255.0));
+    if (data != file.data) free(data);
+    OK(dev, cavrSetTransferFunctionTable(tf, table, 256, 0.0, tfMax));
     OK(dev, cavrCommitTransferFunction(tf));
     OK(dev, cavrSetFrameBufferHostCopy(fb, 0));
     double bounds[6];
     OK(dev, cavrGetVolumeBounds(vol, bounds));
-    int side = vd[0] > vd[1] ? vd[0] : vd[1];
-    side = side > vd[2] ? side : vd[2];
-    side = (side + 63) / 64 * 64;
-    double paddedBytes = (double)side * side * side;
-    printf("\n== %s volume %dx%dx%d (a padded %d^3 cube on the GPU once a strategy rotates it), %dx%d image ==\n", vname,
-           vd[0], vd[1], vd[2], side, size, size);
-    fprintf(sum, "\nvolume %s %dx%dx%d padded %d\n", vname, vd[0], vd[1], vd[2], side);
+    const CAVRProjection proj = ortho ? CAVR_PROJECTION_ORTHOGRAPHIC : CAVR_PROJECTION_PERSPECTIVE;
+    printf("\n== %s volume %dx%dx%d, %zu byte(s) per voxel, %s, %dx%d image ==\n", vname, vd[0], vd[1], vd[2], es,
+           ortho ? "orthographic" : "perspective", size, size);
+    fprintf(sum, "\nvolume %s %dx%dx%d bytes %zu\n", vname, vd[0], vd[1], vd[2], es);
 
     size_t peak = 0;
     double worstMs[NS] = {0};
     uint64_t worstSamples[NS] = {0};
     for (int sw = 0; sw < 3; ++sw) {
-      int stepDeg = sw == 0 ? (quick ? 15 : 1) : (quick ? 30 : 5);
-      int count = 360 / stepDeg, ns = sw == 0 ? NS : 4;
+      int stepDeg = sw == 0 ? (quick ? 15 : 3) : (quick ? 30 : 10);
+      int count = 360 / stepDeg;
       double *ms[NS];
-      for (int k = 0; k < ns; ++k) ms[k] = (double *)malloc(sizeof(double) * count);
+      for (int k = 0; k < NS; ++k) ms[k] = (double *)malloc(sizeof(double) * count);
       for (int a = 0; a < count; ++a) {
         double ang = a * stepDeg;
-        for (int k = 0; k < ns; ++k) {
+        for (int k = 0; k < NS; ++k) {
           double rx = sw == 1 ? ang : 0, ry = sw == 0 ? ang : 0, rz = sw == 2 ? ang : 0;
-          OK(dev, cavrSetCameraOrbit(cam, bounds, rx, ry, rz, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+          OK(dev, cavrSetCameraOrbit(cam, bounds, rx, ry, rz, proj, 1.0));
           OK(dev, cavrCommitCamera(cam));
           OK(dev, cavrSetRenderStrategy(set, strategies[k].s, strategies[k].flags, strategies[k].rotation));
           OK(dev, cavrCommitRenderSettings(set));
           CAVRRenderStats st;
           double t[3], rotMs = 0;
-          if (!strcmp(strategies[k].name, "standard-uncapped")) setenv("CAVR_RAYCAST_REGCAP", "0", 1);
-          else unsetenv("CAVR_RAYCAST_REGCAP");
+          if (strategies[k].block) setenv("CAVR_RAYCAST_BLOCK", strategies[k].block, 1);
+          else unsetenv("CAVR_RAYCAST_BLOCK");
           OK(dev, cavrRender(fb, vol, tf, cam, set, &st)); /* warm-up (and rotation, if any) */
           rotMs = st.rotationMilliseconds;
           for (int r = 0; r < 3; ++r) {
@@ -808,10 +1032,11 @@ int main(int argc, char **argv) {
                   rotMs);
         }
       }
+      unsetenv("CAVR_RAYCAST_BLOCK");
       printf("%s-sweep (%d-degree steps, %d views):\n", sweeps[sw], stepDeg, count);
       printf("  %-15s %9s %9s %9s %9s %8s %12s\n", "strategy", "mean ms", "median", "min", "max", "max/min", "mean speedup");
       double meanStd = 0;
-      for (int k = 0; k < ns; ++k) {
+      for (int k = 0; k < NS; ++k) {
         Stat s = stat(ms[k], count);
         if (k == 0) meanStd = s.mean;
         printf("  %-15s %9.3f %9.3f %9.3f %9.3f %8.3f %11.2fx\n", strategies[k].name, s.mean, s.median, s.min, s.max,
@@ -821,7 +1046,7 @@ int main(int argc, char **argv) {
         free(ms[k]);
       }
     }
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < NS; ++k) {
       double rate = worstSamples[k] / (worstMs[k] * 1e-3);
       printf("  worst frame %-15s %.3f ms, %.3g samples/s = %.1f%% of the cached texture-fetch rate\n",
              strategies[k].name, worstMs[k], rate, 100.0 * rate / fetchRate);
@@ -830,16 +1055,16 @@ int main(int argc, char **argv) {
     }
     double images = (double)size * size * (4 + 16 + 4 + 4); /* RGBA8, RGBA32F, depth, opaque depth */
     double used = (double)(peak - before);
-    printf("  peak device memory for this volume: %.1f MiB; padded volume %.1f MiB + image buffers %.1f MiB = %.1f "
-           "MiB (+1%%: %.1f MiB) -> %s\n",
-           used / 1048576, paddedBytes / 1048576, images / 1048576, (paddedBytes + images) / 1048576,
-           1.01 * (paddedBytes + images) / 1048576, used <= 1.01 * (paddedBytes + images) ? "within" : "OVER");
-    fprintf(sum, "%s peak_used %.0f padded %.0f images %.0f within %d\n", vname, used, paddedBytes, images,
-            used <= 1.01 * (paddedBytes + images));
+    printf("  peak device memory for this volume: %.1f MiB; volume %.1f MiB + image buffers %.1f MiB = %.1f MiB "
+           "(+1%%: %.1f MiB) -> %s\n", used / 1048576, voxelBytes / 1048576, images / 1048576,
+           (voxelBytes + images) / 1048576, 1.01 * (voxelBytes + images) / 1048576,
+           used <= 1.01 * (voxelBytes + images) ? "within" : "OVER");
+    fprintf(sum, "%s peak_used %.0f volume %.0f images %.0f within %d\n", vname, used, voxelBytes, images,
+            used <= 1.01 * (voxelBytes + images));
 
     /* Frame = kernel + copy back + host work: the render call's wall time against the kernel and the transfer,
        for each choice of host planes (cavrSetFrameBufferHostChannels). */
-    {
+    if (which == 1 || which == 5) {
       const struct {
         const char *name;
         unsigned mask;
@@ -847,7 +1072,6 @@ int main(int argc, char **argv) {
                      {"rgba8", CAVR_FB_HOST_RGBA8},
                      {"rgba8+depth", CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH},
                      {"all", CAVR_FB_HOST_ALL}};
-      unsetenv("CAVR_RAYCAST_REGCAP");
       OK(dev, cavrSetCameraOrbit(cam, bounds, 0, 0, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
       OK(dev, cavrCommitCamera(cam));
       OK(dev, cavrSetRenderStrategy(set, CAVR_STRATEGY_AUTO, 0, 1));
