@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | profile | compressive | solver | commit
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | profile | compressive | solver | commit
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
@@ -15,6 +15,40 @@ mkdir -p .devdata/raw
 for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
 cp data/bucky_32x32x32_uint8.raw .devdata/raw/
 export CAVR_RAW_DIR=$PWD/.devdata/raw
+if [ "$MODE" = sweep ]; then
+  # Issue 11, items 3-4: AUTO's tables measured, then every strategy over y/x/z sweeps on the probe field (uint8,
+  # uint16, float32), the CT at 1024^3 (dense and bone transfer functions) and at native size; plots in one tarball.
+  (cd build-gpu && ctest -L gpu 2>&1 | tail -4)
+  RAW=.devdata/ct_shoulder_512x512x450_uint8.raw
+  [ -f "$RAW" ] || gunzip -c "$RAW.gz" > "$RAW"
+  build-gpu/testing/cavr-bench --raw "$RAW" --dims 512,512,450 --out "$OUT" ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.log"
+  mkdir -p "$OUT/plots" && python3 testing/bench/plot_bench.py "$OUT/bench.csv" "$OUT/plots" && tar czf "$OUT/plots.tgz" -C "$OUT" plots && rm -rf "$OUT/plots"
+  rm -f "$OUT/configure.log" "$OUT/build.log"
+  exit 0
+fi
+if [ "$MODE" = big ]; then
+  # Issue 11, item 5: a volume of >= 55% of device memory and one with more than 2048 voxels on an axis.
+  build-gpu/testing/cavr-bench --big-volume ${BIG_N:-3584} --aniso ${ANISO:-512,512,4096} --out "$OUT" 2>&1 | tee "$OUT/big.log"
+  exit 0
+fi
+if [ "$MODE" = vtk ]; then
+  # Issue 11, item 6: VTK's GPU ray caster and cavr in one program. Needs .vtkegl/ (carried): the GL loader debs and
+  # VTK 9.4.2 built with EGL (../shared/setup/vtk-egl/).
+  for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [ -d /opt/vis ] || tar xJf .vtkegl/vtk-9.4.2-egl-install.tar.xz -C /opt
+  cmake -S . -B build-gpu -DCAVR_BUILD_VTK_GPU_BENCH=ON -DVTK_DIR=/opt/vis/lib/cmake/vtk-9.4 -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+    >"$OUT/vtk_configure.log" 2>&1 || { tail -30 "$OUT/vtk_configure.log"; exit 1; }
+  cmake --build build-gpu -j16 --target cavr-vtk-gpu-bench >"$OUT/vtk_build.log" 2>&1 || { grep -E "error" "$OUT/vtk_build.log" | head -20; exit 1; }
+  RAW=.devdata/raw/colin27_ch2better_301x370x316_uint8.raw
+  export LD_LIBRARY_PATH=/opt/vis/lib:${LD_LIBRARY_PATH:-}
+  for n in 0 1024; do
+    build-gpu/testing/cavr-vtk-gpu-bench "$RAW" 301 370 316 testing/bench/dense.tf 1024 0,30,60,90 20 "$OUT" $n
+    build-gpu/testing/cavr-vtk-gpu-bench "$RAW" 301 370 316 testing/bench/mri.tf 1024 0,30,60,90 20 "$OUT" $n
+  done 2>&1 | tee "$OUT/vtk_side_by_side.txt"
+  rm -f "$OUT/vtk_configure.log" "$OUT/vtk_build.log"
+  exit 0
+fi
 if [ "$MODE" = commit ]; then
   # Volume upload (issue 11, item 5): the volume test, memcheck on it, then commit time and GB/s against the
   # page-locked host-to-device ceiling for 512^3, 1024^3, 2048^3 and the 512 x 512 x 2000 CT shape.

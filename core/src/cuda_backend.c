@@ -251,7 +251,10 @@ static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
   if (cv && cv->storage == (int)vx->storage && !memcmp(cv->dims, vx->dims, sizeof cv->dims)) {
     if (cv->rotation != CAVR_ROT_NONE) {
       code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, NULL, msg, sizeof msg);
-      if (!code) cv->rotation = CAVR_ROT_NONE;
+      if (!code) {
+        cv->rotation = CAVR_ROT_NONE;
+        if (!(cv->cube > 0 && cv->cube % 64 == 0)) ++cs->deviceAllocations; /* turned back by copy */
+      }
     }
     if (!code) code = cavr_cuda_volume_upload(ctx, cv->gpu, vx->data, &uploadMs, msg, sizeof msg);
     if (code) {
@@ -436,25 +439,29 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
        of the permuted extent (both exist during the copy). */
     float ms = 0.0f, ms2 = 0.0f;
     int code = 0;
+    const int byCopy = !(cv->cube > 0 && cv->cube % 64 == 0);
+    int turns = 0;
     if (cv->rotation != CAVR_ROT_NONE) {
       code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, &ms, msg, sizeof msg);
-      if (!code) cv->rotation = CAVR_ROT_NONE;
+      if (!code) cv->rotation = CAVR_ROT_NONE, ++turns;
     }
     if (!code && wantRotation != CAVR_ROT_NONE) {
       code = over_limit(2.0 * (double)cavr_cuda_volume_bytes(cv->gpu)) && !(cv->cube > 0 && cv->cube % 64 == 0)
                  ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
                  : cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
-      if (!code) cv->rotation = wantRotation;
+      if (!code) cv->rotation = wantRotation, ++turns;
     }
     if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
+      /* Not an error: the frame renders unrotated. Said once, with the code, like the CPU fallback. */
       cv->noRotate = 1;
       char text[700];
       snprintf(text, sizeof text, "cavrRender: rotating the volume needs a second copy of it on the GPU, which %s; "
                "rendering without rotation (%s)", code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size"
-               : "does not fit in GPU memory", code == CAVR_ERROR_CUDA_OUT_OF_MEMORY && !msg[0] ? "limit" : msg);
-      note(dev, text);
+               : "does not fit in GPU memory", !msg[0] ? "CAVR_CUDA_VOLUME_LIMIT" : msg);
+      if (dev->callback) dev->callback(dev->callbackUser, (CAVRError)code, text);
       code = 0;
     }
+    if (byCopy) vol->commitStats.deviceAllocations += turns; /* each turn by copy makes a new array */
     if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
     stats->rotationMilliseconds = ms + ms2;
     device_stats(vol, cv);

@@ -1,0 +1,276 @@
+// cavr-vtk-gpu-bench (issue 11, item 6): VTK's GPU ray caster (vtkOpenGLGPUVolumeRayCastMapper, what ParaView's
+// "Volume" uses on a GPU) and cavr's CUDA back end in one program, on the same volume, transfer function, sample
+// distance, camera (VTK's matrices handed to cavrSetCameraMatrices) and image size. Built only with
+// -DCAVR_BUILD_VTK_GPU_BENCH=ON against a VTK with EGL (the GPU machine: ../shared/setup/vtk-egl/).
+//
+//   cavr-vtk-gpu-bench VOLUME.raw NX NY NZ TF_FILE SIZE ANGLES(comma) FRAMES OUTDIR [RESAMPLE_N]
+//
+// Per camera azimuth: VTK's frame (Render() + WaitForCompletion(), median of FRAMES after 2 warm-ups), cavr's frame
+// (cavrRender to the RGBA8 image on the host, median) and kernel, the ratio, and PSNR between the two RGB images
+// (over black). Writes OUTDIR/vtk_side_by_side.csv and, at the second angle, both images as PNG.
+#include <vtkCamera.h>
+#include <vtkColorTransferFunction.h>
+#include <vtkImageData.h>
+#include <vtkMatrix4x4.h>
+#include <vtkNew.h>
+#include <vtkOpenGLGPUVolumeRayCastMapper.h>
+#include <vtkOpenGLRenderWindow.h>
+#include <vtkPNGWriter.h>
+#include <vtkPiecewiseFunction.h>
+#include <vtkPointData.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkVolume.h>
+#include <vtkVolumeProperty.h>
+#include <vtkWindowToImageFilter.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cavr/cavr.h"
+#include "cavr/cavr_io.h"
+
+namespace {
+[[noreturn]] void die(const std::string &m) {
+  std::fprintf(stderr, "cavr-vtk-gpu-bench: %s\n", m.c_str());
+  std::exit(1);
+}
+void ok(CAVRDevice dev, CAVRError e, const char *what) {
+  if (!e) return;
+  const char *m = "";
+  cavrGetDeviceError(dev, &m);
+  die(std::string(what) + ": " + cavrGetErrorString(e) + ": " + m);
+}
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+// Trilinear resampling of a uint8 volume to n^3.
+std::vector<unsigned char> resample(const std::vector<unsigned char> &src, const int sd[3], int n) {
+  std::vector<unsigned char> dst((size_t)n * n * n);
+  auto slab = [&](int z) {
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        double f[3] = {(double)x * (sd[0] - 1) / (n - 1), (double)y * (sd[1] - 1) / (n - 1), (double)z * (sd[2] - 1) / (n - 1)};
+        int i[3];
+        double w[3];
+        for (int a = 0; a < 3; ++a) {
+          i[a] = std::min((int)f[a], sd[a] - 2);
+          w[a] = f[a] - i[a];
+        }
+        auto at = [&](int dx, int dy, int dz) {
+          return (double)src[((size_t)(i[2] + dz) * sd[1] + i[1] + dy) * sd[0] + i[0] + dx];
+        };
+        double c00 = at(0, 0, 0) + w[0] * (at(1, 0, 0) - at(0, 0, 0)), c10 = at(0, 1, 0) + w[0] * (at(1, 1, 0) - at(0, 1, 0));
+        double c01 = at(0, 0, 1) + w[0] * (at(1, 0, 1) - at(0, 0, 1)), c11 = at(0, 1, 1) + w[0] * (at(1, 1, 1) - at(0, 1, 1));
+        double c0 = c00 + w[1] * (c10 - c00), c1 = c01 + w[1] * (c11 - c01);
+        dst[((size_t)z * n + y) * n + x] = (unsigned char)(c0 + w[2] * (c1 - c0) + 0.5);
+      }
+  };
+  const unsigned T = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < T; ++t)
+    pool.emplace_back([&, t] {
+      for (int z = (int)t; z < n; z += (int)T) slab(z);
+    });
+  for (auto &th : pool) th.join();
+  return dst;
+}
+void write_png(const std::string &path, const unsigned char *rgb, int w, int h, int comps) {
+  vtkNew<vtkImageData> img;
+  img->SetDimensions(w, h, 1);
+  vtkNew<vtkUnsignedCharArray> a;
+  a->SetNumberOfComponents(comps);
+  a->SetNumberOfTuples((vtkIdType)w * h);
+  std::memcpy(a->GetPointer(0), rgb, (size_t)w * h * comps);
+  img->GetPointData()->SetScalars(a);
+  vtkNew<vtkPNGWriter> png;
+  png->SetInputData(img);
+  png->SetFileName(path.c_str());
+  png->Write();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 10) die("usage: cavr-vtk-gpu-bench VOLUME.raw NX NY NZ TF_FILE SIZE ANGLES FRAMES OUTDIR [RESAMPLE_N]");
+  int dims[3] = {std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4])};
+  const char *tfPath = argv[5];
+  const int size = std::atoi(argv[6]), frames = std::max(1, std::atoi(argv[8]));
+  std::vector<double> angles;
+  for (const char *p = argv[7]; *p;) {
+    angles.push_back(std::atof(p));
+    const char *c = std::strchr(p, ',');
+    p = c ? c + 1 : p + std::strlen(p);
+  }
+  const std::string out = argv[9];
+  const int resampleN = argc > 10 ? std::atoi(argv[10]) : 0;
+
+  std::vector<unsigned char> vox((size_t)dims[0] * dims[1] * dims[2]);
+  {
+    FILE *f = std::fopen(argv[1], "rb");
+    if (!f || std::fread(vox.data(), 1, vox.size(), f) != vox.size()) die(std::string("cannot read ") + argv[1]);
+    std::fclose(f);
+  }
+  if (resampleN > 1) {
+    vox = resample(vox, dims, resampleN);
+    dims[0] = dims[1] = dims[2] = resampleN;
+  }
+  // The transfer function: cavr's file format, sampled into 1024 entries; VTK gets one control point per entry.
+  enum { N = 1024 };
+  std::vector<float> table(4 * N);
+  double range[2], unit[2] = {0.0, 255.0};
+  char msg[600];
+  if (cavrLoadTransferFunctionFile(tfPath, unit, table.data(), N, range, msg, sizeof msg)) die(msg);
+
+  // ---- VTK's GPU ray caster ----
+  vtkNew<vtkImageData> img;
+  img->SetDimensions(dims);
+  img->SetSpacing(1, 1, 1);
+  vtkNew<vtkUnsignedCharArray> arr;
+  arr->SetArray(vox.data(), (vtkIdType)vox.size(), 1);
+  arr->SetName("s");
+  img->GetPointData()->SetScalars(arr);
+  vtkNew<vtkColorTransferFunction> ctf;
+  vtkNew<vtkPiecewiseFunction> otf;
+  for (int i = 0; i < N; ++i) {
+    const double v = range[0] + (range[1] - range[0]) * i / (N - 1);
+    ctf->AddRGBPoint(v, table[4 * i], table[4 * i + 1], table[4 * i + 2]);
+    otf->AddPoint(v, table[4 * i + 3]);
+  }
+  vtkNew<vtkVolumeProperty> prop;
+  prop->SetColor(ctf);
+  prop->SetScalarOpacity(otf);
+  prop->SetInterpolationTypeToLinear();
+  prop->SetScalarOpacityUnitDistance(1.0);
+  prop->ShadeOff();
+  vtkNew<vtkOpenGLGPUVolumeRayCastMapper> mapper;
+  mapper->SetInputData(img);
+  mapper->SetAutoAdjustSampleDistances(0);
+  mapper->SetLockSampleDistanceToInputSpacing(0);
+  mapper->SetSampleDistance(0.5f);
+  mapper->SetUseJittering(0);
+  vtkNew<vtkVolume> volume;
+  volume->SetMapper(mapper);
+  volume->SetProperty(prop);
+  vtkNew<vtkRenderer> ren;
+  ren->AddVolume(volume);
+  ren->SetBackground(0, 0, 0);
+  // vtkOpenGLRenderWindow::New() detects EGL at run time (VTK 9.4 returns the subclass, 9.2 a vtkRenderWindow).
+  vtkSmartPointer<vtkRenderWindow> win = vtkSmartPointer<vtkRenderWindow>::Take(vtkOpenGLRenderWindow::New());
+  win->SetOffScreenRendering(1);
+  win->AddRenderer(ren);
+  win->SetSize(size, size);
+  win->Render();
+  std::printf("VTK window: %s\n", win->GetClassName());
+
+  // ---- cavr ----
+  CAVRDevice dev = cavrNewDevice(CAVR_BACKEND_CUDA);
+  if (!dev) {
+    const char *m = "";
+    cavrGetDeviceError(nullptr, &m);
+    die(std::string("no CUDA device: ") + m);
+  }
+  std::printf("cavr device: %s\n", cavrGetDeviceName(dev));
+  CAVRVolume cv = cavrNewVolume(dev);
+  CAVRTransferFunction ctfc = cavrNewTransferFunction(dev);
+  CAVRCamera cam = cavrNewCamera(dev);
+  CAVRRenderSettings set = cavrNewRenderSettings(dev);
+  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, size, size);
+  const double t0 = now_ms();
+  ok(dev, cavrSetVolumeData(cv, CAVR_UINT8, dims, vox.data(), vox.size()), "cavrSetVolumeData");
+  ok(dev, cavrCommitVolume(cv), "cavrCommitVolume");
+  const double commitMs = now_ms() - t0;
+  ok(dev, cavrSetTransferFunctionTable(ctfc, table.data(), N, range[0], range[1]), "tf");
+  ok(dev, cavrCommitTransferFunction(ctfc), "tf commit");
+  ok(dev, cavrSetRenderSampleDistance(set, 0.5), "sample distance");
+  ok(dev, cavrSetRenderOpacityCorrection(set, 1, 1.0), "opacity correction");
+  ok(dev, cavrCommitRenderSettings(set), "settings");
+  ok(dev, cavrSetFrameBufferHostChannels(fb, CAVR_FB_HOST_RGBA8), "host planes");
+  std::printf("volume %dx%dx%d uint8, %dx%d image, sample distance 0.5 voxel, cavr commit %.1f ms\n", dims[0], dims[1],
+              dims[2], size, size, commitMs);
+
+  const std::string csvPath = out + "/vtk_side_by_side.csv";
+  FILE *csv = std::fopen(csvPath.c_str(), "a");
+  if (!csv) die("cannot write " + csvPath);
+  std::fprintf(csv, "volume,angle,vtk_ms,cavr_frame_ms,cavr_kernel_ms,ratio,psnr_db\n");
+  std::printf("%8s %10s %14s %15s %8s %9s\n", "azimuth", "VTK ms", "cavr frame ms", "cavr kernel ms", "VTK/cavr", "PSNR dB");
+  vtkCamera *vc = ren->GetActiveCamera();
+  for (size_t k = 0; k < angles.size(); ++k) {
+    ren->ResetCamera();
+    vc->Azimuth(angles[k]);
+    ren->ResetCameraClippingRange();
+    for (int i = 0; i < 2; ++i) win->Render(), win->WaitForCompletion();
+    std::vector<double> tv, tc, tk;
+    for (int i = 0; i < frames; ++i) {
+      const double a = now_ms();
+      win->Render();
+      win->WaitForCompletion();
+      tv.push_back(now_ms() - a);
+    }
+    // VTK's camera as cavr's: view and projection, row-major in VTK, column-major in cavr.
+    double view[16], proj[16];
+    vtkMatrix4x4 *mv = vc->GetModelViewTransformMatrix();
+    vtkMatrix4x4 *mp = vc->GetProjectionTransformMatrix(1.0, -1, 1);
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) {
+        view[4 * c + r] = mv->GetElement(r, c);
+        proj[4 * c + r] = mp->GetElement(r, c);
+      }
+    ok(dev, cavrSetCameraMatrices(cam, view, proj), "camera");
+    ok(dev, cavrCommitCamera(cam), "camera commit");
+    CAVRRenderStats st;
+    for (int i = 0; i < 2; ++i) ok(dev, cavrRender(fb, cv, ctfc, cam, set, &st), "cavrRender");
+    for (int i = 0; i < frames; ++i) {
+      const double a = now_ms();
+      ok(dev, cavrRender(fb, cv, ctfc, cam, set, &st), "cavrRender");
+      tc.push_back(now_ms() - a);
+      tk.push_back(st.kernelMilliseconds);
+    }
+    // Both images: VTK's window (RGB over black) and cavr's RGBA8 (premultiplied, over black).
+    vtkNew<vtkWindowToImageFilter> w2i;
+    w2i->SetInput(win);
+    w2i->SetInputBufferTypeToRGB();
+    w2i->ReadFrontBufferOff();
+    w2i->Update();
+    const unsigned char *vtkRgb = static_cast<unsigned char *>(w2i->GetOutput()->GetScalarPointer());
+    const unsigned char *cavrRgba = static_cast<const unsigned char *>(cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8));
+    std::vector<unsigned char> cavrRgb((size_t)size * size * 3);
+    double se = 0.0;
+    for (size_t p = 0; p < (size_t)size * size; ++p)
+      for (int c = 0; c < 3; ++c) {
+        cavrRgb[3 * p + c] = cavrRgba[4 * p + c];
+        const double d = (double)cavrRgba[4 * p + c] - vtkRgb[3 * p + c];
+        se += d * d;
+      }
+    const double psnr = se > 0 ? 10.0 * std::log10(255.0 * 255.0 * 3.0 * size * size / se) : INFINITY;
+    const double mv_ = median(tv), mc = median(tc), mk = median(tk);
+    std::printf("%8.0f %10.3f %14.3f %15.3f %7.1fx %9.2f\n", angles[k], mv_, mc, mk, mv_ / mc, psnr);
+    std::fprintf(csv, "%dx%dx%d,%g,%.4f,%.4f,%.4f,%.3f,%.3f\n", dims[0], dims[1], dims[2], angles[k], mv_, mc, mk, mv_ / mc,
+                 psnr);
+    if (k == 1 || angles.size() == 1) {
+      const std::string tag = out + "/side_" + std::to_string(dims[0]) + "_az" + std::to_string((int)angles[k]);
+      write_png(tag + "_vtk.png", vtkRgb, size, size, 3);
+      write_png(tag + "_cavr.png", cavrRgb.data(), size, size, 3);
+    }
+  }
+  std::fclose(csv);
+  cavrReleaseFrameBuffer(fb);
+  cavrReleaseRenderSettings(set);
+  cavrReleaseCamera(cam);
+  cavrReleaseTransferFunction(ctfc);
+  cavrReleaseVolume(cv);
+  cavrReleaseDevice(dev);
+  return 0;
+}
