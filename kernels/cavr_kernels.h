@@ -17,6 +17,8 @@ extern "C" {
 int cavr_cuda_device_count(int *count, char *msg, size_t msgSize);
 /** Name and memory (bytes) of device 0. */
 int cavr_cuda_device_info(char *name, size_t nameSize, size_t *totalBytes, char *msg, size_t msgSize);
+/** Free and total memory (bytes) of the current device now. */
+int cavr_cuda_memory_info(size_t *freeBytes, size_t *totalBytes, char *msg, size_t msgSize);
 
 typedef struct CAVRGpuContext CAVRGpuContext;
 typedef struct CAVRGpuVolume CAVRGpuVolume;

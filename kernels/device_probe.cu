@@ -23,6 +23,11 @@ extern "C" int cavr_cuda_device_info(char *name, size_t nameSize, size_t *totalB
   return 0;
 }
 
+extern "C" int cavr_cuda_memory_info(size_t *freeBytes, size_t *totalBytes, char *msg, size_t msgSize) {
+  CAVR_CUDA_CHECK(cudaMemGetInfo(freeBytes, totalBytes), "cudaMemGetInfo");
+  return 0;
+}
+
 extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize) {
   *out = nullptr;
   CAVRGpuContext *c = new (std::nothrow) CAVRGpuContext();

@@ -68,6 +68,14 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Copy s into out with JSON string escapes. */
+/* Notes from the library that are not errors (code CAVR_ERROR_NONE: AUTO measured its table, or uses its default;
+   and fallbacks, e.g. to the CPU or to no rotation): one line each on stderr. Errors are reported where returned. */
+static void print_note(void *user, CAVRError code, const char *message) {
+  (void)user;
+  if (code == CAVR_ERROR_NONE || code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED)
+    fprintf(stderr, "cavr-render: %s\n", message);
+}
+
 static void json_escape(const char *s, char *out, size_t n) {
   size_t j = 0;
   for (; *s && j + 7 < n; ++s) {
@@ -268,6 +276,7 @@ int main(int argc, char **argv) {
     return fail(cavrGetErrorString(e), m);
   }
   if (threads) cavrSetDeviceThreadCount(dev, threads);
+  cavrSetDeviceErrorCallback(dev, print_note, NULL); /* notes (AUTO's table, fallbacks) on stderr */
   if (!json && cavrGetDeviceBackend(dev) == CAVR_BACKEND_CPU && be == CAVR_BACKEND_AUTO &&
       strcmp(cavrGetDeviceName(dev), "CPU") != 0)
     fprintf(stderr, "cavr-render: %s\n", cavrGetDeviceName(dev));
@@ -341,13 +350,13 @@ int main(int argc, char **argv) {
            commit.milliseconds > 0 ? (double)commit.voxelBytes / (commit.milliseconds * 1e6) : 0.0,
            commit.uploadMilliseconds, commit.uploadGBps, commit.cellMilliseconds, (unsigned long long)commit.deviceBytes);
     printf("\"backend\": \"%s\", \"device\": \"%s\", \"strategy\": \"%s\", \"block\": \"%dx%d\", "
-           "\"rotation\": %d, \"kernel_ms\": %.4f, \"transfer_ms\": %.4f, \"host_planes\": \"%s\", "
+           "\"rotation\": %d, \"auto_table\": %d, \"kernel_ms\": %.4f, \"transfer_ms\": %.4f, \"host_planes\": \"%s\", "
            "\"width\": %d, \"height\": %d, \"repeat\": %d, "
            "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"rays_hit\": %llu, "
            "\"sample_fraction\": %g, \"reconstruction\": \"%s\", \"adaptive\": %d, \"solve_ms\": %.4f, "
            "\"iterations\": %d, \"output\": \"%s\"}\n",
            backend_name(stats.backend), device, stats.backend == CAVR_BACKEND_CUDA ? strategies[stats.strategy] : "cpu",
-           stats.blockWidth, stats.blockHeight, stats.rotation, stats.kernelMilliseconds,
+           stats.blockWidth, stats.blockHeight, stats.rotation, stats.autoTable, stats.kernelMilliseconds,
            stats.transferMilliseconds, hostPlaneNames, width, height, repeat, median,
            times[0], (unsigned long long)stats.samples, (unsigned long long)stats.raysCast,
            (unsigned long long)stats.rays, fraction, fraction < 1.0 ? (reconstruction ? "local" : "global") : "none",

@@ -12,12 +12,17 @@
 #include "gpu_tune.h"
 #include "objects.h"
 #include "view_policy.h"
+#include "../../kernels/cavr_kernels.h"
 
 #if CAVR_WITH_CUDA
 
-/* Calibration volume: N^3 voxels, rendered into an S x S image; each view and shape: one warm-up and REPS timed
-   frames (the median kept). 36 views x 8 shapes x 4 frames of about 1 ms: about 1-2 s on an H100. */
-enum { N = 384, S = 512, REPS = 3, ROLLS = 6 };
+/* Calibration volume: N^3 voxels (768, or 512 / 384 where free device memory is short), rendered into an S x S
+   image as large as a typical view (1024^2: the block shapes' wave and tail behaviour depends on the number of
+   blocks, and their cache behaviour on rays per voxel, here about 1.3 as for a 1024^3 volume at 1024^2), with
+   empty-space skipping on (the kernel a render uses). Each view and shape: one warm-up and REPS timed frames (the
+   median kept). 36 views x 8 shapes x 4 frames of about 1 ms: 1.5-3 s on an H100. */
+enum { S = 1024, REPS = 3, ROLLS = 6 };
+static int N = 768;
 
 /* A field like ../shared/perf/lean_probe.cu's (a sphere of radius 0.45 of the box holding a product of sines), in
    [0, 1]: dense, no empty space inside the sphere, so every shape casts the same samples. sx, sy, sz: the sines. */
@@ -35,7 +40,11 @@ static void *make_voxels(int storage, CAVRScalarType *type) {
   unsigned char *v = (unsigned char *)malloc(n * es);
   if (!v) return NULL;
   *type = storage == CAVR_STORE_U8 ? CAVR_UINT8 : storage == CAVR_STORE_U16 ? CAVR_UINT16 : CAVR_FLOAT32;
-  float sx[N], sy[N], sz[N];
+  float *sx = (float *)malloc(3 * sizeof(float) * (size_t)N), *sy = sx + N, *sz = sx + 2 * N;
+  if (!sx) {
+    free(v);
+    return NULL;
+  }
   for (int i = 0; i < N; ++i) {
     const float f = (i + .5f) / N - .5f;
     sx[i] = sinf(37.0f * f);
@@ -51,6 +60,7 @@ static void *make_voxels(int storage, CAVRScalarType *type) {
         else if (storage == CAVR_STORE_U16) ((unsigned short *)v)[i] = (unsigned short)(65535.0f * f + 0.5f);
         else ((float *)v)[i] = f;
       }
+  free(sx);
   return v;
 }
 
@@ -102,6 +112,15 @@ static int cmpf(const void *a, const void *b) {
 
 int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
   CAVRScalarType type;
+  {
+    const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
+    size_t freeB = 0, totalB = 0;
+    char why[200];
+    if (cavr_cuda_memory_info(&freeB, &totalB, why, sizeof why)) freeB = 0;
+    /* the volume, its macro cells and the image buffers, with room to spare */
+    N = 768;
+    while (N > 384 && (double)N * N * N * es * 2.0 + 64e6 > (double)freeB) N -= 128;
+  }
   void *voxels = make_voxels(storage, &type);
   if (!voxels) {
     snprintf(msg, msgSize, "out of host memory for the %d^3 calibration volume", N);
@@ -135,7 +154,7 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
   if (!e) e = cavrCommitTransferFunction(tf);
   if (!e) e = cavrSetRenderSampleDistance(set, 0.5);
   if (!e) e = cavrSetRenderOpacityCorrection(set, 0, 1.0);
-  if (!e) e = cavrSetRenderEmptySpaceSkipping(set, 0);
+  if (!e) e = cavrSetRenderEmptySpaceSkipping(set, 1);
   if (!e) e = cavrSetRenderStrategy(set, CAVR_STRATEGY_SHAPED, 0u, 0);
   if (!e) e = cavrCommitRenderSettings(set);
   if (!e) e = cavrSetFrameBufferHostChannels(fb, 0u);

@@ -85,7 +85,8 @@ int cavr_tune_path(char *buf, size_t size, const char *gpu, int storage);
 
 /**
  * The calibration run (cuda_tune.c, CUDA builds only): fills t->cost, t->storage and t->version for `storage` by
- * rendering a dense 384^3 synthetic volume into a 512^2 image from 36 views (6 directions x 6 rolls, one per
+ * rendering a dense 768^3 synthetic volume (512^3 or 384^3 when device memory is short) into a 1024^2 image, with
+ * empty-space skipping as renders have it, from 36 views (6 directions x 6 rolls, one per
  * 15-degree group) with every candidate shape (one warm-up, median of 3 frames). Returns CAVR_ERROR_NONE or the
  * error, with the reason in msg (the device error it raised is read and cleared).
  */

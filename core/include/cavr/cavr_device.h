@@ -54,8 +54,8 @@ CAVR_API CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallba
  * and in-place rotation chosen per view from measured cost, the view classes of thread-block shaping (Sugimoto et
  * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 8
  * block shapes (16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed) and every rotation state (Misaki et
- * al. 2017). The run renders a dense 384^3 synthetic volume into a 512^2 image from 36 views with each shape (about
- * 1-3 s and 60-240 MB of device memory). AUTO does the same by itself at its first render of a storage type with no
+ * al. 2017). The run renders a dense 768^3 synthetic volume (smaller when device memory is short) into a 1024^2
+ * image from 36 views with each shape (about 2-4 s; 0.45-1.8 GB of device memory for uint8-float32). AUTO does the same by itself at its first render of a storage type with no
  * valid table (unless the environment sets CAVR_TUNE=0); this call re-measures regardless (`cavr-bench --tune`).
  * The table goes to $CAVR_TUNE_DIR, else $XDG_CACHE_HOME/cavr, else $HOME/.cache/cavr, one file per GPU model and
  * storage (uint8/int8, uint16/int16, float32 and the types stored as float32); a table of another GPU, storage or
