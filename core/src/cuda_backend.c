@@ -50,6 +50,8 @@ typedef struct CudaVolume {
   int storage;
   int cube;               /* side of the array when it is a cube (rotated in place if a multiple of 64), else 0 */
   int noRotate;           /* a rotation by copy did not fit (memory or the 3-D texture limit): render unrotated */
+  float seen[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /* AUTO: kernel ns per sample observed on this volume per stored
+                                                     class and shape (running mean of two), 0 = not yet */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -482,7 +484,19 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.warpH = vc.warpH;
   p.transposed = vc.transposed;
   p.syncPropagation = vc.syncPropagation;
-  int shape = s->blockShape > 0 && s->blockShape <= CAVR_TUNE_SHAPES ? s->blockShape - 1 : tuned ? choice.shape : -1;
+  int shape = s->blockShape > 0 && s->blockShape <= CAVR_TUNE_SHAPES ? s->blockShape - 1 : -1;
+  int seenClass = -1; /* AUTO: the stored class whose observed cost this frame records */
+  if (tuned) {
+    /* The table's cheapest shape for the view's class as stored (after the rotation actually made), checked on this
+       volume: the first frames of a class try it and the standard 16x16 block once each; then the one that ran
+       cheaper per sample on this volume is kept (the table is measured on a synthetic volume; a class groups views
+       of different obliquity). */
+    seenClass = cavr_tune_class(dirS, rightS, upS);
+    shape = cavr_tune_best_shape(tuned, seenClass, NULL);
+    if (shape < 0) shape = 0;
+    if (shape != 0 && cv->seen[seenClass][shape] > 0.0f)
+      shape = cv->seen[seenClass][0] <= 0.0f ? 0 : cv->seen[seenClass][0] < cv->seen[seenClass][shape] ? 0 : shape;
+  }
   if (shape >= 0) {
     const CAVRBlockShape *b = &cavr_block_shapes[shape];
     p.blockW = b->blockW;
@@ -543,6 +557,11 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->samples += samples;
   stats->kernelMilliseconds += kernelMs;
+  if (seenClass >= 0 && samples > 0 && !rl) { /* full frames only: a ray list's cost per sample differs */
+    const float ns = (float)(kernelMs * 1e6 / (double)samples);
+    float *seen = &cv->seen[seenClass][shape];
+    *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
+  }
   stats->transferMilliseconds += transferMs;
   stats->strategy = (CAVRStrategy)strategy;
   stats->blockWidth = p.blockW;
