@@ -26,6 +26,16 @@ if [ "$MODE" = sweep ]; then
   rm -f "$OUT/configure.log" "$OUT/build.log"
   exit 0
 fi
+if [ "$MODE" = ncu-big ]; then
+  # Issue 11, item 7: why rotation and block shape pay on a big volume: ncu on the 90-degree frames of a 2048^3 uint8
+  # volume (launches 12, 18, 24 of --big-volume after the tables exist: AUTO, standard, 16x16 + rotation).
+  build-gpu/testing/cavr-bench --tune > /dev/null
+  ncu --kernel-name regex:raycast --launch-skip 12 --launch-count 13 \
+      --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,launch__block_size \
+      build-gpu/testing/cavr-bench --big-volume ${BIG_N:-2048} --out "$OUT" > "$OUT/ncu_big.log" 2>&1
+  grep -E "big volume|auto |standard |rotation forced|raycast|duration|hit_rate|throughput|bytes_read|sectors|block_size" "$OUT/ncu_big.log" | head -120
+  exit 0
+fi
 if [ "$MODE" = big ]; then
   # Issue 11, item 5: a volume of >= 55% of device memory and one with more than 2048 voxels on an axis.
   build-gpu/testing/cavr-bench --big-volume ${BIG_N:-3584} --aniso ${ANISO:-512,512,4096} --out "$OUT" 2>&1 | tee "$OUT/big.log"
