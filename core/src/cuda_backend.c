@@ -52,6 +52,8 @@ typedef struct CudaVolume {
   int noRotate;           /* a rotation by copy did not fit (memory or the 3-D texture limit): render unrotated */
   float seen[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /* AUTO: kernel ns per sample observed on this volume per stored
                                                      class and shape (running mean of two), 0 = not yet */
+  float seenState[CAVR_TUNE_CLASSES][3];           /* AUTO: the same per class of the view as uploaded (x along the
+                                                     rays) and rotation state */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -429,9 +431,26 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   if (tuned)
     cavr_tune_choose(tuned, dirI, rightI, upI, s->rotation && !cv->noRotate, cv->rotation,
                      CAVR_AUTO_ROTATION_MARGIN, &choice);
-  int wantRotation = CAVR_ROT_NONE;
+  int wantRotation = CAVR_ROT_NONE, viewClass = -1;
   if (s->blockShape) wantRotation = CAVR_ROT_NONE; /* calibration: the volume as uploaded */
-  else if (tuned) wantRotation = choice.rotation;
+  else if (tuned) {
+    /* The table's rotation, checked on this volume as the shapes are: where it says turn, the first frames of the
+       class run turned and unturned once each, then the state that ran cheaper per sample is kept (the table's
+       volume is small; whether a turn pays depends on the volume's size against the caches). */
+    wantRotation = choice.rotation;
+    double d0[3], r0[3], u0[3];
+    cavr_to_stored(dirI, CAVR_ROT_NONE, d0);
+    cavr_to_stored(rightI, CAVR_ROT_NONE, r0);
+    cavr_to_stored(upI, CAVR_ROT_NONE, u0);
+    viewClass = cavr_tune_class(d0, r0, u0);
+    if (wantRotation != CAVR_ROT_NONE && cv->seenState[viewClass][wantRotation] > 0.0f) {
+      const float turned = cv->seenState[viewClass][wantRotation], plain = cv->seenState[viewClass][CAVR_ROT_NONE];
+      if (plain <= 0.0f) wantRotation = CAVR_ROT_NONE; /* not tried unturned yet */
+      else if (cv->rotation == CAVR_ROT_NONE ? turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) >= plain
+                                             : turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN))
+        wantRotation = CAVR_ROT_NONE;
+    }
+  }
   else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
     wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
   if (cv->noRotate) wantRotation = CAVR_ROT_NONE;
@@ -561,6 +580,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     const float ns = (float)(kernelMs * 1e6 / (double)samples);
     float *seen = &cv->seen[seenClass][shape];
     *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
+    if (viewClass >= 0 && viewClass / CAVR_TUNE_GROUPS == 0) { /* x along the rays: the rotation states' costs */
+      float *st = &cv->seenState[viewClass][cv->rotation];
+      *st = *st > 0.0f ? 0.5f * (*st + ns) : ns;
+    }
   }
   stats->transferMilliseconds += transferMs;
   stats->strategy = (CAVRStrategy)strategy;

@@ -46,14 +46,22 @@ int cavr_tune_best_shape(const CAVRTuneTable *t, int cls, float *cost) {
 void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double right[3], const double up[3],
                       int canRotate, int current, double margin, CAVRTuneChoice *out) {
   CAVRTuneChoice opt[3];
-  int n = canRotate ? 3 : 1;
+  /* Rotation is for views with x along the rays (Misaki 2017): a turn never helps rays along y or z, and a state
+     that leaves the rays along stored x is no cure. */
+  double d0[3], r0[3], u0[3];
+  cavr_to_stored(dir, CAVR_ROT_NONE, d0);
+  cavr_to_stored(right, CAVR_ROT_NONE, r0);
+  cavr_to_stored(up, CAVR_ROT_NONE, u0);
+  const int xAlongRays = cavr_tune_class(d0, r0, u0) / CAVR_TUNE_GROUPS == 0;
+  int n = canRotate && xAlongRays ? 3 : 1;
   for (int r = 0; r < n; ++r) {
     double d[3], rr[3], u[3];
     cavr_to_stored(dir, r, d);
     cavr_to_stored(right, r, rr);
     cavr_to_stored(up, r, u);
     opt[r].rotation = r;
-    opt[r].shape = cavr_tune_best_shape(t, cavr_tune_class(d, rr, u), &opt[r].cost);
+    const int cls = cavr_tune_class(d, rr, u);
+    opt[r].shape = r != CAVR_ROT_NONE && cls / CAVR_TUNE_GROUPS == 0 ? -1 : cavr_tune_best_shape(t, cls, &opt[r].cost);
   }
   int best = -1;
   for (int r = 0; r < n; ++r)

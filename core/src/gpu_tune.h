@@ -59,7 +59,8 @@ typedef struct CAVRTuneChoice {
 
 /**
  * AUTO's choice for a view given in index space of the volume as uploaded (dir: world / spacing; right and up:
- * world * spacing): for each rotation state (none; about y and about z when `canRotate`) the view's class in the
+ * world * spacing): for each rotation state (none; about y and about z when `canRotate` and x is the axis most
+ * parallel to the rays, as in Misaki 2017; a state that leaves x along the rays is skipped) the view's class in the
  * stored axes and its cheapest shape; the cheapest state wins, except that the `current` state is kept unless
  * another is cheaper by more than `margin` (a fraction, e.g. 0.05: a rotation costs a volume copy). With no
  * measurement for the view's classes: no rotation and the standard 16x16 block (shape 0).

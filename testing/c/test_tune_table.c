@@ -94,6 +94,19 @@ int main(void) {
     cavr_tune_choose(&t2, d, r, u, 1, CAVR_ROT_Y, 0.01, &ch);
     CHECK(ch.rotation == CAVR_ROT_NONE);
   }
+  /* Rays along z: never rotated, even where the table prices a rotated class lower (here every x class at 0.5). */
+  {
+    CAVRTuneTable t3 = t;
+    for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t3.cost[0 * CAVR_TUNE_GROUPS + g][s] = 0.5f;
+    for (int roll = 0; roll < 180; roll += 10) {
+      orbit(10, roll, d, r, u);
+      cavr_tune_choose(&t3, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+      CHECK(ch.rotation == CAVR_ROT_NONE);
+      cavr_tune_choose(&t3, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch); /* and a rotated volume turns back */
+      CHECK(ch.rotation == CAVR_ROT_NONE);
+    }
+  }
   /* No table, or nothing measured for the view: the standard 16x16 block, no rotation. */
   cavr_tune_choose(NULL, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
   CHECK(ch.rotation == CAVR_ROT_NONE && ch.shape == 0 && ch.cost == 0.0f);
