@@ -157,11 +157,15 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
   buf[got] = '\0';
   CAVRError code = CAVR_ERROR_NONE;
   static const char *magic[] = {"NRRD00.01", "NRRD0001", "NRRD0002", "NRRD0003", "NRRD0004", "NRRD0005", "NRRD0006"};
-  size_t eol = strcspn(buf, "\n");
-  size_t mlen = eol > 0 && buf[eol - 1] == '\r' ? eol - 1 : eol;
+  /* Lines end at '\n' only; teem then reads each line as a C string (up to a NUL), and so do we. */
+  const char *nl0 = memchr(buf, '\n', got);
+  size_t eol = nl0 ? (size_t)(nl0 - buf) : got;
+  buf[eol] = '\0';
+  size_t mlen = strlen(buf);
+  if (mlen > 0 && buf[mlen - 1] == '\r') buf[--mlen] = '\0';
   int isNrrd = 0;
-  for (int i = 0; i < 7; ++i) isNrrd |= mlen == strlen(magic[i]) && !memcmp(buf, magic[i], mlen);
-  if (!isNrrd || eol == got || memchr(buf, '\0', eol)) {
+  for (int i = 0; i < 7; ++i) isNrrd |= !strcmp(buf, magic[i]);
+  if (!isNrrd || eol == got) {
     snprintf(msg, msgSize, "%s: not a NRRD file: it does not start with a NRRD magic line (NRRD0001 ... NRRD0006)",
              path);
     free(buf);
@@ -169,10 +173,11 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
   }
   *headerLen = 0;
   char *line = buf + eol + 1;
-  int list = 0;
+  int list = 0, seenDim = 0, seenSpace = 0;
   while (code == CAVR_ERROR_NONE && line < buf + got) {
-    size_t len = strcspn(line, "\n");
-    int atEnd = line + len >= buf + got;
+    const char *nl = memchr(line, '\n', (size_t)(buf + got - line));
+    size_t len = nl ? (size_t)(nl - line) : (size_t)(buf + got - line);
+    int atEnd = !nl;
     if (atEnd && got == cap && (long long)cap < fileSize && *headerLen == 0) {
       snprintf(msg, msgSize, "%s: header longer than %u bytes", path, HEADER_MAX);
       code = CAVR_ERROR_FILE_FORMAT;
@@ -180,6 +185,8 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
     }
     char *next = line + len + (atEnd ? 0 : 1);
     line[len] = '\0';
+    int blank = len == 0 || (len == 1 && line[0] == '\r');
+    len = strlen(line);
     if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
     if (list) { /* LIST: every further line names a data file (NRRD0006: "name [byte skip]") */
       char name[4096];
@@ -187,7 +194,7 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
       line = next;
       continue;
     }
-    if (len == 0) { /* the blank line: attached data follows */
+    if (blank) { /* the blank line: attached data follows */
       *headerLen = (size_t)(next - buf);
       break;
     }
@@ -197,11 +204,36 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
       while (*b == ' ' || *b == '\t') ++b;
       while (e > b && (e[-1] == ' ' || e[-1] == '\t')) --e;
       size_t n = (size_t)(e - b);
+      /* teem's parsers of per-axis and space fields return without freeing their scratch strings when the
+         dimension (or space) is not yet known: refuse that order here (the format requires it anyway). */
+      static const char *perAxis[] = {"sizes", "spacings", "thicknesses", "axis mins", "axismins", "axis maxs",
+                                      "axismaxs", "centers", "centerings", "kinds", "labels", "units"};
+      static const char *perSpace[] = {"space directions", "space units", "space origin", "measurement frame"};
+      for (size_t k = 0; k < sizeof perAxis / sizeof *perAxis && code == CAVR_ERROR_NONE; ++k)
+        if (n == strlen(perAxis[k]) && !strncasecmp(b, perAxis[k], n) && !seenDim) {
+          snprintf(msg, msgSize, "%s: field '%s' comes before 'dimension'", path, perAxis[k]);
+          code = CAVR_ERROR_FILE_FORMAT;
+        }
+      for (size_t k = 0; k < sizeof perSpace / sizeof *perSpace && code == CAVR_ERROR_NONE; ++k)
+        if (n == strlen(perSpace[k]) && !strncasecmp(b, perSpace[k], n) && (!seenDim || !seenSpace)) {
+          snprintf(msg, msgSize, "%s: field '%s' comes before 'dimension' and 'space' (or 'space dimension')", path,
+                   perSpace[k]);
+          code = CAVR_ERROR_FILE_FORMAT;
+        }
+      if (code != CAVR_ERROR_NONE) break;
+      seenDim |= n == 9 && !strncasecmp(b, "dimension", 9) && colon[1] != '=';
+      seenSpace |= ((n == 5 && !strncasecmp(b, "space", 5)) || (n == 15 && !strncasecmp(b, "space dimension", 15))) &&
+                   colon[1] != '=';
       if ((n == 9 && !strncasecmp(b, "data file", 9)) || (n == 8 && !strncasecmp(b, "datafile", 8))) {
         char *v = colon + 1;
         if (*v == '=') { /* a key/value pair "data file:=...", not the field */
           line = next;
           continue;
+        }
+        if (!seenDim) { /* teem's parser would leak here, as above */
+          snprintf(msg, msgSize, "%s: field 'data file' comes before 'dimension'", path);
+          code = CAVR_ERROR_FILE_FORMAT;
+          break;
         }
         while (*v == ' ' || *v == '\t') ++v;
         char *ve = v + strlen(v);
@@ -246,11 +278,13 @@ static int skip_prefix(FILE *f, long lines, long bytes) {
 }
 
 /* Decompress f from its position (gzip, possibly several members, or bzip2) in constant memory and say
-   whether it yields at least `want` bytes. */
+   whether it yields at least `want` bytes in streams that end cleanly (check sums included). The whole
+   stream is decoded: teem's gzip reader checks the trailer when the data end there, and on that error path
+   it does not free its stream (zlib state and buffers, about 56 KiB per load), so such files must not reach
+   it. Garbage after a complete member is accepted when the complete members already hold `want`. */
 static int holds_compressed(FILE *f, int bzip2, double want) {
   unsigned char in[1 << 16], out[1 << 16];
-  double total = 0.0;
-  int ok = 0;
+  double total = 0.0, complete = 0.0; /* bytes so far; bytes in members that ended cleanly */
   if (!bzip2) {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -259,17 +293,14 @@ static int holds_compressed(FILE *f, int bzip2, double want) {
       if (z.avail_in == 0) {
         z.avail_in = (uInt)fread(in, 1, sizeof in, f);
         z.next_in = in;
-        if (z.avail_in == 0) break;
+        if (z.avail_in == 0) break; /* end of file */
       }
       z.next_out = out;
       z.avail_out = sizeof out;
       int r = inflate(&z, Z_NO_FLUSH);
       total += (double)(sizeof out - z.avail_out);
-      if (total >= want) {
-        ok = 1;
-        break;
-      }
       if (r == Z_STREAM_END) { /* another gzip member may follow */
+        complete = total;
         if (inflateReset(&z) != Z_OK) break;
       } else if (r != Z_OK) {
         break;
@@ -290,15 +321,12 @@ static int holds_compressed(FILE *f, int bzip2, double want) {
       b.avail_out = sizeof out;
       int r = BZ2_bzDecompress(&b);
       total += (double)(sizeof out - b.avail_out);
-      if (total >= want) {
-        ok = 1;
-        break;
-      }
-      if (r != BZ_OK) break; /* BZ_STREAM_END short of `want`, or an error */
+      if (r == BZ_STREAM_END) complete = total;
+      if (r != BZ_OK) break; /* the end of the stream (teem reads one), or an error */
     }
     BZ2_bzDecompressEnd(&b);
   }
-  return ok || want <= 0.0;
+  return complete >= want || want <= 0.0;
 }
 
 /* teem's error stack: keep the innermost (last) line, the most specific one; classify it. */

@@ -147,6 +147,28 @@ int main(void) {
   CHECK(load(write_text("empty.nrrd", ""), &f, msg) == CAVR_ERROR_FILE_FORMAT);
   CHECK(load(write_text("magic-only.nrrd", "NRRD0004"), &f, msg) == CAVR_ERROR_FILE_FORMAT);
 
+  /* Found by fuzz_nrrd / fuzz_render (corpus found_*): per-axis fields or 'data file' before 'dimension' (teem's
+     parsers leak there), a magic line with a NUL after it, a gzip stream corrupt after enough bytes. */
+  CHECK(load(write_text("centers.nrrd", "NRRD0004\ntype: uint8\ncenters: : 3\nsizes: 4 4 4\nencoding: raw\n\n"), &f,
+             msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "before 'dimension'"));
+  CHECK(load(write_text("df.nhdr", "NRRD0004\ntype: uint8\ndata file: x.raw\ndimension: 3\nsizes: 2 2 2\n"), &f, msg) ==
+        CAVR_ERROR_FILE_FORMAT);
+  CHECK(load(write_file("nul.nrrd", "NRRD0004\0\0NRRD0004\nkinds: 0\ntype: uint8\n", 38), &f, msg) ==
+        CAVR_ERROR_FILE_FORMAT);
+  {
+    unsigned char gzc[4096];
+    FILE *in = fopen(CAVR_DATA_DIR "/../testing/fuzz/corpus/nrrd/found_gzip_corrupt_leak", "rb");
+    CHECK(in);
+    size_t gn = fread(gzc, 1, sizeof gzc, in);
+    fclose(in);
+    const unsigned char *sep = NULL;
+    for (size_t i = 0; !sep && i + 6 <= gn; ++i)
+      if (!memcmp(gzc + i, "\n@@d0\n", 6)) sep = gzc + i;
+    CHECK(sep);
+    write_file("d0", sep + 6, gn - (size_t)(sep + 6 - gzc));
+    CHECK(load(write_file("gzc.nhdr", gzc, (size_t)(sep - gzc) + 1), &f, msg) == CAVR_ERROR_FILE_TRUNCATED);
+  }
+
   /* Transfer functions with points at +-1e308 (the span overflows; the table was NaN) and normalized points
      outside [0,1]. */
   CHECK(cavrLoadTransferFunctionFile(write_text("big.tf", "-1e308 0 0 0 0\n1e308 1 1 1 1\n"), NULL, table, 64, tr, msg,
