@@ -63,6 +63,7 @@ public:
     this->VolumeKey.clear();
     this->TableTime = 0;
     this->VolumeReady = false;
+    this->HaveVolume = false;
   }
 
   /** The device's first error as "CODE: message". */
@@ -83,7 +84,8 @@ public:
   CAVRFrameBuffer FrameBuffer = nullptr;
   int FrameBufferSize[2] = { 0, 0 };
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
-  bool VolumeReady = false;
+  bool VolumeReady = false; // the input's current array is uploaded
+  bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double Origin[3] = { 0, 0, 0 };
@@ -180,13 +182,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   cavrSetDeviceThreadCount(in.Device, this->NumberOfThreads);
 
-  // 2. The volume: a single-component scalar array of vtkImageData, point or cell data.
+  // 2. The volume: a single-component scalar array of vtkImageData, point or cell data. When the input
+  //    cannot be rendered (wrong type, empty, one voxel thick, NaN or Inf values, not a uniform grid), the
+  //    error goes to the output window once and the last good volume stays on screen.
+  auto updateVolume = [&]() -> bool {
   vtkImageData* image = vtkImageData::SafeDownCast(this->GetDataSetInput());
   if (!image)
   {
     fail(this->GetDataSetInput() ? "only uniform grids (vtkImageData) are supported; use 'Resample To Image' first"
                                  : "no input");
-    return;
+    return false;
   }
   int cellFlag = 0;
   vtkDataArray* scalars = vtkAbstractMapper::GetScalars(image, this->ScalarMode, this->ArrayAccessMode,
@@ -194,14 +199,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   if (!scalars)
   {
     fail("no scalar array selected (use ColorBy to pick a point or cell array)");
-    return;
+    return false;
   }
   if (scalars->GetNumberOfComponents() != 1)
   {
     fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
       std::to_string(scalars->GetNumberOfComponents()) +
       " components; cavr Volume renders single-component scalars (extract a component or the magnitude first)");
-    return;
+    return false;
   }
   CAVRScalarType type;
   switch (scalars->GetDataType())
@@ -234,11 +239,11 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     default:
       fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has type " +
         scalars->GetDataTypeAsString() + ", which cavr does not support (use 8/16/32-bit integers, float or double)");
-      return;
+      return false;
   }
   int extent[6];
   image->GetExtent(extent);
-  double spacing[3], origin[3];
+  double spacing[3], origin[3], first[3];
   image->GetSpacing(spacing);
   image->GetOrigin(origin);
   int dims[3];
@@ -246,7 +251,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   {
     dims[a] = extent[2 * a + 1] - extent[2 * a] + 1 - (cellFlag ? 1 : 0);
     // World position of the first voxel of this piece (cell centres for cell data).
-    in.Origin[a] = origin[a] + (extent[2 * a] + (cellFlag ? 0.5 : 0.0)) * spacing[a];
+    first[a] = origin[a] + (extent[2 * a] + (cellFlag ? 0.5 : 0.0)) * spacing[a];
     spacing[a] = std::fabs(spacing[a]);
   }
   const double* direction = image->GetDirectionMatrix()->GetData();
@@ -262,6 +267,17 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   {
     in.VolumeReady = false;
     in.VolumeKey = key;
+    in.LastError.clear(); // new data: report its problem even if it reads as the last one did
+    if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2)
+    {
+      fail(std::string("the ") + (cellFlag ? "cell" : "point") + " array '" +
+        (scalars->GetName() ? scalars->GetName() : "") + "' spans " + std::to_string(std::max(dims[0], 0)) + " x " +
+        std::to_string(std::max(dims[1], 0)) + " x " + std::to_string(std::max(dims[2], 0)) +
+        " voxels: cavr Volume needs at least 2 voxels along each axis (" +
+        (dims[0] < 1 || dims[1] < 1 || dims[2] < 1 ? "the volume is empty" : "a 1-voxel-thick image is a slice: show it as a Slice") +
+        "); keeping the last good volume");
+      return false;
+    }
     size_t bytes = static_cast<size_t>(scalars->GetNumberOfTuples()) * scalars->GetDataTypeSize();
     CAVRError e = cavrSetVolumeData(in.Volume, type, dims, scalars->GetVoidPointer(0), bytes);
     if (e == CAVR_ERROR_NONE)
@@ -270,7 +286,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     if (e == CAVR_ERROR_NONE)
     {
-      e = cavrSetVolumeOrigin(in.Volume, in.Origin);
+      e = cavrSetVolumeOrigin(in.Volume, first);
     }
     in.RenderExtentSet = false;
     if (e == CAVR_ERROR_NONE)
@@ -279,15 +295,17 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     if (e != CAVR_ERROR_NONE)
     {
-      fail(in.DeviceError(e));
-      return;
+      fail(in.DeviceError(e) + (in.HaveVolume ? "; keeping the last good volume" : ""));
+      return false;
     }
+    std::copy(first, first + 3, in.Origin);
     cavrGetVolumeBounds(in.Volume, in.Bounds);
     in.VolumeReady = true;
+    in.HaveVolume = true;
   }
   if (!in.VolumeReady)
   {
-    return; // the same bad data as last time: already reported
+    return false; // the same bad data as last time: already reported
   }
   // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
   int local[6] = { 0, -1, 0, -1, 0, -1 };
@@ -310,11 +328,18 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     if (e != CAVR_ERROR_NONE)
     {
       fail(in.DeviceError(e));
-      return;
+      return false;
     }
     std::copy(local, local + 6, in.RenderExtent);
     in.RenderExtentSet = true;
     cavrGetVolumeBounds(in.Volume, in.Bounds);
+  }
+  return true;
+  };
+  const bool fresh = updateVolume();
+  if (!fresh && !in.HaveVolume)
+  {
+    return; // nothing good to show yet
   }
 
   // 3. Transfer function from the volume property (colour + scalar opacity), sampled over their range.
@@ -449,7 +474,10 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail(in.DeviceError(e));
     return;
   }
-  in.LastError.clear();
+  if (fresh)
+  {
+    in.LastError.clear(); // a good frame of the current input: report the next problem again
+  }
   this->LastRenderTime = stats.milliseconds;
   this->LastSampleCount = static_cast<double>(stats.samples);
   this->LastRaysCast = static_cast<double>(stats.raysCast);
