@@ -567,7 +567,7 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
   CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
                         0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1,
                         1.0f, CAVR_RECONSTRUCTION_LOCAL, 0, CAVR_DEFAULT_MAX_ITERATIONS, CAVR_DEFAULT_TOLERANCE,
-                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS};
+                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS, 0, {0, 0, 0, 0, 0, 0}};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -637,6 +637,19 @@ CAVRError cavrSetRenderShading(CAVRRenderSettings s, int enabled, double ambient
 CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings s, int enabled) {
   CHECK_HANDLE(s, "cavrSetRenderEmptySpaceSkipping");
   s->staged.emptySpaceSkipping = enabled != 0;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderCropBox(CAVRRenderSettings s, const double box[6]) {
+  CHECK_HANDLE(s, "cavrSetRenderCropBox");
+  if (box)
+    for (int a = 0; a < 3; ++a)
+      if (!(box[2 * a] <= box[2 * a + 1]))
+        return ARG_ERROR(s, "cavrSetRenderCropBox: axis %d spans %g to %g (NaN, or min above max)", a, box[2 * a],
+                         box[2 * a + 1]);
+  s->staged.crop = box != NULL;
+  for (int i = 0; i < 6; ++i) s->staged.cropBox[i] = box ? box[i] : 0.0;
   s->dirty = 1;
   return CAVR_ERROR_NONE;
 }

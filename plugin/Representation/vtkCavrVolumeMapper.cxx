@@ -12,6 +12,7 @@
 #include "vtkRayCastImageDisplayHelper.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
+#include "vtkScalarsToColors.h"
 #include "vtkSmartPointer.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
@@ -85,6 +86,7 @@ public:
   int FrameBufferSize[2] = { 0, 0 };
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
   bool VolumeReady = false; // the input's current array is uploaded
+  bool CropFlagsWarned = false;
   bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
@@ -92,6 +94,7 @@ public:
   double Bounds[6] = { 0, 0, 0, 0, 0, 0 };
   vtkMTimeType TableTime = 0;
   std::vector<float> Table;
+  std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
   std::vector<float> Depth;
   std::string LastBackend;
   std::string LastError;
@@ -201,15 +204,31 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail("no scalar array selected (use ColorBy to pick a point or cell array)");
     return false;
   }
-  if (scalars->GetNumberOfComponents() != 1)
+  // Vector and multi-component arrays as ParaView's GPU mapper draws them: the colour map's vector mode
+  // (Color By's component menu) picks the magnitude or one component, rendered as a float volume.
+  const int components = scalars->GetNumberOfComponents();
+  int vectorMode = -1, vectorComponent = 0;
+  if (components > 1)
   {
-    fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
-      std::to_string(scalars->GetNumberOfComponents()) +
-      " components; cavr Volume renders single-component scalars (extract a component or the magnitude first)");
-    return false;
+    vtkColorTransferFunction* lut = vol->GetProperty()->GetRGBTransferFunction(0);
+    if (!vol->GetProperty()->GetIndependentComponents())
+    {
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
+        std::to_string(components) + " components to be used as colours directly (Map Scalars off); cavr Volume "
+        "maps one value per voxel: turn Map Scalars on and pick the magnitude or a component");
+      return false;
+    }
+    vectorMode = lut->GetVectorMode();
+    vectorComponent = std::min(std::max(lut->GetVectorComponent(), 0), components - 1);
+    if (vectorMode != vtkScalarsToColors::MAGNITUDE && vectorMode != vtkScalarsToColors::COMPONENT)
+    {
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") +
+        "': the colour map's vector mode is RGB colours; cavr Volume draws the magnitude or one component");
+      return false;
+    }
   }
-  CAVRScalarType type;
-  switch (scalars->GetDataType())
+  CAVRScalarType type = CAVR_FLOAT32;
+  switch (components > 1 ? VTK_FLOAT : scalars->GetDataType())
   {
     case VTK_UNSIGNED_CHAR:
       type = CAVR_UINT8;
@@ -262,7 +281,8 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   // Upload when the array, its contents or the geometry changed.
   const std::vector<unsigned long long> key = { reinterpret_cast<unsigned long long>(scalars),
     static_cast<unsigned long long>(scalars->GetMTime()), static_cast<unsigned long long>(image->GetMTime()),
-    static_cast<unsigned long long>(cellFlag), reinterpret_cast<unsigned long long>(in.Volume) };
+    static_cast<unsigned long long>(cellFlag), reinterpret_cast<unsigned long long>(in.Volume),
+    static_cast<unsigned long long>(vectorMode + 1), static_cast<unsigned long long>(vectorComponent) };
   if (key != in.VolumeKey)
   {
     in.VolumeReady = false;
@@ -279,7 +299,35 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       return false;
     }
     size_t bytes = static_cast<size_t>(scalars->GetNumberOfTuples()) * scalars->GetDataTypeSize();
-    CAVRError e = cavrSetVolumeData(in.Volume, type, dims, scalars->GetVoidPointer(0), bytes);
+    const void* voxels = scalars->GetVoidPointer(0);
+    if (components > 1)
+    {
+      // The magnitude or the chosen component, one float per voxel (as vtkSmartVolumeMapper derives them).
+      const vtkIdType n = scalars->GetNumberOfTuples();
+      in.Derived.resize(static_cast<size_t>(n));
+      std::vector<double> tuple(components);
+      for (vtkIdType i = 0; i < n; ++i)
+      {
+        scalars->GetTuple(i, tuple.data());
+        double v = 0.0;
+        if (vectorMode == vtkScalarsToColors::MAGNITUDE)
+        {
+          for (int c = 0; c < components; ++c)
+          {
+            v += tuple[c] * tuple[c];
+          }
+          v = std::sqrt(v);
+        }
+        else
+        {
+          v = tuple[vectorComponent];
+        }
+        in.Derived[static_cast<size_t>(i)] = static_cast<float>(v);
+      }
+      voxels = in.Derived.data();
+      bytes = in.Derived.size() * sizeof(float);
+    }
+    CAVRError e = cavrSetVolumeData(in.Volume, type, dims, voxels, bytes);
     if (e == CAVR_ERROR_NONE)
     {
       e = cavrSetVolumeSpacing(in.Volume, spacing);
@@ -409,6 +457,37 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     cavrSetRenderCompressive(in.Settings, fraction,
       this->Reconstruction == 0 ? CAVR_RECONSTRUCTION_GLOBAL : CAVR_RECONSTRUCTION_LOCAL,
       this->Reconstruction == 2);
+  }
+  // Cropping as VTK's ray-cast mappers do it (the representation's Use Cropping, Cropping Origin and Scale
+  // arrive as vtkVolumeMapper's Cropping and CroppingRegionPlanes, in the volume's coordinates): the default
+  // flags keep the one sub-volume between the planes; other region flags are not supported.
+  if (this->Cropping)
+  {
+    if (this->CroppingRegionFlags != VTK_CROP_SUBVOLUME && !in.CropFlagsWarned)
+    {
+      vtkWarningMacro(<< "cavr Volume: cropping region flags 0x" << std::hex << this->CroppingRegionFlags << std::dec
+                      << " are not supported; cropping to the sub-volume between the planes (0x2000)");
+      in.CropFlagsWarned = true;
+    }
+    double box[6];
+    std::copy(this->CroppingRegionPlanes, this->CroppingRegionPlanes + 6, box);
+    for (int a = 0; a < 3; ++a)
+    {
+      if (box[2 * a] > box[2 * a + 1])
+      {
+        std::swap(box[2 * a], box[2 * a + 1]);
+      }
+    }
+    if (cavrSetRenderCropBox(in.Settings, box) != CAVR_ERROR_NONE)
+    {
+      fail("cropping planes " + std::to_string(box[0]) + " ... " + std::to_string(box[5]) +
+        " are not numbers: " + in.DeviceError(CAVR_ERROR_INVALID_ARGUMENT));
+      cavrSetRenderCropBox(in.Settings, nullptr);
+    }
+  }
+  else
+  {
+    cavrSetRenderCropBox(in.Settings, nullptr);
   }
   cavrCommitRenderSettings(in.Settings);
 
