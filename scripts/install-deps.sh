@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install what cavr needs on Debian 12 (bookworm): compilers, CMake, teem, libpng, ParaView 5.11 with its
-# development files (the set verified in docs/building.md), Xvfb and MPI. Idempotent; needs root.
+# development files, Xvfb and MPI; clang with its sanitizer and libFuzzer
+# runtimes (libclang-rt-14-dev) for the fuzz harnesses in testing/fuzz/. Idempotent; needs root.
 set -euo pipefail
-PKGS=(build-essential cmake pkg-config libteem-dev teem-apps libpng-dev zlib1g-dev
+PKGS=(build-essential cmake pkg-config libteem-dev teem-apps libpng-dev zlib1g-dev libbz2-dev clang libclang-rt-14-dev
   paraview paraview-dev python3-paraview python3-numpy xvfb xauth mpi-default-bin mpi-default-dev
   qtbase5-dev qttools5-dev libqt5svg5-dev qtxmlpatterns5-dev-tools libqt5xmlpatterns5-dev
   libqt5x11extras5-dev libqt5opengl5-dev qtmultimedia5-dev

@@ -13,3 +13,5 @@ CAVR_BUILD_DIR="$ROOT/build-asan" "$ROOT/scripts/build.sh" -DCMAKE_BUILD_TYPE=De
 (cd "$ROOT/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   LSAN_OPTIONS="suppressions=$ROOT/testing/lsan.supp" \
   ctest --output-on-failure -j2 -L c)
+echo "== fuzzing: each libFuzzer harness for a bounded time (scripts/fuzz.sh; longer runs: docs/fuzzing.md) =="
+"$ROOT/scripts/fuzz.sh"

@@ -109,12 +109,29 @@ CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalized
     snprintf(msg, msgSize, "%s: a transfer function needs at least 2 points, found %d", path, n);
     code = CAVR_ERROR_FILE_FORMAT;
   }
+  /* Finite points can still span more than a double holds (+-1e308: the span overflows to inf and the table
+     to NaN); normalized points lie in [0,1]. */
+  if (code == CAVR_ERROR_NONE && n >= 2 && !isfinite(pts[n - 1].x - pts[0].x)) {
+    snprintf(msg, msgSize, "%s: the values span %g to %g, more than a double can hold: rescale them", path, pts[0].x,
+             pts[n - 1].x);
+    code = CAVR_ERROR_FILE_FORMAT;
+  }
+  if (code == CAVR_ERROR_NONE && normalized && !(pts[0].x >= 0.0 && pts[n - 1].x <= 1.0)) {
+    snprintf(msg, msgSize, "%s: 'domain normalized' values must lie in [0,1] (found %g to %g)", path, pts[0].x,
+             pts[n - 1].x);
+    code = CAVR_ERROR_FILE_FORMAT;
+  }
   if (code == CAVR_ERROR_NONE && normalized && (!normalizedRange || !(normalizedRange[0] < normalizedRange[1]))) {
     snprintf(msg, msgSize, "%s: a normalized transfer function needs a scalar range with min < max", path);
     code = CAVR_ERROR_FILE_FORMAT;
   }
   if (code != CAVR_ERROR_NONE) return code;
   sample_points(pts, n, rgba, count);
+  for (int i = 0; i < 4 * count; ++i)
+    if (!(rgba[i] >= 0.0f && rgba[i] <= 1.0f)) { /* cannot happen after the checks above; never hand out NaN */
+      snprintf(msg, msgSize, "%s: the sampled table has a value outside [0,1] at entry %d", path, i / 4);
+      return CAVR_ERROR_FILE_FORMAT;
+    }
   if (normalized) {
     range[0] = normalizedRange[0] + pts[0].x * (normalizedRange[1] - normalizedRange[0]);
     range[1] = normalizedRange[0] + pts[n - 1].x * (normalizedRange[1] - normalizedRange[0]);

@@ -595,7 +595,7 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
                         .blockShape = 0, .sampleFraction = 1.0f, .reconstruction = CAVR_RECONSTRUCTION_LOCAL,
                         .adaptive = 0, .maxIterations = CAVR_DEFAULT_MAX_ITERATIONS,
                         .tolerance = CAVR_DEFAULT_TOLERANCE, .lambda = CAVR_DEFAULT_LAMBDA,
-                        .gramFilter = CAVR_GRAM_FILTER_THESIS};
+                        .gramFilter = CAVR_GRAM_FILTER_THESIS, .crop = 0, .cropBox = {0, 0, 0, 0, 0, 0}};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -665,6 +665,19 @@ CAVRError cavrSetRenderShading(CAVRRenderSettings s, int enabled, double ambient
 CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings s, int enabled) {
   CHECK_HANDLE(s, "cavrSetRenderEmptySpaceSkipping");
   s->staged.emptySpaceSkipping = enabled != 0;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderCropBox(CAVRRenderSettings s, const double box[6]) {
+  CHECK_HANDLE(s, "cavrSetRenderCropBox");
+  if (box)
+    for (int a = 0; a < 3; ++a)
+      if (!(box[2 * a] <= box[2 * a + 1]))
+        return ARG_ERROR(s, "cavrSetRenderCropBox: axis %d spans %g to %g (NaN, or min above max)", a, box[2 * a],
+                         box[2 * a + 1]);
+  s->staged.crop = box != NULL;
+  for (int i = 0; i < 6; ++i) s->staged.cropBox[i] = box ? box[i] : 0.0;
   s->dirty = 1;
   return CAVR_ERROR_NONE;
 }

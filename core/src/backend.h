@@ -69,6 +69,7 @@ typedef struct CAVRFrameConstants {
   float step;           /**< sample distance, world units */
   float idxScale, idxBias; /**< transfer-function table index = stored value * idxScale + idxBias */
   int shade, skip;      /**< shading and empty-space skipping in effect (composite only) */
+  float boxLo[3], boxHi[3]; /**< where rays integrate, voxel coordinates: the render extent, cropped */
 } CAVRFrameConstants;
 
 void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out);

@@ -56,6 +56,8 @@ typedef struct CAVRSettingsDesc {
   float tolerance;          /**< relative residual */
   float lambda;             /**< smoothness weight */
   int gramFilter;           /**< CAVRGramFilter */
+  int crop;                 /**< 0/1: cropBox in effect */
+  double cropBox[6];        /**< world units: xmin, xmax, ymin, ymax, zmin, zmax */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

@@ -293,8 +293,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
     p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
     p.dims[a] = vol->desc.dims[a];
     p.maxCoord[a] = (float)(vol->desc.dims[a] - 1);
-    p.boxLo[a] = (float)vol->desc.renderLo[a];
-    p.boxHi[a] = (float)vol->desc.renderHi[a];
+    p.boxLo[a] = fc.boxLo[a]; /* the render extent, cropped (frame_constants.c) */
+    p.boxHi[a] = fc.boxHi[a];
     p.cells[a] = vol->grid.cells[a];
   }
   p.sy = (size_t)p.dims[0];

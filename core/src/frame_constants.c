@@ -22,4 +22,20 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   out->idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
   out->shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
   out->skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+  /* The render extent (a piece, without ghost layers), intersected with the crop box (world -> voxel
+     coordinates; spacing > 0). An empty intersection becomes a box far outside every ray's reach on that axis
+     (an inverted box would not do: the slab test orders its ends). */
+  int empty = 0;
+  for (int a = 0; a < 3; ++a) {
+    double lo = vol->desc.renderLo[a], hi = vol->desc.renderHi[a];
+    if (s->crop) {
+      lo = fmax(lo, (s->cropBox[2 * a] - vol->desc.origin[a]) / vol->desc.spacing[a]);
+      hi = fmin(hi, (s->cropBox[2 * a + 1] - vol->desc.origin[a]) / vol->desc.spacing[a]);
+    }
+    empty |= !(lo <= hi);
+    out->boxLo[a] = (float)lo;
+    out->boxHi[a] = (float)hi;
+  }
+  if (empty)
+    for (int a = 0; a < 3; ++a) out->boxLo[a] = out->boxHi[a] = -1e20f;
 }

@@ -12,6 +12,7 @@
 #include "vtkRayCastImageDisplayHelper.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
+#include "vtkScalarsToColors.h"
 #include "vtkSmartPointer.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
@@ -63,6 +64,7 @@ public:
     this->VolumeKey.clear();
     this->TableTime = 0;
     this->VolumeReady = false;
+    this->HaveVolume = false;
   }
 
   /** The device's first error as "CODE: message". */
@@ -83,13 +85,16 @@ public:
   CAVRFrameBuffer FrameBuffer = nullptr;
   int FrameBufferSize[2] = { 0, 0 };
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
-  bool VolumeReady = false;
+  bool VolumeReady = false; // the input's current array is uploaded
+  bool CropFlagsWarned = false;
+  bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double Origin[3] = { 0, 0, 0 };
   double Bounds[6] = { 0, 0, 0, 0, 0, 0 };
   vtkMTimeType TableTime = 0;
   std::vector<float> Table;
+  std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
   std::vector<float> Depth;
   std::string LastBackend;
   std::string LastError;
@@ -180,13 +185,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   cavrSetDeviceThreadCount(in.Device, this->NumberOfThreads);
 
-  // 2. The volume: a single-component scalar array of vtkImageData, point or cell data.
+  // 2. The volume: a single-component scalar array of vtkImageData, point or cell data. When the input
+  //    cannot be rendered (wrong type, empty, one voxel thick, NaN or Inf values, not a uniform grid), the
+  //    error goes to the output window once and the last good volume stays on screen.
+  auto updateVolume = [&]() -> bool {
   vtkImageData* image = vtkImageData::SafeDownCast(this->GetDataSetInput());
   if (!image)
   {
     fail(this->GetDataSetInput() ? "only uniform grids (vtkImageData) are supported; use 'Resample To Image' first"
                                  : "no input");
-    return;
+    return false;
   }
   int cellFlag = 0;
   vtkDataArray* scalars = vtkAbstractMapper::GetScalars(image, this->ScalarMode, this->ArrayAccessMode,
@@ -194,17 +202,33 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   if (!scalars)
   {
     fail("no scalar array selected (use ColorBy to pick a point or cell array)");
-    return;
+    return false;
   }
-  if (scalars->GetNumberOfComponents() != 1)
+  // Vector and multi-component arrays as ParaView's GPU mapper draws them: the colour map's vector mode
+  // (Color By's component menu) picks the magnitude or one component, rendered as a float volume.
+  const int components = scalars->GetNumberOfComponents();
+  int vectorMode = -1, vectorComponent = 0;
+  if (components > 1)
   {
-    fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
-      std::to_string(scalars->GetNumberOfComponents()) +
-      " components; cavr Volume renders single-component scalars (extract a component or the magnitude first)");
-    return;
+    vtkColorTransferFunction* lut = vol->GetProperty()->GetRGBTransferFunction(0);
+    if (!vol->GetProperty()->GetIndependentComponents())
+    {
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
+        std::to_string(components) + " components to be used as colours directly (Map Scalars off); cavr Volume "
+        "maps one value per voxel: turn Map Scalars on and pick the magnitude or a component");
+      return false;
+    }
+    vectorMode = lut->GetVectorMode();
+    vectorComponent = std::min(std::max(lut->GetVectorComponent(), 0), components - 1);
+    if (vectorMode != vtkScalarsToColors::MAGNITUDE && vectorMode != vtkScalarsToColors::COMPONENT)
+    {
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") +
+        "': the colour map's vector mode is RGB colours; cavr Volume draws the magnitude or one component");
+      return false;
+    }
   }
-  CAVRScalarType type;
-  switch (scalars->GetDataType())
+  CAVRScalarType type = CAVR_FLOAT32;
+  switch (components > 1 ? VTK_FLOAT : scalars->GetDataType())
   {
     case VTK_UNSIGNED_CHAR:
       type = CAVR_UINT8;
@@ -234,11 +258,11 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     default:
       fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has type " +
         scalars->GetDataTypeAsString() + ", which cavr does not support (use 8/16/32-bit integers, float or double)");
-      return;
+      return false;
   }
   int extent[6];
   image->GetExtent(extent);
-  double spacing[3], origin[3];
+  double spacing[3], origin[3], first[3];
   image->GetSpacing(spacing);
   image->GetOrigin(origin);
   int dims[3];
@@ -246,7 +270,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   {
     dims[a] = extent[2 * a + 1] - extent[2 * a] + 1 - (cellFlag ? 1 : 0);
     // World position of the first voxel of this piece (cell centres for cell data).
-    in.Origin[a] = origin[a] + (extent[2 * a] + (cellFlag ? 0.5 : 0.0)) * spacing[a];
+    first[a] = origin[a] + (extent[2 * a] + (cellFlag ? 0.5 : 0.0)) * spacing[a];
     spacing[a] = std::fabs(spacing[a]);
   }
   const double* direction = image->GetDirectionMatrix()->GetData();
@@ -257,20 +281,60 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   // Upload when the array, its contents or the geometry changed.
   const std::vector<unsigned long long> key = { reinterpret_cast<unsigned long long>(scalars),
     static_cast<unsigned long long>(scalars->GetMTime()), static_cast<unsigned long long>(image->GetMTime()),
-    static_cast<unsigned long long>(cellFlag), reinterpret_cast<unsigned long long>(in.Volume) };
+    static_cast<unsigned long long>(cellFlag), reinterpret_cast<unsigned long long>(in.Volume),
+    static_cast<unsigned long long>(vectorMode + 1), static_cast<unsigned long long>(vectorComponent) };
   if (key != in.VolumeKey)
   {
     in.VolumeReady = false;
     in.VolumeKey = key;
+    in.LastError.clear(); // new data: report its problem even if it reads as the last one did
+    if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2)
+    {
+      fail(std::string("the ") + (cellFlag ? "cell" : "point") + " array '" +
+        (scalars->GetName() ? scalars->GetName() : "") + "' spans " + std::to_string(std::max(dims[0], 0)) + " x " +
+        std::to_string(std::max(dims[1], 0)) + " x " + std::to_string(std::max(dims[2], 0)) +
+        " voxels: cavr Volume needs at least 2 voxels along each axis (" +
+        (dims[0] < 1 || dims[1] < 1 || dims[2] < 1 ? "the volume is empty" : "a 1-voxel-thick image is a slice: show it as a Slice") +
+        "); keeping the last good volume");
+      return false;
+    }
     size_t bytes = static_cast<size_t>(scalars->GetNumberOfTuples()) * scalars->GetDataTypeSize();
-    CAVRError e = cavrSetVolumeData(in.Volume, type, dims, scalars->GetVoidPointer(0), bytes);
+    const void* voxels = scalars->GetVoidPointer(0);
+    if (components > 1)
+    {
+      // The magnitude or the chosen component, one float per voxel (as vtkSmartVolumeMapper derives them).
+      const vtkIdType n = scalars->GetNumberOfTuples();
+      in.Derived.resize(static_cast<size_t>(n));
+      std::vector<double> tuple(components);
+      for (vtkIdType i = 0; i < n; ++i)
+      {
+        scalars->GetTuple(i, tuple.data());
+        double v = 0.0;
+        if (vectorMode == vtkScalarsToColors::MAGNITUDE)
+        {
+          for (int c = 0; c < components; ++c)
+          {
+            v += tuple[c] * tuple[c];
+          }
+          v = std::sqrt(v);
+        }
+        else
+        {
+          v = tuple[vectorComponent];
+        }
+        in.Derived[static_cast<size_t>(i)] = static_cast<float>(v);
+      }
+      voxels = in.Derived.data();
+      bytes = in.Derived.size() * sizeof(float);
+    }
+    CAVRError e = cavrSetVolumeData(in.Volume, type, dims, voxels, bytes);
     if (e == CAVR_ERROR_NONE)
     {
       e = cavrSetVolumeSpacing(in.Volume, spacing);
     }
     if (e == CAVR_ERROR_NONE)
     {
-      e = cavrSetVolumeOrigin(in.Volume, in.Origin);
+      e = cavrSetVolumeOrigin(in.Volume, first);
     }
     in.RenderExtentSet = false;
     if (e == CAVR_ERROR_NONE)
@@ -279,15 +343,17 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     if (e != CAVR_ERROR_NONE)
     {
-      fail(in.DeviceError(e));
-      return;
+      fail(in.DeviceError(e) + (in.HaveVolume ? "; keeping the last good volume" : ""));
+      return false;
     }
+    std::copy(first, first + 3, in.Origin);
     cavrGetVolumeBounds(in.Volume, in.Bounds);
     in.VolumeReady = true;
+    in.HaveVolume = true;
   }
   if (!in.VolumeReady)
   {
-    return; // the same bad data as last time: already reported
+    return false; // the same bad data as last time: already reported
   }
   // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
   int local[6] = { 0, -1, 0, -1, 0, -1 };
@@ -310,11 +376,18 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     if (e != CAVR_ERROR_NONE)
     {
       fail(in.DeviceError(e));
-      return;
+      return false;
     }
     std::copy(local, local + 6, in.RenderExtent);
     in.RenderExtentSet = true;
     cavrGetVolumeBounds(in.Volume, in.Bounds);
+  }
+  return true;
+  };
+  const bool fresh = updateVolume();
+  if (!fresh && !in.HaveVolume)
+  {
+    return; // nothing good to show yet
   }
 
   // 3. Transfer function from the volume property (colour + scalar opacity), sampled over their range.
@@ -385,6 +458,37 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       this->Reconstruction == 0 ? CAVR_RECONSTRUCTION_GLOBAL : CAVR_RECONSTRUCTION_LOCAL,
       this->Reconstruction == 2);
   }
+  // Cropping as VTK's ray-cast mappers do it (the representation's Use Cropping, Cropping Origin and Scale
+  // arrive as vtkVolumeMapper's Cropping and CroppingRegionPlanes, in the volume's coordinates): the default
+  // flags keep the one sub-volume between the planes; other region flags are not supported.
+  if (this->Cropping)
+  {
+    if (this->CroppingRegionFlags != VTK_CROP_SUBVOLUME && !in.CropFlagsWarned)
+    {
+      vtkWarningMacro(<< "cavr Volume: cropping region flags 0x" << std::hex << this->CroppingRegionFlags << std::dec
+                      << " are not supported; cropping to the sub-volume between the planes (0x2000)");
+      in.CropFlagsWarned = true;
+    }
+    double box[6];
+    std::copy(this->CroppingRegionPlanes, this->CroppingRegionPlanes + 6, box);
+    for (int a = 0; a < 3; ++a)
+    {
+      if (box[2 * a] > box[2 * a + 1])
+      {
+        std::swap(box[2 * a], box[2 * a + 1]);
+      }
+    }
+    if (cavrSetRenderCropBox(in.Settings, box) != CAVR_ERROR_NONE)
+    {
+      fail("cropping planes " + std::to_string(box[0]) + " ... " + std::to_string(box[5]) +
+        " are not numbers: " + in.DeviceError(CAVR_ERROR_INVALID_ARGUMENT));
+      cavrSetRenderCropBox(in.Settings, nullptr);
+    }
+  }
+  else
+  {
+    cavrSetRenderCropBox(in.Settings, nullptr);
+  }
   cavrCommitRenderSettings(in.Settings);
 
   // 5. Camera: cavr's world is the data space; the view includes the volume's matrix.
@@ -449,7 +553,10 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail(in.DeviceError(e));
     return;
   }
-  in.LastError.clear();
+  if (fresh)
+  {
+    in.LastError.clear(); // a good frame of the current input: report the next problem again
+  }
   this->LastRenderTime = stats.milliseconds;
   this->LastSampleCount = static_cast<double>(stats.samples);
   this->LastRaysCast = static_cast<double>(stats.raysCast);

@@ -35,7 +35,32 @@ int vtkCavrVolumeRepresentation::RequestData(
   vtkImageData* input = inputVector[0]->GetNumberOfInformationObjects() == 1
     ? vtkImageData::GetData(inputVector[0], 0)
     : nullptr;
-  if (controller && controller->GetNumberOfProcesses() > 1)
+  const bool parallel = controller && controller->GetNumberOfProcesses() > 1;
+  vtkImageData* cached = vtkImageData::SafeDownCast(this->Cache);
+  int dims[3] = { 0, 0, 0 };
+  if (input)
+  {
+    input->GetDimensions(dims);
+  }
+  if (!parallel && input && (dims[0] < 2 || dims[1] < 2 || dims[2] < 2) && cached &&
+    cached->GetNumberOfPoints() > 0)
+  {
+    // An empty or 1-voxel-thick image (one process: under MPI a rank may hold no piece, or a thin one that
+    // ghost layers thicken). The superclass would show it (or hide it silently) with bounds that change the
+    // view: say why it cannot be rendered, and keep the last good volume, its bounds and the image.
+    if (input->GetNumberOfPoints() == 0)
+    {
+      vtkErrorMacro(<< "cavr Volume: the input image is empty (no voxels); keeping the last good volume");
+    }
+    else
+    {
+      vtkErrorMacro(<< "cavr Volume: the input image is " << dims[0] << " x " << dims[1] << " x " << dims[2]
+                    << " voxels; a volume needs at least 2 voxels along each axis (a 1-voxel-thick image is a "
+                       "slice: show it as a Slice); keeping the last good volume");
+    }
+    return 1;
+  }
+  if (parallel)
   {
     vtkNew<vtkImageData> empty;
     vtkNew<vtkGhostCellsGenerator> generator;

@@ -69,6 +69,30 @@ def psnr(a, b):
     return math.inf if mse == 0 else 10.0 * math.log10(255.0 ** 2 / mse)
 
 
+def raw_copy(nhdr):
+    """A raw-encoded copy of a gzip NRRD volume (detached header) in OUT; returns its .nhdr path (the header
+    itself when its data are raw already). ParaView's NRRD reader reads pieces (MPI ranks) of raw data only."""
+    with open(nhdr) as f:
+        text = f.read()
+    if "encoding: gzip" not in text:
+        return nhdr
+    name = [l.split(":", 1)[1].strip() for l in text.splitlines() if l.startswith("data file")][0]
+    stem = os.path.basename(nhdr)[:-len(".nhdr")]
+    raw = os.path.join(OUT, stem + ".raw")
+    header = os.path.join(OUT, stem + "_raw.nhdr")
+    if not os.path.exists(raw):
+        with gzip.open(os.path.join(os.path.dirname(nhdr), name)) as f, open(raw + ".part", "wb") as g:
+            while True:
+                block = f.read(1 << 24)
+                if not block:
+                    break
+                g.write(block)
+        os.rename(raw + ".part", raw)
+    with open(header, "w") as g:
+        g.write(text.replace("encoding: gzip", "encoding: raw").replace(name, os.path.basename(raw)))
+    return header
+
+
 def raw_headsq():
     """A raw-encoded copy of data/'s headsq CT (64x64x93 uint16) in OUT; returns its .nhdr path. ParaView's
     NRRD reader reads sub-extents (pieces, one per MPI rank) of raw data only, not of gzip data."""

@@ -23,11 +23,18 @@ typedef struct CAVRVolumeFile {
 } CAVRVolumeFile;
 
 /**
- * Read a NRRD file (.nrrd, or a detached .nhdr header with raw/gzip/bzip2 data file) through teem.
+ * Read a NRRD file (.nrrd, or a detached .nhdr header with raw/gzip/bzip2/ascii/hex data in one or more data
+ * files: single, LIST or numbered "FORMAT MIN MAX STEP") through teem.
  * Accepts 3-D scalar data of type (u)int8, (u)int16, (u)int32, float, double; spacing from "spacings" or
  * the norms of "space directions"; origin from "space origin".
- * Errors (message written to msg, at most msgSize bytes): CAVR_ERROR_IO (missing/unreadable file),
- * CAVR_ERROR_FILE_FORMAT (malformed header, not 3-D, unsupported type such as 64-bit integers or block),
+ * The header is read and checked before any data: the file must start with a NRRD magic line (NRRD0001 to
+ * NRRD0006; other formats that teem reads, such as PNM, PNG, VTK or text, are refused), every data file must
+ * be a regular file (not "-", standard input, nor a pipe or device), and the files must be able to hold the
+ * voxels the header declares (compressed data is decompressed and counted first, in constant memory), so no
+ * more is allocated than the file holds.
+ * Errors (message written to msg, at most msgSize bytes, naming the file): CAVR_ERROR_IO (missing/unreadable
+ * file or data file, or not a regular file), CAVR_ERROR_FILE_FORMAT (no NRRD magic, malformed header, data
+ * file "-", not 3-D, unsupported type such as 64-bit integers or block, unsupported encoding (zrl)),
  * CAVR_ERROR_FILE_TRUNCATED (data shorter than the header says), CAVR_ERROR_INVALID_DATA (a dimension
  * below 2 or above CAVR_MAX_VOLUME_DIM), CAVR_ERROR_OUT_OF_MEMORY.
  */
@@ -69,7 +76,8 @@ CAVR_API CAVRError cavrTransferFunctionPreset(const char *name, float *rgba, int
  * At least two points. Between points the table is linear; `range` receives the scalar range the table
  * spans: the first and last VALUE for `scalar`, or `normalizedRange` (e.g. the data range) for
  * `normalized`, whose VALUEs are in [0,1].
- * Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_FORMAT (with the line number).
+ * Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_FORMAT (with the line number; also for values spanning more than
+ * a double holds, e.g. +-1e308, and for normalized values outside [0,1]).
  */
 CAVR_API CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalizedRange[2], float *rgba,
                                                 int count, double range[2], char *msg, size_t msgSize);

@@ -47,6 +47,15 @@ CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled
                                         double specular, double specularPower);
 /** Empty-space skipping over 8^3-voxel macro cells (composite only). It never changes a pixel. Default on. */
 CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
+/**
+ * Cropping: rays integrate only inside the axis-aligned box `box` = {xmin, xmax, ymin, ymax, zmin, zmax}
+ * (world units, the volume's space) intersected with the volume's render extent; NULL renders the whole
+ * volume (default). This is VTK's cropping with the default flags (VTK_CROP_SUBVOLUME: keep the one region
+ * between the six cropping region planes), as vtkFixedPointVolumeRayCastMapper and vtkGPUVolumeRayCastMapper
+ * do it: the cut is exact (a plane, not a voxel boundary). A box that misses the volume renders nothing.
+ * All blend modes, both back ends. Errors: CAVR_ERROR_INVALID_ARGUMENT (a NaN, or a min above its max).
+ */
+CAVR_API CAVRError cavrSetRenderCropBox(CAVRRenderSettings settings, const double box[6]);
 
 /**
  * GPU strategy (CAVRStrategy), the CAVR_SHAPING_* switches used by CAVR_STRATEGY_SHAPED, and whether the
