@@ -118,7 +118,8 @@ typedef enum CAVRStrategy {
  */
 typedef enum CAVRReconstruction {
   CAVR_RECONSTRUCTION_GLOBAL = 0,
-  CAVR_RECONSTRUCTION_LOCAL = 1
+  CAVR_RECONSTRUCTION_LOCAL = 1,
+  CAVR_RECONSTRUCTION_REFINE = 2
 } CAVRReconstruction;
 
 /**
