@@ -71,13 +71,15 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
   start[0] = 0;
 }
 
-/* Refinement sampling's constants, chosen by measured PSNR and frame time on the four volumes of
+/* Refinement sampling's constants, chosen by measured PSNR, samples and frame time on the four volumes of
    docs/benchmarks.md (issue 13 item 3): a unit is refined when its corners differ by more than 2/255 in a
    channel; the cells where the pilot saw something get at most REFINE_DENSITY x the sample fraction of their
-   pixels (the pilot's included), half of what is left for level 1 at most, the rest for level 2. */
+   pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full frame's samples; level 1
+   gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot, level 2 the rest. */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_DENSITY 2.0
-#define REFINE_LEVEL1_SHARE 0.5
+#define REFINE_LEVEL1_SHARE 0.75
+#define REFINE_WORK 0.35
 
 /*
  * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then every second pixel
@@ -115,8 +117,16 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   long active = e ? 0 : cavr_refine_active(fb->rgbaf, W, H, REFINE_DENSITY * s->sampleFraction);
   if (active > total - cast) active = total - cast;
   const long active0 = active;
-  for (int level = 1; level <= 2 && !e && active > 0; ++level) {
-    const long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
+  /* The work budget: the pilot is a uniform 1/16 of the pixels, so 16 x its samples estimate the full frame's. */
+  const double pilotSamples = (double)stats->samples, fullSamples = pilotSamples * (double)N / (double)cast;
+  double work = REFINE_WORK * fullSamples - pilotSamples;
+  /* A refined ray crosses structure: priced at twice the pilot's samples per ray that hit the volume box until
+     level 1 measures it (1.8x on the CT shoulder), level 2's at 1.15 x level 1's (measured 1.17x). */
+  double perRay = 2.0 * pilotSamples / (double)(stats->rays > 0 ? stats->rays : 1);
+  for (int level = 1; level <= 2 && !e && active > 0 && work > 0.0; ++level) {
+    long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
+    const double byWork = (level == 1 ? REFINE_LEVEL1_SHARE : 1.0) * work / (perRay > 1.0 ? perRay : 1.0);
+    if ((double)budget > byWork) budget = (long)byWork;
     const long more =
         cavr_refine_mask(fb->rgbaf, W, H, level, REFINE_THRESHOLD, 0.0f, budget, fb->sampleMask, fresh, scratch, order);
     if (more <= 0) continue;
@@ -124,7 +134,11 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     list->count = (size_t)more;
     list->stamp = atomic_fetch_add(&nextStamp, 1);
     job->deviceOnly = level == 1 ? 2 : 1;
+    const uint64_t before = stats->samples;
     e = ops->render(dev, job, stats);
+    const double spent = (double)(stats->samples - before);
+    work -= spent;
+    perRay = 1.15 * spent / (double)more;
     cast += more;
     active -= more;
   }

@@ -15,7 +15,8 @@
  * solve: reconstruction time alone (stats.solveMilliseconds, median of R) at 512^2, 1024^2 and 2048^2 for
  *   25% and 60% of the rays, global and local.
  * Every row is printed and appended to the CSV:
- *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio
+ *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work
+ * work: the samples taken (all passes) over the full render's, a measure of cost that does not depend on the load.
  * Frame times of the methods are taken in pairs with a full render (full, method, full, method, ...: both see the
  * same load on a shared machine); full_ms is then the median of those full renders and ratio the median of the
  * per-pair ratios.
@@ -130,13 +131,14 @@ static double paired(Bench *b, CAVRRenderStats *st, double *frameMs, double *ful
 }
 
 static void row(Bench *b, int size, int shade, double fraction, const char *method, double p, double s,
-                unsigned long long rays, int it, double kernel, double solve, double frame, double full, double ratio) {
+                unsigned long long rays, int it, double kernel, double solve, double frame, double full, double ratio,
+                double work) {
   if (ratio < 0.0) ratio = full > 0 ? frame / full : 0.0;
-  printf("%-28s %-4s %5d %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f\n", b->name, b->backend,
-         size, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio);
+  printf("%-28s %-4s %5d %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f %6.3f\n", b->name,
+         b->backend, size, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
   if (b->csv)
-    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f\n", b->name, b->backend, size, shade,
-            fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio);
+    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", b->name, b->backend, size,
+            shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
 }
 
 static const char *methodFilter = "global,local,adaptive,refine";
@@ -159,11 +161,11 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   check(b, cavrCommitRenderSettings(b->set), "commit");
   CAVRRenderStats st;
   const double fullMs = timed(b, &st, 0);
-  const double fullKernel = st.kernelMilliseconds;
+  const double fullKernel = st.kernelMilliseconds, fullSamples = (double)st.samples;
   check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
   check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
   memcpy(full, cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F), 16 * px);
-  row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0);
+  row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0, 1.0);
   check(b, cavrSetRenderShading(b->fullSet, shade, 0.1, 0.7, 0.2, 10), "shading");
   check(b, cavrCommitRenderSettings(b->fullSet), "commit");
   static const struct { CAVRReconstruction rec; int adaptive; const char *name; } methods[] = {
@@ -181,7 +183,8 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
       check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
       const float *out = cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F);
       row(b, N, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, N, N),
-          (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, pairFull, ratio);
+          (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, pairFull, ratio,
+          fullSamples > 0.0 ? (double)st.samples / fullSamples : 0.0);
     }
     for (int n = 2; n <= 3; ++n)
       if (fabs(fractions[k] - 1.0 / (n * n)) < 0.02) {
@@ -189,7 +192,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
         char name[32];
         snprintf(name, sizeof name, "bilinear%d", n);
         row(b, N, shade, 1.0 / (n * n), name, psnr(img, full, px), ssim(img, full, N, N),
-            (unsigned long long)(((N + n - 1) / n) * ((N + n - 1) / n)), 0, 0.0, 0.0, 0.0, fullMs, 0.0);
+            (unsigned long long)(((N + n - 1) / n) * ((N + n - 1) / n)), 0, 0.0, 0.0, 0.0, fullMs, 0.0, 0.0);
       }
   }
   free(full);
@@ -286,10 +289,10 @@ int main(int argc, char **argv) {
     if (probe) fclose(probe);
     b.csv = fopen(csvPath, "a");
     if (!b.csv) DIE("cannot write %s", csvPath);
-    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio\n");
+    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work\n");
   }
-  printf("%-28s %-4s %5s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s\n", "volume", "be", "size", "shade", "frac",
-         "method", "PSNR", "SSIM", "rays", "iter", "kernel_ms", "solve_ms", "frame_ms", "full_ms", "ratio");
+  printf("%-28s %-4s %5s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s %6s\n", "volume", "be", "size", "shade", "frac",
+         "method", "PSNR", "SSIM", "rays", "iter", "kernel_ms", "solve_ms", "frame_ms", "full_ms", "ratio", "work");
   if (!strcmp(mode, "solve")) {
     static const int sizes[3] = {512, 1024, 2048};
     for (int k = 0; k < 3; ++k) {
@@ -312,7 +315,7 @@ int main(int argc, char **argv) {
           }
           qsort(t, (size_t)r, sizeof(double), cmp);
           row(&b, sizes[k], 0, frac, m ? "local" : "global", 0.0, 0.0, (unsigned long long)st.raysCast, st.iterations,
-              st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0, 0.0);
+              st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0, 0.0, 0.0);
         }
       cavrReleaseFrameBuffer(b.fb);
     }
