@@ -234,7 +234,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   for (int b = 0; b <= BINS; ++b) first[b] = 0;
   for (size_t u = 0; u < units; ++u) {
     const float sc = score[u];
-    const int b = sc >= 1.0f ? BINS - 1 : (int)(sc * (float)(BINS - 1));
+    const int b = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
     ++first[BINS - 1 - b + 1]; /* descending bins */
   }
   for (int b = 1; b <= BINS; ++b) first[b] += first[b - 1];
@@ -244,7 +244,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   const uint32_t stop = first[BINS - 1 - lastBin];
   for (size_t u = 0; u < units; ++u) {
     const float sc = score[u];
-    const int b = sc >= 1.0f ? BINS - 1 : (int)(sc * (float)(BINS - 1));
+    const int b = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
     order[first[BINS - 1 - b]++] = (uint32_t)u;
   }
   long marked = 0;
