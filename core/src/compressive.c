@@ -97,7 +97,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
                           "cavrRender: the REFINE reconstruction runs on the CPU back end only (use LOCAL on the GPU)");
   /* Scratch kept in the frame buffer (no page faults every frame): scores, ranking, the new pixels of a pass. */
-  const size_t bytes = sizeof(float) * 8 * cells + sizeof(uint32_t) * (4 * cells + N);
+  const size_t bytes = sizeof(float) * 4 * cells + sizeof(uint32_t) * (4 * cells + N);
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
     fb->refineScratch = malloc(bytes);
@@ -106,7 +106,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
   }
   float *scratch = (float *)fb->refineScratch;
-  uint32_t *order = (uint32_t *)(scratch + 8 * cells), *fresh = order + 4 * cells;
+  uint32_t *order = (uint32_t *)(scratch + 4 * cells), *fresh = order + 4 * cells;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
   list_by_tile(fb, fresh, (size_t)cast);
   list->count = (size_t)cast;
@@ -128,7 +128,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     const double byWork = (level == 1 ? REFINE_LEVEL1_SHARE : 1.0) * work / (perRay > 1.0 ? perRay : 1.0);
     if ((double)budget > byWork) budget = (long)byWork;
     const long more =
-        cavr_refine_mask(fb->rgbaf, W, H, level, REFINE_THRESHOLD, 0.0f, budget, fb->sampleMask, fresh, scratch, order);
+        cavr_refine_mask(fb->rgbaf, W, H, level, REFINE_THRESHOLD, budget, fb->sampleMask, fresh, scratch, order);
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);
     list->count = (size_t)more;

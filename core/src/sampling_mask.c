@@ -191,16 +191,16 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
   return budget > 0 ? budget : 0;
 }
 
-long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, float spread, long budget,
-                      uint8_t *mask, uint32_t *list, float *scratch, uint32_t *order) {
+long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
+                      uint32_t *list, float *scratch, uint32_t *order) {
   if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0)
     return -1;
   const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
   const size_t cells = (size_t)cx * cy, units = level == 1 ? cells : 4 * cells;
-  float *raw = scratch, *score = scratch + units;
+  float *score = scratch;
   for (size_t u = 0; u < units; ++u) {
     int r[4];
-    raw[u] = 0.0f;
+    score[u] = 0.0f;
     if (!unit_rect(level, u, width, height, cx, r)) continue;
     const size_t corner[4] = {(size_t)r[2] * width + r[0], (size_t)r[2] * width + r[1], (size_t)r[3] * width + r[0],
                               (size_t)r[3] * width + r[1]};
@@ -213,19 +213,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
                   d = rgbaf[4 * corner[3] + k];
       sc = mx(sc, mx(mx(a, b), mx(c, d)) - mn(mn(a, b), mn(c, d)));
     }
-    raw[u] = sc;
-  }
-  if (level == 1) {
-    for (int j = 0; j < cy; ++j)
-      for (int i = 0; i < cx; ++i) {
-        float around = 0.0f;
-        for (int v = j - 1; v <= j + 1; ++v)
-          for (int w = i - 1; w <= i + 1; ++w)
-            if (w >= 0 && v >= 0 && w < cx && v < cy && (w != i || v != j)) around = mx(around, raw[(size_t)v * cx + w]);
-        score[(size_t)j * cx + i] = mx(raw[(size_t)j * cx + i], spread * around);
-      }
-  } else {
-    memcpy(score, raw, sizeof(float) * units);
+    score[u] = sc;
   }
   /* Highest scores first: a counting sort of the units by score in 1/4096 bins (scores are in [0, 1] for
      colours in [0, 1]; larger ones share the top bin), stable, so equal bins keep their index order. */

@@ -77,20 +77,19 @@ long cavr_refine_pilot_mask(int width, int height, uint8_t *mask, uint32_t *list
 long cavr_refine_active(const float *rgbaf, int width, int height, double density);
 
 /**
- * The second and third passes of refinement sampling ("rays where the rendered neighbours disagree", Levoy 1990's
- * adaptive image-space refinement, in the spirit of the thesis's adaptive sampling, sec. 4.3). Units: level 1,
- * the cells (their four corners rendered by the pilot); level 2, the 2x2-pixel sub-cells of cells refined at
- * level 1 (cells cut at every second pixel, 4 per cell, index 4 cell + 2 row + column). A unit's score is
- * max over RGBA of (max - min) of its four corner pixels in rgbaf (W x H x 4 floats); at level 1 widened to
- * `spread` (0..1) times the largest of its 8 neighbour cells' (structure crossing a cell between grid points).
- * Units with score > threshold, highest first (scores binned to 1/4096, equal bins in index order), are
- * refined while `budget` new pixels are not exceeded: level 1 marks the cell's points on every second row and
- * column, level 2 every pixel of the sub-cell's closed rectangle; new pixels (mask 0) get mask 1 and are
- * appended to `list` (indices x + width y, at most budget entries; NULL: not listed). scratch: 2 units floats,
- * order: units entries (units = cells, or 4 cells at level 2). Returns the pixels marked, or -1 for bad
- * arguments.
+ * The second and third passes of refinement sampling ("rays where the rendered neighbours disagree", Levoy
+ * 1990's adaptive image-space refinement, in the spirit of the thesis's adaptive sampling, sec. 4.3). Units:
+ * level 1, the cells (their four corners rendered by the pilot); level 2, the 2x2-pixel sub-cells of cells
+ * refined at level 1 (cells cut at every second pixel, 4 per cell, index 4 cell + 2 row + column). A unit's
+ * score is max over RGBA of (max - min) of its four corner pixels in rgbaf (W x H x 4 floats). Units with
+ * score > threshold, highest first (scores binned to 1/4096, equal bins in index order), are refined while
+ * `budget` new pixels are not exceeded: level 1 marks the cell's points on every second row and column, level
+ * 2 every pixel of the sub-cell's closed rectangle; new pixels (mask 0) get mask 1 and are appended to `list`
+ * (indices x + width y, at most budget entries; NULL: not listed), unit by unit in score order. scratch: units
+ * floats, order: units entries (units = cells, or 4 cells at level 2). Returns the pixels marked, or -1 for
+ * bad arguments.
  */
-long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, float spread, long budget,
-                      uint8_t *mask, uint32_t *list, float *scratch, uint32_t *order);
+long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
+                      uint32_t *list, float *scratch, uint32_t *order);
 
 #endif
