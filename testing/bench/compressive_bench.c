@@ -8,7 +8,7 @@
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
  *
  * sweep: a full render (the reference) and, at each sample fraction, the global, local, adaptive and refine
- *   reconstructions (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
+ *   (CPU back end only) reconstructions (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
  *   of R; GPU frames leave the image in device memory, as ParaView's interactive renders would not, so the
  *   timing counts render + reconstruct, not the PCIe copy) against the full render's. At 25% and 11.1% also
  *   what VTK/ParaView do with the same rays: one ray per 2x2 / 3x3 pixels, then bilinear upscaling.
@@ -187,6 +187,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   for (int k = 0; k < nf; ++k) {
     for (int m = 0; m < 4; ++m) {
       if (!wanted(methods[m].name)) continue;
+      if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && strcmp(b->backend, "cpu") != 0) continue; /* CPU only */
       check(b, cavrSetRenderCompressive(b->set, fractions[k], methods[m].rec, methods[m].adaptive), "fraction");
       check(b, cavrCommitRenderSettings(b->set), "commit");
       double ms, pairFull;
