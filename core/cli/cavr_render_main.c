@@ -20,7 +20,7 @@ static void usage(FILE *f) {
           "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average] [--shade]\n"
           "                   [--interpolation nearest|linear] [--backend auto|cpu|cuda] [--threads N]\n"
           "                   [--strategy standard|shaped|auto] [--no-rotation]\n"
-          "                   [--sample-fraction F] [--reconstruction global|local] [--adaptive]\n"
+          "                   [--sample-fraction F] [--reconstruction global|local|refine] [--adaptive]\n"
           "                   [--host-planes rgba8[,rgba32f][,depth]|all] [--repeat N] [--json]\n"
           "       raw input also needs: --dims X,Y,Z --type uint8|int8|uint16|int16|float32|uint32|int32|float64\n"
           "                             [--spacing SX,SY,SZ]\n"
@@ -33,7 +33,8 @@ static void usage(FILE *f) {
           "--no-rotation keeps the volume as uploaded. Both are ignored by the CPU back end.\n"
           "--sample-fraction F (0 < F <= 1, default 1) casts rays for that fraction of the pixels (linear pixel\n"
           "shuffling) and rebuilds the rest by conjugate gradients (compressive rendering), --reconstruction local\n"
-          "(default: 16x16 blocks) or global; --adaptive spends the rays by the variance of each block (local only).\n"
+          "(default: 16x16 blocks) or global; --adaptive spends the rays by the variance of each block (local only);\n"
+          "refine (CPU only) casts a grid of one ray per 4x4 pixels, then rays where it disagrees, bilinear elsewhere.\n"
           "The JSON then reports rays (cast), solve_ms and iterations.\n"
           "--host-planes names the frame-buffer planes a GPU render copies back to the host (default rgba8, which\n"
           "the PNG is written from; all = rgba8,rgba32f,depth); the JSON's transfer_ms is that copy's time.\n");
@@ -211,7 +212,8 @@ int main(int argc, char **argv) {
     case O_RECON:
       if (!strcmp(optarg, "global")) reconstruction = CAVR_RECONSTRUCTION_GLOBAL;
       else if (!strcmp(optarg, "local")) reconstruction = CAVR_RECONSTRUCTION_LOCAL;
-      else return fail("--reconstruction expects global or local", optarg);
+      else if (!strcmp(optarg, "refine")) reconstruction = CAVR_RECONSTRUCTION_REFINE;
+      else return fail("--reconstruction expects global, local or refine", optarg);
       break;
     case O_ADAPTIVE: adaptive = 1; break;
     case O_HOST_PLANES:
@@ -359,7 +361,7 @@ int main(int argc, char **argv) {
            stats.blockWidth, stats.blockHeight, stats.rotation, stats.autoTable, stats.kernelMilliseconds,
            stats.transferMilliseconds, hostPlaneNames, width, height, repeat, median,
            times[0], (unsigned long long)stats.samples, (unsigned long long)stats.raysCast,
-           (unsigned long long)stats.rays, fraction, fraction < 1.0 ? (reconstruction ? "local" : "global") : "none",
+           (unsigned long long)stats.rays, fraction, fraction < 1.0 ? (reconstruction == CAVR_RECONSTRUCTION_REFINE ? "refine" : reconstruction ? "local" : "global") : "none",
            adaptive, stats.solveMilliseconds, stats.iterations, out);
   } else {
     printf("%s: %dx%d, %s back end, %.2f ms (median of %d), %llu samples; wrote %s\n", input, width, height,

@@ -698,10 +698,12 @@ CAVRError cavrSetRenderCompressive(CAVRRenderSettings s, double sampleFraction, 
   CHECK_HANDLE(s, "cavrSetRenderCompressive");
   if (!(sampleFraction > 0.0 && sampleFraction <= 1.0))
     return ARG_ERROR(s, "cavrSetRenderCompressive: sample fraction %g is outside (0, 1]", sampleFraction);
-  if (reconstruction != CAVR_RECONSTRUCTION_GLOBAL && reconstruction != CAVR_RECONSTRUCTION_LOCAL)
+  if (reconstruction != CAVR_RECONSTRUCTION_GLOBAL && reconstruction != CAVR_RECONSTRUCTION_LOCAL &&
+      reconstruction != CAVR_RECONSTRUCTION_REFINE)
     return ARG_ERROR(s, "cavrSetRenderCompressive: unknown reconstruction %d", (int)reconstruction);
   if (adaptive && reconstruction != CAVR_RECONSTRUCTION_LOCAL)
-    return ARG_ERROR(s, "cavrSetRenderCompressive: adaptive sampling needs the local reconstruction");
+    return ARG_ERROR(s, "cavrSetRenderCompressive: adaptive sampling needs the local reconstruction (REFINE is adaptive "
+                        "by itself)");
   s->staged.sampleFraction = (float)sampleFraction;
   s->staged.reconstruction = (int)reconstruction;
   s->staged.adaptive = adaptive != 0;

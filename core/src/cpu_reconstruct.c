@@ -3,6 +3,7 @@
  * plane holds the rendered pixels; solve for the others (reconstruct.c), then fill the 8-bit and depth
  * planes. LOCAL: the 16x16 blocks are shared out over the threads, each solved on its window of the block
  * plus a ghost ring of CAVR_GHOST pixels (thesis ch. 4). GLOBAL: one window, the whole image, one thread.
+ * REFINE: bilinear interpolation from the finest rendered cell around each pixel, bands of cell rows.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,12 +12,13 @@
 
 #include "backend.h"
 #include "reconstruct.h"
+#include "sampling_mask.h"
 
 typedef struct Task {
   const CAVRSolver *solver;
   CAVRFrameBuffer fb;
   const uint8_t *mask;
-  int local, blocksX, blocks, rowTasks;
+  int local, refine, blocksX, blocks, rowTasks;
   atomic_int next, maxIterations, failed;
 } Task;
 
@@ -58,6 +60,9 @@ static void *worker(void *arg) {
       while (it > seen && !atomic_compare_exchange_weak(&t->maxIterations, &seen, it)) {
       }
       to_rgba8(t->fb, t->mask, x0, y0, x1, y1);
+    } else if (t->refine) { /* REFINE: bilinear in a band of 4 cell rows (16 pixel rows) */
+      const int cy = cavr_refine_cells_per_axis(H), j0 = (k - t->blocks) * 4, j1 = j0 + 4 < cy ? j0 + 4 : cy;
+      cavr_refine_interpolate(t->mask, W, H, j0, j1, t->fb->rgbaf, t->fb->rgba8, t->fb->depth);
     } else { /* depth (and, for GLOBAL, the 8-bit plane) of a band of rows */
       int y0 = (k - t->blocks) * B, y1 = y0 + B < H ? y0 + B : H;
       cavr_fill_depth(t->mask, W, H, y0, y1, t->fb->depth);
@@ -82,13 +87,14 @@ CAVRError cavr_cpu_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, const u
   t.fb = fb;
   t.mask = mask;
   t.local = s->reconstruction == CAVR_RECONSTRUCTION_LOCAL;
+  t.refine = s->reconstruction == CAVR_RECONSTRUCTION_REFINE;
   t.blocksX = (W + B - 1) / B;
-  t.rowTasks = (H + B - 1) / B;
+  t.rowTasks = t.refine ? (cavr_refine_cells_per_axis(H) + 3) / 4 : (H + B - 1) / B;
   t.blocks = t.local ? t.blocksX * t.rowTasks : 0;
   atomic_init(&t.next, 0);
   atomic_init(&t.maxIterations, 0);
   atomic_init(&t.failed, 0);
-  if (!t.local) {
+  if (!t.local && !t.refine) {
     float *scratch = (float *)malloc(sizeof(float) * cavr_solve_scratch_floats(W, H));
     int it = scratch ? cavr_solve_window(&solver, fb->rgbaf, mask, W, 0, 0, W, H, 0, 0, W, H, fb->rgbaf, scratch, NULL) : -1;
     free(scratch);

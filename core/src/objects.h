@@ -103,6 +103,8 @@ struct CAVRFrameBufferImpl {
   /* compressive rendering (compressive.c): the sampling mask and ray list of the last frame */
   uint8_t *sampleMask;           /* width*height, 1 = ray cast */
   uint32_t *rayPixels, *tileStart;
+  void *refineScratch;           /* CAVR_RECONSTRUCTION_REFINE's scratch (compressive.c), refineScratchBytes */
+  size_t refineScratchBytes;
   size_t rayCount;
   float maskFraction;            /* fraction the mask was built for; 0 = none */
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */

@@ -67,4 +67,17 @@ void cavr_cg_coefficients(const double dots[12], const double stop[4], double ga
  */
 void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *depth);
 
+/**
+ * CAVR_RECONSTRUCTION_REFINE's reconstruction of the cell rows [cy0, cy1) (cells: cavr_refine_cells_per_axis):
+ * every pixel with mask 0 of a cell's half-open rectangle [x0, x1) x [y0, y1) (closed at the image's last column
+ * and row, so every pixel has one owner) gets the bilinear interpolation of the four rendered corners of the
+ * finest rectangle around it: the cell's 2x2-pixel sub-cell when the cell was refined at level 1
+ * (cavr_refine_mask: all its points on every second row and column have mask 1), else the cell itself. RGBA
+ * clamped to [0, 1] into rgbaf (W x H x 4 floats) and rgba8 (W x H x 4 bytes, round to nearest); depth (W x H
+ * floats) = the nearest (smallest) of the corners' depths.
+ * Reads only the corners, writes only mask-0 pixels of these rows: bands of cell rows may run in parallel.
+ */
+void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, float *rgbaf, uint8_t *rgba8,
+                             float *depth);
+
 #endif

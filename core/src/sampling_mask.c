@@ -8,8 +8,13 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sampling_mask.h"
+
+/* Branch-free min / max (fminf / fmaxf are library calls without -ffast-math; no NaNs reach here). */
+static inline float mn(float a, float b) { return a < b ? a : b; }
+static inline float mx(float a, float b) { return a > b ? a : b; }
 
 /* G_k for -limit <= k <= limit, stored at g[k + limit]. */
 static void sequence(int limit, long long *g) {
@@ -118,4 +123,149 @@ long cavr_block_mask_list(int width, int height, const uint32_t *blockOrder, con
 long cavr_block_mask(int width, int height, const uint32_t *blockOrder, const uint16_t *first, const uint16_t *count,
                      uint8_t *mask) {
   return cavr_block_mask_list(width, height, blockOrder, first, count, mask, NULL, NULL);
+}
+
+int cavr_refine_cells_per_axis(int n) {
+  const int c = (n - 1 + CAVR_REFINE_CELL - 1) / CAVR_REFINE_CELL;
+  return c > 0 ? c : 1;
+}
+
+
+long cavr_refine_pilot_mask(int width, int height, uint8_t *mask, uint32_t *list) {
+  if (width < 2 || height < 2 || !mask) return -1;
+  const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
+  memset(mask, 0, (size_t)width * height);
+  long n = 0;
+  for (int j = 0; j <= cy; ++j)
+    for (int i = 0; i <= cx; ++i) {
+      const size_t p = (size_t)cavr_refine_line(j, height) * width + cavr_refine_line(i, width);
+      mask[p] = 1;
+      if (list) list[n] = (uint32_t)p;
+      ++n;
+    }
+  return n;
+}
+
+/* The lines a refined cell [a, b] is cut at: a, a + 2, ... below b, and b. Returns how many (2 or 3). */
+static int sub_lines(int a, int b, int *out) {
+  int n = 0;
+  for (int v = a; v < b; v += 2) out[n++] = v;
+  out[n++] = b;
+  return n;
+}
+
+/* The rectangle of unit u: a cell (level 1) or a sub-cell (level 2: u = 4 cell + 2 row + column). Returns 0 when
+   the cell has no such sub-cell. */
+static int unit_rect(int level, size_t u, int width, int height, int cx, int r[4]) {
+  const size_t cell = level == 1 ? u : u / 4;
+  const int i = (int)(cell % (size_t)cx), j = (int)(cell / (size_t)cx);
+  r[0] = cavr_refine_line(i, width), r[1] = cavr_refine_line(i + 1, width);
+  r[2] = cavr_refine_line(j, height), r[3] = cavr_refine_line(j + 1, height);
+  if (level == 1) return 1;
+  int sx[3], sy[3];
+  const int nx = sub_lines(r[0], r[1], sx), ny = sub_lines(r[2], r[3], sy), a = (int)(u % 2), b = (int)(u / 2 % 2);
+  if (a + 1 >= nx || b + 1 >= ny) return 0;
+  r[0] = sx[a], r[1] = sx[a + 1], r[2] = sy[b], r[3] = sy[b + 1];
+  return 1;
+}
+
+long cavr_refine_active(const float *rgbaf, int width, int height, double density) {
+  if (width < 2 || height < 2 || !rgbaf || !(density >= 0.0)) return -1;
+  const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
+  long area = 0, grid = 0;
+  for (int j = 0; j < cy; ++j) {
+    const int y0 = cavr_refine_line(j, height), y1 = cavr_refine_line(j + 1, height), h = (j + 1 == cy ? y1 + 1 : y1) - y0;
+    for (int i = 0; i < cx; ++i) {
+      const int x0 = cavr_refine_line(i, width), x1 = cavr_refine_line(i + 1, width), w = (i + 1 == cx ? x1 + 1 : x1) - x0;
+      const size_t corner[4] = {(size_t)y0 * width + x0, (size_t)y0 * width + x1, (size_t)y1 * width + x0,
+                                (size_t)y1 * width + x1};
+      float lo = 1e30f, hi = -1e30f, alpha = 0.0f;
+      for (int k = 0; k < 4; ++k) {
+        for (int c = 0; c < 4; ++c) lo = mn(lo, rgbaf[4 * corner[k] + c]), hi = mx(hi, rgbaf[4 * corner[k] + c]);
+        alpha = mx(alpha, rgbaf[4 * corner[k] + 3]);
+      }
+      if (alpha > 0.0f || hi > lo) area += (long)w * h, grid += (long)((i + 1 == cx) + 1) * ((j + 1 == cy) + 1);
+    }
+  }
+  const long budget = (long)llround(density * (double)area) - grid;
+  return budget > 0 ? budget : 0;
+}
+
+long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
+                      uint32_t *list, float *scratch, uint32_t *order) {
+  if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0)
+    return -1;
+  const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
+  const size_t cells = (size_t)cx * cy, units = level == 1 ? cells : 4 * cells;
+  float *score = scratch;
+  for (size_t u = 0; u < units; ++u) {
+    int r[4];
+    score[u] = 0.0f;
+    if (!unit_rect(level, u, width, height, cx, r)) continue;
+    const size_t corner[4] = {(size_t)r[2] * width + r[0], (size_t)r[2] * width + r[1], (size_t)r[3] * width + r[0],
+                              (size_t)r[3] * width + r[1]};
+    /* Level 2 refines the sub-cells of refined cells only: their corners were all rendered. */
+    if (level == 2 && !(mask[corner[0]] && mask[corner[1]] && mask[corner[2]] && mask[corner[3]])) continue;
+    if (level == 2 && (r[1] - r[0] < 2 && r[3] - r[2] < 2)) continue; /* no pixel inside */
+    float sc = 0.0f;
+    for (int k = 0; k < 4; ++k) {
+      const float a = rgbaf[4 * corner[0] + k], b = rgbaf[4 * corner[1] + k], c = rgbaf[4 * corner[2] + k],
+                  d = rgbaf[4 * corner[3] + k];
+      sc = mx(sc, mx(mx(a, b), mx(c, d)) - mn(mn(a, b), mn(c, d)));
+    }
+    score[u] = sc;
+  }
+  /* Highest scores first: a counting sort of the units by score in 1/4096 bins (scores are in [0, 1] for
+     colours in [0, 1]; larger ones share the top bin), stable, so equal bins keep their index order. */
+  enum { BINS = 4096 };
+  uint32_t first[BINS + 1];
+  for (int b = 0; b <= BINS; ++b) first[b] = 0;
+  for (size_t u = 0; u < units; ++u) {
+    const float sc = score[u];
+    const int b = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+    ++first[BINS - 1 - b + 1]; /* descending bins */
+  }
+  for (int b = 1; b <= BINS; ++b) first[b] += first[b - 1];
+  int lastBin = (int)(threshold * (float)(BINS - 1)); /* units in bins <= lastBin are never refined */
+  if (lastBin < 0) lastBin = 0;
+  if (lastBin > BINS - 1) lastBin = BINS - 1;
+  const uint32_t stop = first[BINS - 1 - lastBin];
+  for (size_t u = 0; u < units; ++u) {
+    const float sc = score[u];
+    const int b = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+    order[first[BINS - 1 - b]++] = (uint32_t)u;
+  }
+  long marked = 0;
+  for (uint32_t n = 0; n < stop && marked < budget; ++n) {
+    int r[4];
+    unit_rect(level, order[n], width, height, cx, r);
+    int xs[3], ys[3], nx = 0, ny = 0;
+    if (level == 1) nx = sub_lines(r[0], r[1], xs), ny = sub_lines(r[2], r[3], ys);
+    long fresh = 0;
+    if (level == 1) {
+      for (int b = 0; b < ny; ++b)
+        for (int a = 0; a < nx; ++a) fresh += !mask[(size_t)ys[b] * width + xs[a]];
+    } else {
+      for (int y = r[2]; y <= r[3]; ++y)
+        for (int x = r[0]; x <= r[1]; ++x) fresh += !mask[(size_t)y * width + x];
+    }
+    if (marked + fresh > budget) continue;
+    if (level == 1) {
+      for (int b = 0; b < ny; ++b)
+        for (int a = 0; a < nx; ++a)
+          if (!mask[(size_t)ys[b] * width + xs[a]]) {
+            mask[(size_t)ys[b] * width + xs[a]] = 1;
+            if (list) list[marked++] = (uint32_t)((size_t)ys[b] * width + xs[a]);
+          }
+    } else {
+      for (int y = r[2]; y <= r[3]; ++y)
+        for (int x = r[0]; x <= r[1]; ++x)
+          if (!mask[(size_t)y * width + x]) {
+            mask[(size_t)y * width + x] = 1;
+            if (list) list[marked++] = (uint32_t)((size_t)y * width + x);
+          }
+    }
+    if (!list) marked += fresh;
+  }
+  return marked;
 }

@@ -4,22 +4,29 @@
  *   cavr-compressive-bench --volume FILE.nhdr|FILE.raw [--dims X,Y,Z --type uint8 --spacing SX,SY,SZ]
  *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N] [--repeat R] [--name NAME]
  *       [--mode sweep|solve] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
+ *       [--methods global,local,adaptive,refine] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
  *
- * sweep: a full render (the reference) and, at each sample fraction, the global, local and adaptive
- *   reconstructions: PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
+ * sweep: a full render (the reference) and, at each sample fraction, the global, local, adaptive and refine
+ *   (CPU back end only) reconstructions (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
  *   of R; GPU frames leave the image in device memory, as ParaView's interactive renders would not, so the
  *   timing counts render + reconstruct, not the PCIe copy) against the full render's. At 25% and 11.1% also
  *   what VTK/ParaView do with the same rays: one ray per 2x2 / 3x3 pixels, then bilinear upscaling.
  * solve: reconstruction time alone (stats.solveMilliseconds, median of R) at 512^2, 1024^2 and 2048^2 for
  *   25% and 60% of the rays, global and local.
  * Every row is printed and appended to the CSV:
- *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms
+ *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work
+ * work: the samples taken (all passes) over the full render's, a measure of cost that does not depend on the load.
+ * Frame times of the methods are taken in pairs with a full render (full, method, full, method, ...: both see the
+ * same load on a shared machine); full_ms is then the median of those full renders and ratio the median of the
+ * per-pair ratios. --clock cpu times those pairs by the process's CPU time instead of the wall clock (on a shared
+ * machine, with --threads 1, a measure of the work that other processes' load does not stretch).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
@@ -31,7 +38,7 @@ typedef struct Bench {
   CAVRVolume vol;
   CAVRTransferFunction tf;
   CAVRCamera cam;
-  CAVRRenderSettings set;
+  CAVRRenderSettings set, fullSet;
   CAVRFrameBuffer fb;
   int size, repeat;
   FILE *csv;
@@ -105,13 +112,56 @@ static double timed(Bench *b, CAVRRenderStats *st, int hostCopy) {
   return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
 }
 
+static int cpuClock = 0; /* --clock cpu: paired frames timed by the process's CPU time */
+
+static double cpu_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* R pairs of renders, the full frame (b->fullSet) then the current settings, alternating so that both see the
+   same load: medians of each and the median of the per-pair ratios. */
+static double paired(Bench *b, CAVRRenderStats *st, double *frameMs, double *fullMs) {
+  double t[64], f[64], q[64];
+  int r = b->repeat < 64 ? b->repeat : 64;
+  CAVRRenderStats fs;
+  check(b, cavrSetFrameBufferHostCopy(b->fb, 0), "host copy");
+  for (int i = 0; i < r; ++i) {
+    const double c0 = cpu_ms();
+    check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->fullSet, &fs), "cavrRender");
+    const double c1 = cpu_ms();
+    check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, st), "cavrRender");
+    const double c2 = cpu_ms();
+    f[i] = cpuClock ? c1 - c0 : fs.milliseconds, t[i] = cpuClock ? c2 - c1 : st->milliseconds, q[i] = t[i] / f[i];
+  }
+  qsort(t, (size_t)r, sizeof(double), cmp);
+  qsort(f, (size_t)r, sizeof(double), cmp);
+  qsort(q, (size_t)r, sizeof(double), cmp);
+  *frameMs = r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
+  *fullMs = r % 2 ? f[r / 2] : 0.5 * (f[r / 2 - 1] + f[r / 2]);
+  return r % 2 ? q[r / 2] : 0.5 * (q[r / 2 - 1] + q[r / 2]);
+}
+
 static void row(Bench *b, int size, int shade, double fraction, const char *method, double p, double s,
-                unsigned long long rays, int it, double kernel, double solve, double frame, double full) {
-  printf("%-28s %-4s %5d %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f\n", b->name, b->backend,
-         size, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, full > 0 ? frame / full : 0.0);
+                unsigned long long rays, int it, double kernel, double solve, double frame, double full, double ratio,
+                double work) {
+  if (ratio < 0.0) ratio = full > 0 ? frame / full : 0.0;
+  printf("%-28s %-4s %5d %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f %6.3f\n", b->name,
+         b->backend, size, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
   if (b->csv)
-    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f\n", b->name, b->backend, size, shade,
-            fraction, method, p, s, rays, it, kernel, solve, frame, full);
+    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", b->name, b->backend, size,
+            shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
+}
+
+static const char *methodFilter = "global,local,adaptive,refine";
+
+/* Whether `name` is in the comma-separated --methods list. */
+static int wanted(const char *name) {
+  const size_t n = strlen(name);
+  for (const char *p = methodFilter; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == methodFilter || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+  return 0;
 }
 
 static void sweep(Bench *b, int shade, const double *fractions, int nf) {
@@ -124,25 +174,31 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   check(b, cavrCommitRenderSettings(b->set), "commit");
   CAVRRenderStats st;
   const double fullMs = timed(b, &st, 0);
-  const double fullKernel = st.kernelMilliseconds;
+  const double fullKernel = st.kernelMilliseconds, fullSamples = (double)st.samples;
   check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
   check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
   memcpy(full, cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F), 16 * px);
-  row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs);
+  row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0, 1.0);
+  check(b, cavrSetRenderShading(b->fullSet, shade, 0.1, 0.7, 0.2, 10), "shading");
+  check(b, cavrCommitRenderSettings(b->fullSet), "commit");
   static const struct { CAVRReconstruction rec; int adaptive; const char *name; } methods[] = {
       {CAVR_RECONSTRUCTION_GLOBAL, 0, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, "local"},
-      {CAVR_RECONSTRUCTION_LOCAL, 1, "adaptive"}};
+      {CAVR_RECONSTRUCTION_LOCAL, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, "refine"}};
   for (int k = 0; k < nf; ++k) {
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < 4; ++m) {
+      if (!wanted(methods[m].name)) continue;
+      if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && strcmp(b->backend, "cpu") != 0) continue; /* CPU only */
       check(b, cavrSetRenderCompressive(b->set, fractions[k], methods[m].rec, methods[m].adaptive), "fraction");
       check(b, cavrCommitRenderSettings(b->set), "commit");
-      double ms = timed(b, &st, 0);
+      double ms, pairFull;
+      const double ratio = paired(b, &st, &ms, &pairFull);
       double kernel = st.kernelMilliseconds, solve = st.solveMilliseconds;
       check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
       check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
       const float *out = cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F);
       row(b, N, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, N, N),
-          (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, fullMs);
+          (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, pairFull, ratio,
+          fullSamples > 0.0 ? (double)st.samples / fullSamples : 0.0);
     }
     for (int n = 2; n <= 3; ++n)
       if (fabs(fractions[k] - 1.0 / (n * n)) < 0.02) {
@@ -150,7 +206,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
         char name[32];
         snprintf(name, sizeof name, "bilinear%d", n);
         row(b, N, shade, 1.0 / (n * n), name, psnr(img, full, px), ssim(img, full, N, N),
-            (unsigned long long)(((N + n - 1) / n) * ((N + n - 1) / n)), 0, 0.0, 0.0, 0.0, fullMs);
+            (unsigned long long)(((N + n - 1) / n) * ((N + n - 1) / n)), 0, 0.0, 0.0, 0.0, fullMs, 0.0, 0.0);
       }
   }
   free(full);
@@ -160,7 +216,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
 int main(int argc, char **argv) {
   const char *volume = NULL, *tfName = "ramp", *mode = "sweep", *csvPath = NULL, *backendName = "cpu", *name = NULL,
              *shadeArg = "both", *fractionArg = "0.1,0.2,0.25,0.3,0.4,0.5,0.6,0.8";
-  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 1, iterations = 30;
+  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 1, iterations = 30, threads = 0;
   double lambda = -1.0, tolerance = -1.0;
   double spacing[3] = {1, 1, 1}, range[2] = {0, 0};
   CAVRScalarType type = CAVR_UINT8;
@@ -182,6 +238,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--csv") && v) csvPath = argv[++i];
     else if (!strcmp(a, "--shade") && v) shadeArg = argv[++i];
     else if (!strcmp(a, "--fractions") && v) fractionArg = argv[++i];
+    else if (!strcmp(a, "--methods") && v) methodFilter = argv[++i];
+    else if (!strcmp(a, "--threads") && v) threads = atoi(argv[++i]);
+    else if (!strcmp(a, "--clock") && v) cpuClock = !strcmp(argv[++i], "cpu");
     else if (!strcmp(a, "--lambda") && v) lambda = atof(argv[++i]);
     else if (!strcmp(a, "--tolerance") && v) tolerance = atof(argv[++i]);
     else if (!strcmp(a, "--iterations") && v) iterations = atoi(argv[++i]);
@@ -213,10 +272,12 @@ int main(int argc, char **argv) {
     DIE("no %s device: %s", backendName, m);
   }
   b.backend = cavrGetDeviceBackend(b.dev) == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
+  if (threads > 0) check(&b, cavrSetDeviceThreadCount(b.dev, threads), "threads");
   b.vol = cavrNewVolume(b.dev);
   b.tf = cavrNewTransferFunction(b.dev);
   b.cam = cavrNewCamera(b.dev);
   b.set = cavrNewRenderSettings(b.dev);
+  b.fullSet = cavrNewRenderSettings(b.dev);
   b.repeat = repeat;
   b.size = size;
   const char *slash = strrchr(volume, '/');
@@ -245,10 +306,10 @@ int main(int argc, char **argv) {
     if (probe) fclose(probe);
     b.csv = fopen(csvPath, "a");
     if (!b.csv) DIE("cannot write %s", csvPath);
-    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms\n");
+    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work\n");
   }
-  printf("%-28s %-4s %5s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s\n", "volume", "be", "size", "shade", "frac",
-         "method", "PSNR", "SSIM", "rays", "iter", "kernel_ms", "solve_ms", "frame_ms", "full_ms", "ratio");
+  printf("%-28s %-4s %5s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s %6s\n", "volume", "be", "size", "shade", "frac",
+         "method", "PSNR", "SSIM", "rays", "iter", "kernel_ms", "solve_ms", "frame_ms", "full_ms", "ratio", "work");
   if (!strcmp(mode, "solve")) {
     static const int sizes[3] = {512, 1024, 2048};
     for (int k = 0; k < 3; ++k) {
@@ -271,7 +332,7 @@ int main(int argc, char **argv) {
           }
           qsort(t, (size_t)r, sizeof(double), cmp);
           row(&b, sizes[k], 0, frac, m ? "local" : "global", 0.0, 0.0, (unsigned long long)st.raysCast, st.iterations,
-              st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0);
+              st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0, 0.0, 0.0);
         }
       cavrReleaseFrameBuffer(b.fb);
     }
@@ -284,6 +345,7 @@ int main(int argc, char **argv) {
   }
   if (b.csv) fclose(b.csv);
   cavrReleaseRenderSettings(b.set);
+  cavrReleaseRenderSettings(b.fullSet);
   cavrReleaseCamera(b.cam);
   cavrReleaseTransferFunction(b.tf);
   cavrReleaseVolume(b.vol);

@@ -1,12 +1,16 @@
 /*
  * Sampling masks by linear pixel shuffling (Anderson 1993): the order visits every pixel once, the
  * fraction is exact, and the pattern is well spread: the largest empty square at 25% of the pixels is
- * small and smaller than for a random mask with the same count.
+ * small and smaller than for a random mask with the same count. Refinement sampling (REFINE, issue 13): the
+ * pilot grid, the cells and sub-cells refined on synthetic images, budgets, and the interpolation of a ramp.
  */
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/check.h"
+#include "reconstruct.h"
 #include "sampling_mask.h"
 
 /* Side of the largest square with no marked pixel (dynamic programming). */
@@ -25,7 +29,72 @@ static int largest_empty_square(const uint8_t *m, int w, int h) {
   return best;
 }
 
+/* Refinement sampling (CAVR_RECONSTRUCTION_REFINE) on synthetic images, where the answer is known. */
+static void refinement(void) {
+  /* Grid lines: multiples of 4 and the last pixel; 2 pixels at least. */
+  CHECK(cavr_refine_cells_per_axis(2) == 1 && cavr_refine_cells_per_axis(5) == 1 && cavr_refine_cells_per_axis(6) == 2);
+  CHECK(cavr_refine_cells_per_axis(512) == 128 && cavr_refine_line(128, 512) == 511 && cavr_refine_line(3, 512) == 12);
+  const int W = 37, H = 23, N = W * H; /* odd sizes: narrow last cells */
+  uint8_t *mask = malloc(N);
+  uint32_t *list = malloc(sizeof(uint32_t) * N), *order = malloc(sizeof(uint32_t) * 4 * 10 * 6);
+  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * 8 * 10 * 6);
+  CHECK(cavr_refine_pilot_mask(1, 5, mask, list) == -1);
+  const long pilot = cavr_refine_pilot_mask(W, H, mask, list);
+  CHECK(pilot == (long)(cavr_refine_cells_per_axis(W) + 1) * (cavr_refine_cells_per_axis(H) + 1));
+  long set = 0;
+  for (int p = 0; p < N; ++p) {
+    const int x = p % W, y = p / W, onX = x % 4 == 0 || x == W - 1, onY = y % 4 == 0 || y == H - 1;
+    CHECK(mask[p] == (onX && onY));
+    set += mask[p];
+  }
+  CHECK(set == pilot);
+  /* A linear ramp: with budget 0 nothing is refined, and the bilinear interpolation of the pilot reproduces
+     the ramp in every pixel (clamped to [0, 1], 8-bit plane consistent, depth the nearest corner's). */
+  float *depth = malloc(sizeof(float) * N);
+  uint8_t *rgba8 = malloc(4 * (size_t)N);
+  for (int p = 0; p < N; ++p) {
+    const int x = p % W, y = p / W;
+    for (int c = 0; c < 4; ++c) img[4 * p + c] = mask[p] ? 0.01f * x + 0.02f * y * (c + 1) / 4.0f : -1.0f;
+    depth[p] = mask[p] ? 0.5f + 0.001f * x : -1.0f;
+  }
+  CHECK(cavr_refine_mask(img, W, H, 1, 0.0f, 0, mask, list, scratch, order) == 0);
+  cavr_refine_interpolate(mask, W, H, 0, cavr_refine_cells_per_axis(H), img, rgba8, depth);
+  for (int p = 0; p < N; ++p) {
+    const int x = p % W, y = p / W;
+    for (int c = 0; c < 4; ++c) {
+      CHECK(fabsf(img[4 * p + c] - (0.01f * x + 0.02f * y * (c + 1) / 4.0f)) < 1e-5f);
+      CHECK(mask[p] || rgba8[4 * p + c] == (uint8_t)(img[4 * p + c] * 255.0f + 0.5f));
+    }
+    CHECK(depth[p] >= 0.5f && depth[p] <= 0.5f + 0.001f * x + 1e-6f); /* the nearest corner's */
+  }
+  /* A step (0 left of x = 10, 1 from x = 10 on) at the grid points: only the cells across it differ (x in
+     [8, 12]); level 1 marks their points on every second row and column (x = 8, 10, 12), level 2 then the 2x2
+     sub-cells across the step (x in [8, 10]); nothing else, and every new pixel is listed once. */
+  cavr_refine_pilot_mask(W, H, mask, list);
+  for (int p = 0; p < N; ++p)
+    for (int c = 0; c < 4; ++c) img[4 * p + c] = mask[p] ? (p % W >= 10 ? 1.0f : 0.0f) : -1.0f;
+  const long l1 = cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, mask, list, scratch, order);
+  CHECK(l1 > 0);
+  for (long k = 0; k < l1; ++k) {
+    const int x = (int)(list[k] % W), y = (int)(list[k] / W);
+    CHECK(x >= 8 && x <= 12 && (x % 2 == 0 || x == W - 1) && (y % 2 == 0 || y == H - 1) && mask[list[k]] == 1);
+    for (long j = 0; j < k; ++j) CHECK(list[j] != list[k]);
+  }
+  for (int p = 0; p < N; ++p) /* the level-1 points now rendered */
+    if (mask[p])
+      for (int c = 0; c < 4; ++c) img[4 * p + c] = p % W >= 10 ? 1.0f : 0.0f;
+  const long l2 = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, mask, list, scratch, order);
+  CHECK(l2 > 0);
+  for (long k = 0; k < l2; ++k) CHECK((int)(list[k] % W) >= 8 && (int)(list[k] % W) <= 10);
+  /* A budget is never exceeded. */
+  cavr_refine_pilot_mask(W, H, mask, list);
+  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, 7, mask, list, scratch, order) <= 7);
+  CHECK(cavr_refine_mask(img, W, H, 3, 0.0f, 7, mask, list, scratch, order) == -1);
+  free(mask), free(list), free(order), free(img), free(scratch), free(depth), free(rgba8);
+}
+
 int main(void) {
+  refinement();
   /* Anderson's sequence 0 1 1 1 2 3 4 6 9 13 19 28 41 60 88 ...: the side is the first term >= the size. */
   int n;
   CHECK(cavr_lps_side(88, 10, &n) == 88 && n == 14);

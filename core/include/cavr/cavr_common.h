@@ -115,10 +115,17 @@ typedef enum CAVRStrategy {
  * How compressive rendering rebuilds the pixels without rays (Rabbani 2018 thesis; SPEC 4). GLOBAL:
  * conjugate gradients over the whole image (thesis ch. 3). LOCAL: 16x16 pixel blocks solved independently,
  * each with a ghost ring of 3 pixels (the 7x7 filter's half width) from its neighbours (thesis ch. 4).
+ * REFINE (CPU back end only; issue 13): adaptive by itself, in three passes: a grid of one ray per 4x4 pixels
+ * (the pilot), then every second pixel of the 4x4 cells whose corners differ, then every pixel of the 2x2
+ * sub-cells whose corners still differ, most different first (Levoy 1990's adaptive image-space refinement,
+ * in the spirit of the thesis's adaptive sampling, sec. 4.3); the pixels left get the bilinear interpolation
+ * of the finest rendered cell around them. The sample fraction caps the rays; besides, the frame takes about
+ * 35% of the full frame's samples at most (16 x the pilot's estimate them). No solve: faster than LOCAL.
  */
 typedef enum CAVRReconstruction {
   CAVR_RECONSTRUCTION_GLOBAL = 0,
-  CAVR_RECONSTRUCTION_LOCAL = 1
+  CAVR_RECONSTRUCTION_LOCAL = 1,
+  CAVR_RECONSTRUCTION_REFINE = 2
 } CAVRReconstruction;
 
 /**

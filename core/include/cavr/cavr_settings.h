@@ -73,8 +73,11 @@ CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrate
  * (1 = every pixel, the normal path: no reconstruction). `adaptive` (LOCAL only; thesis sec. 4.3): first 12.5%
  * of the rays of every 16x16 block, then the rest of the budget to the blocks by the variance of what they
  * rendered. The depth plane of a pixel without a ray is the nearest (smallest) depth rendered within 3 pixels.
+ * REFINE chooses its own rays (see CAVRReconstruction; at most round(sampleFraction W H), fewer where the
+ * image is empty or the work bound is reached; the first 1/16 of the pixels always) and renders on the CPU back
+ * end only: cavrRender on a CUDA device returns CAVR_ERROR_UNSUPPORTED with it.
  * Default 1, LOCAL, 0. Errors: CAVR_ERROR_INVALID_ARGUMENT (fraction outside (0, 1], unknown method,
- * adaptive with GLOBAL).
+ * adaptive with GLOBAL or REFINE).
  */
 CAVR_API CAVRError cavrSetRenderCompressive(CAVRRenderSettings settings, double sampleFraction,
                                             CAVRReconstruction reconstruction, int adaptive);
