@@ -568,6 +568,10 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
                         0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1,
                         1.0f, CAVR_RECONSTRUCTION_LOCAL, 0, CAVR_DEFAULT_MAX_ITERATIONS, CAVR_DEFAULT_TOLERANCE,
                         CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS};
+  d.isoCount = 1;
+  d.isoValues[0] = 0.0f;
+  d.isoMethod = CAVR_ISO_AUTO;
+  d.supersample = 1;
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -604,7 +608,7 @@ CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings s, int enabled, doub
 
 CAVRError cavrSetRenderBlendMode(CAVRRenderSettings s, CAVRBlendMode mode) {
   CHECK_HANDLE(s, "cavrSetRenderBlendMode");
-  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_AVERAGE_INTENSITY)
+  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_ISOSURFACE)
     return ARG_ERROR(s, "cavrSetRenderBlendMode: unknown blend mode %d", (int)mode);
   s->staged.blendMode = (int)mode;
   s->dirty = 1;
@@ -613,7 +617,8 @@ CAVRError cavrSetRenderBlendMode(CAVRRenderSettings s, CAVRBlendMode mode) {
 
 CAVRError cavrSetRenderInterpolation(CAVRRenderSettings s, CAVRInterpolation interpolation) {
   CHECK_HANDLE(s, "cavrSetRenderInterpolation");
-  if (interpolation != CAVR_INTERPOLATION_NEAREST && interpolation != CAVR_INTERPOLATION_TRILINEAR)
+  if (interpolation != CAVR_INTERPOLATION_NEAREST && interpolation != CAVR_INTERPOLATION_TRILINEAR &&
+      interpolation != CAVR_INTERPOLATION_CUBIC)
     return ARG_ERROR(s, "cavrSetRenderInterpolation: unknown interpolation %d", (int)interpolation);
   s->staged.interpolation = (int)interpolation;
   s->dirty = 1;
@@ -680,6 +685,38 @@ CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings s, int maxIterati
   s->staged.tolerance = (float)tolerance;
   s->staged.lambda = (float)lambda;
   s->staged.gramFilter = (int)filter;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderIsoValues(CAVRRenderSettings s, int count, const double *values) {
+  CHECK_HANDLE(s, "cavrSetRenderIsoValues");
+  if (count < 1 || count > CAVR_MAX_ISO_VALUES || !values)
+    return ARG_ERROR(s, "cavrSetRenderIsoValues: need 1..%d values (got %d%s)", CAVR_MAX_ISO_VALUES, count,
+                     values ? "" : ", NULL array");
+  for (int i = 0; i < count; ++i)
+    if (!isfinite(values[i]) || fabs(values[i]) > 3.0e38)
+      return ARG_ERROR(s, "cavrSetRenderIsoValues: value %d (%g) is not a finite float", i, values[i]);
+  s->staged.isoCount = count;
+  for (int i = 0; i < CAVR_MAX_ISO_VALUES; ++i) s->staged.isoValues[i] = i < count ? (float)values[i] : 0.0f;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings s, CAVRIsoMethod method) {
+  CHECK_HANDLE(s, "cavrSetRenderIsoMethod");
+  if (method < CAVR_ISO_STANDARD || method > CAVR_ISO_AUTO)
+    return ARG_ERROR(s, "cavrSetRenderIsoMethod: unknown method %d", (int)method);
+  s->staged.isoMethod = (int)method;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderSupersampling(CAVRRenderSettings s, int raysPerPixel) {
+  CHECK_HANDLE(s, "cavrSetRenderSupersampling");
+  if (raysPerPixel != 1 && raysPerPixel != 4 && raysPerPixel != 5 && raysPerPixel != 9 && raysPerPixel != 16)
+    return ARG_ERROR(s, "cavrSetRenderSupersampling: %d rays per pixel (1, 4, 5, 9 or 16)", raysPerPixel);
+  s->staged.supersample = raysPerPixel;
   s->dirty = 1;
   return CAVR_ERROR_NONE;
 }
