@@ -93,27 +93,26 @@ ALWAYS_INLINE void iso_position(const Prep *p, const CavrLattice *l, const CavrR
   for (int a = 0; a < 3; ++a) v[a] = l->of[a] + rel * r->df[a];
 }
 
-/* The isosurface march: samples at the lattice midpoints of the segments that meet [t0, t1] (clamped into the
-   data, as composite), the first crossing (iso_crossing) refined by 4 bisection steps and a linear interpolation in
-   the last bracket, coloured by the transfer function at its value (raw opacity, as VTK), Phong-shaded at the
-   refined point, its window depth into *depth. Empty-space skipping jumps over samples in cells that cannot see a
-   crossing (iso_cells.c); the sample after a jump has no predecessor, which changes nothing (iso_cells.c). */
+/* The isosurface march: samples at the lattice midpoints from the last one at or before t0 to the first one at or
+   past t1 (clamped into the data), so that every crossing inside [t0, t1] lies between two of them; the first
+   crossing (iso_crossing) refined by 4 bisection steps and a linear interpolation in the last bracket, kept when it
+   lies before t1 (opaque geometry), coloured by the transfer function at its value (raw opacity, as VTK),
+   Phong-shaded at the refined point, its window depth into *depth. Empty-space skipping jumps over samples in cells
+   that cannot see a crossing (iso_cells.c); the sample after a jump has no predecessor, which changes nothing
+   (iso_cells.c). The GPU (kernels/iso.cu) takes the same samples. */
 ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrRay *r, float out[4], float *depth,
                              uint64_t *samples) {
   CavrLattice l;
   cavr_lattice(p, r, &l);
-  const float step = p->step, ft0 = l.ft0, ft1 = l.ft1;
+  const float step = p->step;
   const double invStep = 1.0 / step;
-  long k = l.kBegin;
+  const long kStart = (long)floorf(l.ft0 / step - 0.5f), kStop = (long)ceilf(l.ft1 / step - 0.5f);
+  long k = l.kBegin > l.k0 ? l.kBegin : kStart;
+  const long kEnd = kStop < l.kEnd ? kStop : l.kEnd;
   double visibleUntil = -1.0;
   int prevValid = 0, hit = -1;
   float prev = 0.0f, cur = 0.0f, frac = 0.0f, jHit = 0.0f;
-  for (;;) {
-    if (k > l.kEnd) break;
-    if (k < l.kFull0 || k > l.kFull1) {
-      float ts = cavr_maxf((float)k * step, ft0), te = cavr_minf((float)(k + 1) * step, ft1);
-      if (!(ts < te)) break;
-    }
+  for (; k <= kEnd;) {
     float v[3];
     iso_position(p, &l, r, (float)(k - l.k0), v);
     const double md = l.mAnchor + (double)((float)(k - l.k0) * step);
