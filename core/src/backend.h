@@ -81,6 +81,12 @@ typedef struct CAVRFrameConstants {
  */
 void cavr_classify_iso_cells(const CAVRVolume vol, const float *isoStored, int count, int dilation, uint8_t *out);
 /**
+ * The GPU method of the isosurface blend mode for a view (CAVRIsoMethod, resolved: STANDARD or WARP_MARCHING) given
+ * the requested one and the view direction in voxel index space. AUTO gives STANDARD today (iso_cells.c says why).
+ */
+int cavr_iso_method(int requested, const double dirIndex[3]);
+
+/**
  * Widen a classification: a cell becomes 1 when any cell within `radius` cells (per axis, a cube) is 1 (cells
  * per axis in grid, x fastest). radius 0: no-op. Without memory for its row buffer every cell becomes 1 (never
  * wrong, only slower).

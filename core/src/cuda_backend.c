@@ -40,6 +40,7 @@ typedef struct CudaVolume {
   const void *tfKey;
   unsigned tfVersion, volVersion;
   float cellScale, cellBias;
+  int cellDilation;       /* the classification's widening (cubic filter) */
   uint64_t cellsStamp;    /* process-wide unique stamp of the current classification */
 } CudaVolume;
 
@@ -320,6 +321,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.ks = s->specular;
   p.kp = s->specularPower;
   p.cube = cv->cube;
+  p.isoCount = fc.isoCount;
+  for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
+  const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
 
   /* Policy: the view in index space (camera axes from the view matrix rows). */
   const double *V = cam->view;
@@ -336,6 +340,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                                                       : s->shapingFlags;
   int rotate = strategy == CAVR_STRATEGY_SHAPED ? s->rotation : strategy == CAVR_STRATEGY_AUTO ? CAVR_AUTO_ROTATION && s->rotation : 0;
   int wantRotation = rotate ? cavr_choose_rotation(dirI, cv->rotation, CAVR_ROTATION_HYSTERESIS) : CAVR_ROT_NONE;
+  if (iso) { /* isosurfaces read the volume as it lies (iso.cu maps through the rotation) */
+    wantRotation = cv->rotation;
+    p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
+  }
   float cubeMs = 0.0f; /* a non-cubic volume is moved into a padded cube at its first rotation */
   if (wantRotation != CAVR_ROT_NONE) {
     int canRotate = 0;
@@ -382,8 +390,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
-  if (p.skip && (cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
-                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || !cv->cells)) {
+  if (p.skip && (iso || cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
+                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || cv->cellDilation != fc.cellDilation ||
+                 !cv->cells)) {
     if (cv->cellCount != cells) {
       free(cv->cells);
       cv->cells = (uint8_t *)malloc(cells);
@@ -393,8 +402,14 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       free(table);
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for macro cells");
     }
-    cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
-    cv->tfKey = tf;
+    if (iso) {
+      cavr_classify_iso_cells(vol, p.iso, p.isoCount, fc.cellDilation, cv->cells);
+    } else {
+      cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
+      cavr_dilate_cells(&vol->grid, fc.cellDilation, cv->cells);
+    }
+    cv->cellDilation = fc.cellDilation;
+    cv->tfKey = iso ? NULL : tf; /* an iso classification is made every frame (it is cheap) */
     cv->tfVersion = tf->version;
     cv->volVersion = vol->version;
     cv->cellScale = p.idxScale;
