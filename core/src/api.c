@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "compressive.h"
 #include "reconstruct.h"
+#include "supersample.h"
 #include "camera_math.h"
 #include "volume_data.h"
 
@@ -567,11 +568,7 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
   CAVRSettingsDesc d = {0.5f, 0.99f, 1, 1.0f, CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0,
                         0.1f, 0.7f, 0.2f, 10.0f, 1, CAVR_STRATEGY_AUTO, CAVR_SHAPING_ALL, 1,
                         1.0f, CAVR_RECONSTRUCTION_LOCAL, 0, CAVR_DEFAULT_MAX_ITERATIONS, CAVR_DEFAULT_TOLERANCE,
-                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS};
-  d.isoCount = 1;
-  d.isoValues[0] = 0.0f;
-  d.isoMethod = CAVR_ISO_AUTO;
-  d.supersample = 1;
+                        CAVR_DEFAULT_LAMBDA, CAVR_GRAM_FILTER_THESIS, 1, {0.0f}, CAVR_ISO_AUTO, 1};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -737,6 +734,7 @@ static void free_fb(CAVRFrameBuffer fb) {
   free(fb->rgbaf);
   free(fb->depth);
   free(fb->opaqueDepth);
+  cavrReleaseFrameBuffer(fb->superFb);
   cavr_compressive_free(fb);
   free(fb);
 }
@@ -847,6 +845,19 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+/* One frame of a job: compressive or every ray. */
+static CAVRError render_job(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+  if (job->settings->sampleFraction < 1.0f) {
+    const uint64_t before = stats->raysCast; /* compressive.c sets the count of its frame */
+    CAVRError e = cavr_render_compressive(dev, ops, job, stats);
+    stats->raysCast += before;
+    return e;
+  }
+  CAVRError e = ops->render(dev, job, stats);
+  stats->raysCast += (uint64_t)job->fb->width * job->fb->height;
+  return e;
+}
+
 #define REQUIRE_READY(obj, what)                                                                                   \
   do {                                                                                                             \
     if ((obj)->device != dev)                                                                                      \
@@ -876,9 +887,8 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   /* A volume the GPU could not hold (out of device memory) renders on the CPU. */
   const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
   stats->backend = ops->kind;
-  CAVRError e = settings->desc.sampleFraction < 1.0f ? cavr_render_compressive(dev, ops, &job, stats)
-                                                    : ops->render(dev, &job, stats);
-  if (settings->desc.sampleFraction >= 1.0f) stats->raysCast = (uint64_t)fb->width * fb->height;
+  CAVRError e = settings->desc.supersample > 1 ? cavr_render_supersampled(dev, ops, &job, stats, render_job)
+                                              : render_job(dev, ops, &job, stats);
   stats->milliseconds = now_ms() - t0;
   return e;
 }
