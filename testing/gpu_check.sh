@@ -9,7 +9,7 @@ MODE=${1:-all}   # all | tests | bench | profile | compressive | solver | commit
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-if [ "$MODE" = iso ]; then TARGETS="--target cavr-render test_gpu_iso"; else TARGETS=""; fi
+if [ "$MODE" = iso ]; then TARGETS="--target cavr-render test_gpu_iso cavr-compressive-bench"; else TARGETS=""; fi
 cmake --build build-gpu -j16 $TARGETS >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 # Raw copies of the data/ volumes (no teem here).
 mkdir -p .devdata/raw
@@ -33,7 +33,7 @@ if [ "$MODE" = iso ]; then
   one() { # volume dims type iso view rx ry method interp blend
     local j; j=$($R ".devdata/raw/$1.raw" --dims "$2" --type "$3" --size 1024x1024 --backend cuda --blend "${10}" \
       --iso "$4" --iso-method "$8" --interpolation "$9" --shade --rotate-x "$6" --rotate-y "$7" --repeat 5 --json \
-      -o /dev/null 2>&1) || { echo "$1 $5 $8 failed: $j"; return; }
+      -o none 2>&1) || { echo "$1 $5 $8 failed: $j"; return; }
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%s,%s,%s,%s,%s,%s,%s,%.4f,%.4f" % (tuple(sys.argv[2:9]) + (d["kernel_ms"], d["ms_median"])))' \
       "$j" "$1" "$5" "$6" "$7" "$8" "$9" "${10}" >> "$CSV"
   }
@@ -66,12 +66,16 @@ for k, v in by.items():
     print("%-38s %-5s %4s %-7s %-9s %10s %10s %8s" % (k[0], k[1], k[2], k[3], k[4], "%.3f" % s if s else "-",
           "%.3f" % w if w else "-", "%.2f" % (s / w) if s and w else "-"))
 PY
+  # Item 6: compressive frames where rays are dear (cubic, shading, 5 rays per pixel), 25% and 50% vs full.
+  build-gpu/testing/cavr-compressive-bench --volume .devdata/raw/ct_shoulder_512x512x450_uint8.raw --dims 512,512,450 \
+    --type uint8 --tf ct-bone --backend cuda --size 1024 --repeat 3 --shade 1 --fractions 0.25,0.5 --interpolation cubic \
+    --supersample 5 --name ct_cubic_ss5 --csv "$OUT/iso_compressive.csv" | tee "$OUT/iso_compressive.txt"
   RAW=.devdata/raw/ct_shoulder_512x512x450_uint8.raw
   for m in standard warp; do
     ncu --kernel-name regex:iso_ --launch-skip 0 --launch-count 3 \
       --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__thread_inst_executed_per_inst_executed.ratio,l1tex__t_requests_pipe_tex_mem_texture.sum,launch__registers_per_thread \
       $R "$RAW" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --blend iso --iso 80 --iso-method $m \
-      --shade --rotate-y 90 -o /dev/null > "$OUT/ncu_iso_$m.log" 2>&1
+      --shade --rotate-y 90 -o none > "$OUT/ncu_iso_$m.log" 2>&1
     echo "== ncu $m facing ZY"; grep -E "iso_|duration|throughput|hit_rate|inst_executed|warps_active|requests|registers" "$OUT/ncu_iso_$m.log" | head -40
   done
   rm -f "$OUT/configure.log"

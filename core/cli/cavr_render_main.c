@@ -40,6 +40,7 @@ static void usage(FILE *f) {
           "middle of the data range), coloured by the transfer function there; --iso-method picks the GPU's standard\n"
           "(one thread per ray) or warp-marching (one warp per ray) search. --supersample N casts N rays per pixel\n"
           "(4, 9, 16: N x N grids; 5: the centre and a 2x2 grid) and averages them. --interpolation cubic: B-spline.\n"
+          "-o none writes no image (timings only).\n"
           "--host-planes names the frame-buffer planes a GPU render copies back to the host (default rgba8, which\n"
           "the PNG is written from; all = rgba8,rgba32f,depth); the JSON's transfer_ms is that copy's time.\n");
 }
@@ -373,7 +374,8 @@ int main(int argc, char **argv) {
   }
   qsort(times, (size_t)repeat, sizeof(double), cmp_double);
   double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
-  e = cavrWritePng(out, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), width, height, msg, sizeof msg);
+  e = strcmp(out, "none") == 0 ? CAVR_ERROR_NONE /* timing only */
+      : cavrWritePng(out, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), width, height, msg, sizeof msg);
   if (e != CAVR_ERROR_NONE) {
     status = fail(cavrGetErrorString(e), msg);
     goto cleanup;
