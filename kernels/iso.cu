@@ -123,7 +123,7 @@ template <bool CUBIC> __device__ __forceinline__ float iso_sample(const Frame &f
   const float x = clampf(fmaf(j, r.dtc[0], r.tc[0]), f.lo[0], f.hi[0]);
   const float y = clampf(fmaf(j, r.dtc[1], r.tc[1]), f.lo[1], f.hi[1]);
   const float z = clampf(fmaf(j, r.dtc[2], r.tc[2]), f.lo[2], f.hi[2]);
-  return fetch<CUBIC>(f.tex, x, y, z) * f.scale;
+  return fetch<CUBIC>(f, x, y, z) * f.scale;
 }
 
 // Whether sample j's macro cell can see a crossing (a sample outside the data always can), and in *jExit the j
@@ -175,6 +175,17 @@ __device__ __forceinline__ int iso_crossing(const CAVRGpuRenderParams &p, float 
   }
   frac = bestF;
   return best;
+}
+
+// Whether sample b meets any iso-value after a (prevValid) or equals one: iso_crossing's test without its
+// fractions (no division in the march).
+__device__ __forceinline__ bool iso_crosses(const CAVRGpuRenderParams &p, float a, float b, bool prevValid) {
+  bool hit = false;
+  for (int i = 0; i < p.isoCount; ++i) {
+    const float v = p.iso[i];
+    hit = hit || b == v || (prevValid && (a < v) != (b < v));
+  }
+  return hit;
 }
 
 // Phong at voxel position v (core/src/cpu_raycast.h: cavr_shade_sample, cavr_phong).
@@ -311,8 +322,7 @@ __global__ void __launch_bounds__(256) iso_standard_kernel(Frame f, const float4
       }
       const float s = iso_sample<CUBIC>(f, r, j);
       ++n;
-      float frac;
-      if (iso_crossing(f.p, prev, s, prevValid, frac) >= 0) {
+      if (iso_crosses(f.p, prev, s, prevValid)) {
         found = true;
         jHit = j;
         cur = s;
@@ -371,10 +381,9 @@ __global__ void __launch_bounds__(256) iso_warp_kernel(Frame f, unsigned count, 
     n += valid;
     const float sPrev = __shfl_up_sync(all, s, 1);
     const bool vPrev = __shfl_up_sync(all, (int)valid, 1) != 0 && lane > 0;
-    float frac;
     bool pred;
-    if (lane == 0) pred = first && valid && iso_crossing(p, 0.0f, s, false, frac) >= 0; // equality, first march
-    else pred = valid && iso_crossing(p, sPrev, s, vPrev, frac) >= 0;
+    if (lane == 0) pred = first && valid && iso_crosses(p, 0.0f, s, false); // equality, first march
+    else pred = valid && iso_crosses(p, sPrev, s, vPrev);
     const unsigned m = __ballot_sync(all, pred);
     if (m) {
       const int L = __ffs(m) - 1;

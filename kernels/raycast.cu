@@ -82,7 +82,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
   const CAVRGpuRenderParams &p = f.p;
   float s3[3];
   for (int a = 0; a < 3; ++a) s3[a] = fminf(fmaxf(fmaf(j, r.dtc[a], r.tc[a]), f.lo[a]), f.hi[a]);
-  const float s = fetch<CUBIC>(f.tex, s3[0], s3[1], s3[2]) * f.scale;
+  const float s = fetch<CUBIC>(f, s3[0], s3[1], s3[2]) * f.scale;
   ++r.samples;
   if (BLEND != 0) {
     if (BLEND == 1 ? s > r.best : (BLEND == 2 ? s < r.best : false)) {
@@ -313,11 +313,11 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     const unsigned base = __shfl_sync(__activemask(), (unsigned)__cvta_generic_to_shared(T) - (0x4B000000u << 5),
                                       (int)(threadIdx.x & 31u));
     unsigned shaded = 0;
-    float s = fetch<CUBIC>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz));
+    float s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz));
     do {
       const float u = __saturatef(fmaf(s, uScale, uBias)); // tf_pos, with the address in one multiply-add
       j += 1.0f;
-      s = fetch<CUBIC>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)); // the next segment
+      s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)); // the next segment
       const float fl = __fmaf_rd(u, top, 8388608.0f);
       const float w = fmaf(u, top, 8388608.0f - fl);
       float4 e, d;
@@ -350,7 +350,7 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     const float scale = f.scale;
     float best = r.best, jBest = r.jBest, sum = 0.0f;
     do {
-      const float s = fetch<CUBIC>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)) * scale;
+      const float s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)) * scale;
       if (BLEND == 3) {
         sum += s;
       } else if (BLEND == 1 ? s > best : s < best) {

@@ -48,12 +48,21 @@ __device__ __forceinline__ void bspline_axis(float x, float &h0, float &h1, floa
 }
 
 // The cubic B-spline of the stored values at stored texture coordinates (x, y, z) from 8 fetches of the linearly
-// filtered texture `tex` (unscaled: the caller multiplies by the frame's scale).
-__device__ __forceinline__ float fetch_cubic(cudaTextureObject_t tex, float x, float y, float z) {
+// filtered texture (unscaled: the caller multiplies by the frame's scale). The fetch positions are clamped to the
+// volume (f.lo, f.hi) as the CPU clamps them: past a face the B-spline repeats the face's voxels, never the zeros
+// of a padded cube.
+__device__ __forceinline__ float fetch_cubic(const Frame &f, float x, float y, float z) {
   float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
   bspline_axis(x, hx0, hx1, gx);
   bspline_axis(y, hy0, hy1, gy);
   bspline_axis(z, hz0, hz1, gz);
+  hx0 = clampf(hx0, f.lo[0], f.hi[0]);
+  hx1 = clampf(hx1, f.lo[0], f.hi[0]);
+  hy0 = clampf(hy0, f.lo[1], f.hi[1]);
+  hy1 = clampf(hy1, f.lo[1], f.hi[1]);
+  hz0 = clampf(hz0, f.lo[2], f.hi[2]);
+  hz1 = clampf(hz1, f.lo[2], f.hi[2]);
+  const cudaTextureObject_t tex = f.tex;
   const float a00 = tex3D<float>(tex, hx0, hy0, hz0), a10 = tex3D<float>(tex, hx1, hy0, hz0);
   const float a01 = tex3D<float>(tex, hx0, hy1, hz0), a11 = tex3D<float>(tex, hx1, hy1, hz0);
   const float b00 = tex3D<float>(tex, hx0, hy0, hz1), b10 = tex3D<float>(tex, hx1, hy0, hz1);
@@ -65,8 +74,8 @@ __device__ __forceinline__ float fetch_cubic(cudaTextureObject_t tex, float x, f
 }
 
 // A texture fetch at stored texture coordinates: the texture's own filter, or the cubic B-spline (CUBIC).
-template <bool CUBIC> __device__ __forceinline__ float fetch(cudaTextureObject_t tex, float x, float y, float z) {
-  return CUBIC ? fetch_cubic(tex, x, y, z) : tex3D<float>(tex, x, y, z);
+template <bool CUBIC> __device__ __forceinline__ float fetch(const Frame &f, float x, float y, float z) {
+  return CUBIC ? fetch_cubic(f, x, y, z) : tex3D<float>(f.tex, x, y, z);
 }
 
 
@@ -95,7 +104,7 @@ __device__ __forceinline__ float sample(const Frame &f, float x, float y, float 
   const float sx = fmaf(m[0], x, fmaf(m[1], y, fmaf(m[2], z, m[3])));
   const float sy = fmaf(m[4], x, fmaf(m[5], y, fmaf(m[6], z, m[7])));
   const float sz = fmaf(m[8], x, fmaf(m[9], y, fmaf(m[10], z, m[11])));
-  return fetch<CUBIC>(f.tex, sx, sy, sz) * f.scale;
+  return fetch<CUBIC>(f, sx, sy, sz) * f.scale;
 }
 
 __device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {

@@ -29,13 +29,14 @@ if [ "$MODE" = iso ]; then
     [ -f ".devdata/raw/$v.raw" ] || gunzip -c ".devdata/$v.raw.gz" > ".devdata/raw/$v.raw"
   done
   R=build-gpu/core/cavr-render
-  CSV="$OUT/iso_bench.csv"; echo "volume,view,rx,ry,method,interp,blend,kernel_ms,frame_ms" > "$CSV"
-  one() { # volume dims type iso view rx ry method interp blend
-    local j; j=$($R ".devdata/raw/$1.raw" --dims "$2" --type "$3" --size 1024x1024 --backend cuda --blend "${10}" \
-      --iso "$4" --iso-method "$8" --interpolation "$9" --shade --rotate-x "$6" --rotate-y "$7" --repeat 5 --json \
+  CSV="$OUT/iso_bench.csv"; echo "volume,view,rx,ry,method,interp,blend,shade,kernel_ms,frame_ms" > "$CSV"
+  one() { # volume dims type iso view rx ry method interp blend [noshade]
+    local j sh=--shade; [ "${11:-}" = noshade ] && sh=""
+    j=$($R ".devdata/raw/$1.raw" --dims "$2" --type "$3" --size 1024x1024 --backend cuda --blend "${10}" \
+      --iso "$4" --iso-method "$8" --interpolation "$9" $sh --rotate-x "$6" --rotate-y "$7" --repeat 5 --json \
       -o none 2>&1) || { echo "$1 $5 $8 failed: $j"; return; }
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%s,%s,%s,%s,%s,%s,%s,%.4f,%.4f" % (tuple(sys.argv[2:9]) + (d["kernel_ms"], d["ms_median"])))' \
-      "$j" "$1" "$5" "$6" "$7" "$8" "$9" "${10}" >> "$CSV"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%s,%s,%s,%s,%s,%s,%s,%s,%.4f,%.4f" % (tuple(sys.argv[2:10]) + (d["kernel_ms"], d["ms_median"])))' \
+      "$j" "$1" "$5" "$6" "$7" "$8" "$9" "${10}" "$([ -n "$sh" ] && echo 1 || echo 0)" >> "$CSV"
   }
   VOLS="ct_shoulder_512x512x450_uint8:512,512,450:uint8:80 foot_256x256x256_uint8:256,256,256:uint8:60
         headsq_64x64x93_uint16:64,64,93:uint16:1000 inia19_t1brain_168x206x128_float32:168,206,128:float32:60
@@ -51,19 +52,22 @@ if [ "$MODE" = iso ]; then
     one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 sweep 0 "$ry" "$m" linear iso; done; done
   for view in XY:0:0 XZ:90:0 ZY:0:90; do
     IFS=: read -r vn rx ry <<< "$view"
-    for ip in linear cubic; do one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard "$ip" composite; done
+    for ip in linear cubic; do
+      one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard "$ip" composite
+      one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard "$ip" composite noshade
+    done
     one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard cubic iso
   done
   python3 - "$CSV" <<'PY' | tee "$OUT/iso_bench.txt"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-key = lambda r: (r["volume"], r["view"], r["ry"], r["interp"], r["blend"])
+key = lambda r: (r["volume"], r["view"], r["ry"], r["interp"], r["blend"] + ("" if r["shade"] == "1" else "-flat"))
 by = {}
 for r in rows: by.setdefault(key(r), {})[r["method"]] = float(r["kernel_ms"])
-print("%-38s %-5s %4s %-7s %-9s %10s %10s %8s" % ("volume", "view", "ry", "interp", "blend", "standard", "warp", "std/warp"))
+print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s" % ("volume", "view", "ry", "interp", "blend", "standard", "warp", "std/warp"))
 for k, v in by.items():
     s, w = v.get("standard"), v.get("warp")
-    print("%-38s %-5s %4s %-7s %-9s %10s %10s %8s" % (k[0], k[1], k[2], k[3], k[4], "%.3f" % s if s else "-",
+    print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s" % (k[0], k[1], k[2], k[3], k[4], "%.3f" % s if s else "-",
           "%.3f" % w if w else "-", "%.2f" % (s / w) if s and w else "-"))
 PY
   # Item 6: compressive frames where rays are dear (cubic, shading, 5 rays per pixel), 25% and 50% vs full.
