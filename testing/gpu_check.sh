@@ -38,9 +38,10 @@ if [ "$MODE" = iso ]; then
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%s,%s,%s,%s,%s,%s,%s,%s,%.4f,%.4f" % (tuple(sys.argv[2:10]) + (d["kernel_ms"], d["ms_median"])))' \
       "$j" "$1" "$5" "$6" "$7" "$8" "$9" "${10}" "$([ -n "$sh" ] && echo 1 || echo 0)" >> "$CSV"
   }
-  VOLS="ct_shoulder_512x512x450_uint8:512,512,450:uint8:80 foot_256x256x256_uint8:256,256,256:uint8:60
-        headsq_64x64x93_uint16:64,64,93:uint16:1000 inia19_t1brain_168x206x128_float32:168,206,128:float32:60
-        colin27_ch2better_301x370x316_uint8:301,370,316:uint8:50"
+  VOLS="ct_shoulder_512x512x450_uint8:512,512,450:uint8:80 foot_256x256x256_uint8:256,256,256:uint8:60"
+  # ISO_QUICK=1: the two large volumes, no sweep and no compressive frames (a short device call).
+  [ -n "${ISO_QUICK:-}" ] || VOLS="$VOLS headsq_64x64x93_uint16:64,64,93:uint16:1000
+        inia19_t1brain_168x206x128_float32:168,206,128:float32:60 colin27_ch2better_301x370x316_uint8:301,370,316:uint8:50"
   for spec in $VOLS; do
     IFS=: read -r name dims type iso <<< "$spec"
     for view in XY:0:0 XZ:90:0 ZY:0:90; do
@@ -48,7 +49,7 @@ if [ "$MODE" = iso ]; then
       for m in standard warp; do one "$name" "$dims" "$type" "$iso" "$vn" "$rx" "$ry" "$m" linear iso; done
     done
   done
-  for ry in 15 30 45 60 75; do for m in standard warp; do
+  [ -n "${ISO_QUICK:-}" ] || for ry in 15 30 45 60 75; do for m in standard warp; do
     one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 sweep 0 "$ry" "$m" linear iso; done; done
   for view in XY:0:0 XZ:90:0 ZY:0:90; do
     IFS=: read -r vn rx ry <<< "$view"
@@ -71,7 +72,7 @@ for k, v in by.items():
           "%.3f" % w if w else "-", "%.2f" % (s / w) if s and w else "-"))
 PY
   # Item 6: compressive frames where rays are dear (cubic, shading, 5 rays per pixel), 25% and 50% vs full.
-  build-gpu/testing/cavr-compressive-bench --volume .devdata/raw/ct_shoulder_512x512x450_uint8.raw --dims 512,512,450 \
+  [ -n "${ISO_QUICK:-}" ] || build-gpu/testing/cavr-compressive-bench --volume .devdata/raw/ct_shoulder_512x512x450_uint8.raw --dims 512,512,450 \
     --type uint8 --tf ct-bone --backend cuda --size 1024 --repeat 3 --shade 1 --fractions 0.25,0.5 --interpolation cubic \
     --supersample 5 --name ct_cubic_ss5 --csv "$OUT/iso_compressive.csv" | tee "$OUT/iso_compressive.txt"
   RAW=.devdata/raw/ct_shoulder_512x512x450_uint8.raw
