@@ -41,6 +41,8 @@ typedef struct CudaVolume {
   unsigned tfVersion, volVersion;
   float cellScale, cellBias;
   int cellDilation;       /* the classification's widening (cubic filter) */
+  int isoCount;           /* > 0: the cells classify these iso-values (stored units), not (tfKey, tfVersion) */
+  float iso[CAVR_MAX_ISO_VALUES];
   uint64_t cellsStamp;    /* process-wide unique stamp of the current classification */
 } CudaVolume;
 
@@ -390,9 +392,11 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
-  if (p.skip && (iso || cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
-                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || cv->cellDilation != fc.cellDilation ||
-                 !cv->cells)) {
+  int isoSame = iso && cv->isoCount == p.isoCount && cv->volVersion == vol->version;
+  for (int i = 0; isoSame && i < p.isoCount; ++i) isoSame = cv->iso[i] == p.iso[i];
+  if (p.skip && ((iso && !isoSame) || (!iso && (cv->isoCount || cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
+                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || cv->cellDilation != fc.cellDilation)) ||
+                 cv->cellDilation != fc.cellDilation || !cv->cells)) {
     if (cv->cellCount != cells) {
       free(cv->cells);
       cv->cells = (uint8_t *)malloc(cells);
@@ -409,7 +413,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       cavr_dilate_cells(&vol->grid, fc.cellDilation, cv->cells);
     }
     cv->cellDilation = fc.cellDilation;
-    cv->tfKey = iso ? NULL : tf; /* an iso classification is made every frame (it is cheap) */
+    cv->tfKey = iso ? NULL : tf;
+    cv->isoCount = iso ? p.isoCount : 0;
+    for (int i = 0; i < p.isoCount; ++i) cv->iso[i] = p.iso[i];
     cv->tfVersion = tf->version;
     cv->volVersion = vol->version;
     cv->cellScale = p.idxScale;
