@@ -110,6 +110,10 @@ typedef struct CAVRGpuRenderParams {
   int cube;
   /* launch shape */
   int blockW, blockH, warpW, warpH, transposed, syncPropagation;
+  /* isosurface blend mode (blend 4; kernels/iso.cu) */
+  int isoCount;              /* iso-values, 1..8 */
+  float iso[8];              /* in stored units */
+  int isoMethod;             /* 0 standard (one thread per ray), 1 warp marching (one warp per ray; Wang 2014) */
 } CAVRGpuRenderParams;
 
 /**
@@ -118,7 +122,8 @@ typedef struct CAVRGpuRenderParams {
  * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
  * uploaded only when raysStamp changes), `opaqueDepth` width*height window
- * depths or NULL. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
+ * depths or NULL. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead; interpolation 2 (cubic
+ * B-spline) the kernels' cubic instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
  * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the
  * context's stream after the kernel, together with the sample count (into page-locked memory), and the call
  * synchronises once, after the last copy: page-locked host planes (cavr_cuda_host_register) are written by DMA,

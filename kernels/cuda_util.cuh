@@ -40,6 +40,7 @@ struct CAVRGpuContext {
   unsigned char *mask;   size_t maskCap;  uint64_t maskStamp;   // sampling mask
   float4 *work;          size_t workCap;                        // global solver vectors
   int *iterations;                                              // local solver: most iterations of a block
+  float4 *iso;           size_t isoCap;                         // warp marching: rays and hits (kernels/iso.cu)
   // Copies back to the host (cavr_cuda_queue_copies): an event after the last copy, and page-locked scalars read
   // back with the image ([0] sample count, [1] iterations), so that no read-back forces its own synchronisation.
   cudaEvent_t copied;

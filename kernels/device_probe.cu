@@ -63,6 +63,7 @@ extern "C" void cavr_cuda_context_destroy(CAVRGpuContext *c) {
   cudaFree(c->mask);
   cudaFree(c->work);
   cudaFree(c->iterations);
+  cudaFree(c->iso);
   if (c->hostScalars) cudaFreeHost(c->hostScalars);
   if (c->copied) cudaEventDestroy(c->copied);
   if (c->start) cudaEventDestroy(c->start);

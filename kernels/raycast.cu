@@ -15,70 +15,14 @@
 #include <cfloat>
 #include <cstdlib>
 
-#include "cuda_util.cuh"
+#include "raycast_frame.cuh"
 
 namespace {
 
-constexpr int kCell = 8;      // CAVR_MACROCELL_SIZE (core/src/cavr_shared.h)
+using namespace cavr_gpu;
+
 constexpr int kRunCells = 16; // cells looked ahead per run: bounds the DDA's work past early ray termination (64
                               // measured 1.2-1.4x slower on real data, docs/benchmarks.md)
-
-struct Frame {
-  CAVRGpuRenderParams p;
-  cudaTextureObject_t tex;
-  float scale;
-  float rot[12];    // stored texture coordinates = rot * (x, y, z, 1): rotation state and the +0.5 texel centre
-  double spacing[3]; // world units per voxel (window depth from a sample's voxel position)
-  float inv[12];    // its inverse: voxel coordinates = inv * (stored, 1)
-  float lo[3], hi[3]; // the volume [0, maxCoord] in stored texture coordinates (clamps of clipped segments)
-  float uTex, uStored, uBias; // table position / (count - 1) = texture value * uTex (stored value * uStored) + uBias
-  float top;        // count - 1
-  const unsigned char *cells;
-  const float *opaque;
-  uchar4 *rgba8;
-  float4 *rgbaf;
-  float *depth;
-  unsigned long long *samples;
-  const unsigned *rays;   // compressive rendering: rayCount pixel indices (one thread each), else NULL
-  unsigned rayCount;
-};
-
-__device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-// invVP or VP applied to a point, divided by w. A reciprocal (__drcp_rn) for the divide: a double division's
-// out-of-line slow path would set the kernel's register count (the caller's live values plus the callee's), and
-// with it the occupancy of the hot loop.
-__device__ __forceinline__ bool project_rcp(const double m[16], const double in[3], double out[3]) {
-  double v[4];
-  for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
-  if (v[3] == 0.0) return false;
-  const double iw = __drcp_rn(v[3]);
-  for (int r = 0; r < 3; ++r) out[r] = v[r] * iw;
-  return true;
-}
-
-// The stored value at original voxel coordinates (x, y, z), clamped to the volume, through the rotation.
-// Branch-free: the rotation is a per-frame affine map (rows of f.rot), and nearest interpolation comes from
-// the point-filtered texture object itself (texel floor(x + 0.5) = the nearest voxel). Gradients only.
-__device__ __forceinline__ float sample(const Frame &f, float x, float y, float z) {
-  const CAVRGpuRenderParams &p = f.p;
-  x = clampf(x, 0.0f, p.maxCoord[0]);
-  y = clampf(y, 0.0f, p.maxCoord[1]);
-  z = clampf(z, 0.0f, p.maxCoord[2]);
-  const float *m = f.rot;
-  const float sx = fmaf(m[0], x, fmaf(m[1], y, fmaf(m[2], z, m[3])));
-  const float sy = fmaf(m[4], x, fmaf(m[5], y, fmaf(m[6], z, m[7])));
-  const float sz = fmaf(m[8], x, fmaf(m[9], y, fmaf(m[10], z, m[11])));
-  return tex3D<float>(f.tex, sx, sy, sz) * f.scale;
-}
-
-__device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {
-  float fi = clampf(s * p.idxScale + p.idxBias, 0.0f, (float)(p.count - 1));
-  int i = (int)fi;
-  if (i > p.count - 2) i = p.count - 2;
-  i0 = i;
-  w = fi - (float)i;
-}
 
 // A ray in lattice terms. Segment k covers t in [k step, (k+1) step) (t from the eye) and is sampled at its
 // midpoint; j = k - k0 counts segments from the first one the ray touches (k0), in float (exact below 2^24).
@@ -95,15 +39,6 @@ struct Lane {
   unsigned samples;
 };
 
-// Table position of u = table position / (count - 1), saturated to [0, 1]: entry i, weight w of entry i + 1.
-// floor() as a multiply-add rounding down onto 2^23 (FMA pipe), the entry index from its bits.
-__device__ __forceinline__ void tf_pos(const Frame &f, float u, int &i, float &w) {
-  u = __saturatef(u);
-  const float fl = __fmaf_rd(u, f.top, 8388608.0f);
-  i = __float_as_int(fl) - 0x4B000000;
-  w = fmaf(u, f.top, 8388608.0f - fl);
-}
-
 // Composite one sample of opacity a (already corrected) and colour rgb; jDepth follows j until the first
 // contribution.
 __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb[3]) {
@@ -117,6 +52,7 @@ __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb
 
 // Phong factor (headlight) applied to rgb at stored texture coordinates s, as the CPU's shade_sample: central
 // differences along the original voxel axes, one-sided at the faces.
+template <bool CUBIC = false>
 __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3]) {
   const CAVRGpuRenderParams &p = f.p;
   const float *m = f.inv;
@@ -129,7 +65,7 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
     float pl[3] = {v[0], v[1], v[2]}, ph[3] = {v[0], v[1], v[2]};
     pl[ax] = lo;
     ph[ax] = hi;
-    g[ax] = hi > lo ? (sample(f, ph[0], ph[1], ph[2]) - sample(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
+    g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
   float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
@@ -141,12 +77,12 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
 
 // Segment j clipped to length len: sample at the whole segment's midpoint clamped into the volume, opacity
 // corrected for len. Off the hot loop: at most two per ray.
-template <int BLEND, bool SHADE>
+template <int BLEND, bool SHADE, bool CUBIC = false>
 __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T, Lane &r, float j, float len) {
   const CAVRGpuRenderParams &p = f.p;
   float s3[3];
   for (int a = 0; a < 3; ++a) s3[a] = fminf(fmaxf(fmaf(j, r.dtc[a], r.tc[a]), f.lo[a]), f.hi[a]);
-  const float s = tex3D<float>(f.tex, s3[0], s3[1], s3[2]) * f.scale;
+  const float s = fetch<CUBIC>(f, s3[0], s3[1], s3[2]) * f.scale;
   ++r.samples;
   if (BLEND != 0) {
     if (BLEND == 1 ? s > r.best : (BLEND == 2 ? s < r.best : false)) {
@@ -166,7 +102,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
   if (len != p.step && p.correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len * p.invStep);
   float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
   if (SHADE) {
-    shade(f, r, s3, rgb);
+    shade<CUBIC>(f, r, s3, rgb);
     r.samples += 6;
   }
   blend(r, j, a, rgb);
@@ -174,7 +110,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
 
 // Set up the ray of pixel (px, py) and take its clipped first segment; false when it misses the render box.
 // Double precision: once per ray.
-template <int BLEND, bool SHADE>
+template <int BLEND, bool SHADE, bool CUBIC = false>
 __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) {
   const CAVRGpuRenderParams &p = f.p;
   double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3], nearW[3],
@@ -267,7 +203,7 @@ __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) 
       r.lenLast = 0.0f;
       return true;
     }
-    clipped_segment<BLEND, SHADE>(f, T, r, 0.0f, te - ts);
+    clipped_segment<BLEND, SHADE, CUBIC>(f, T, r, 0.0f, te - ts);
     r.j = 1.0f;
     r.jc = 1.0f;
   }
@@ -290,11 +226,6 @@ __device__ __forceinline__ float lane_depth(const Frame &f, const Lane &r, float
   if (c[1] == 0.0) return 1.0f;
   const double d = 0.5 * c[0] * __drcp_rn(c[1]) + 0.5;
   return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
-}
-
-__device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int cz) {
-  const CAVRGpuRenderParams &p = f.p;
-  return __ldg(f.cells + ((size_t)cz * p.cells[1] + cy) * p.cells[0] + cx) != 0;
 }
 
 // Empty-space skipping at full segment r.j: the macro cell of its midpoint and the cells after it along the ray
@@ -366,7 +297,7 @@ __device__ __forceinline__ void table_pair(unsigned addr, float4 &e, float4 &d) 
 // Full segments r.j .. jEnd - 1: the hot loop. Returns true when the ray terminated early (composite).
 // The next segment's texture fetch is issued before this one is composited (one fetch in flight while the warp
 // computes; the one past the run's end is wasted: textures clamp and never fault).
-template <int BLEND, bool SHADE>
+template <int BLEND, bool SHADE, bool CUBIC = false>
 __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__restrict__ T, Lane &r, float jEnd) {
   const CAVRGpuRenderParams &p = f.p;
   const float j0 = r.j;
@@ -382,11 +313,11 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     const unsigned base = __shfl_sync(__activemask(), (unsigned)__cvta_generic_to_shared(T) - (0x4B000000u << 5),
                                       (int)(threadIdx.x & 31u));
     unsigned shaded = 0;
-    float s = tex3D<float>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz));
+    float s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz));
     do {
       const float u = __saturatef(fmaf(s, uScale, uBias)); // tf_pos, with the address in one multiply-add
       j += 1.0f;
-      s = tex3D<float>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)); // the next segment
+      s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)); // the next segment
       const float fl = __fmaf_rd(u, top, 8388608.0f);
       const float w = fmaf(u, top, 8388608.0f - fl);
       float4 e, d;
@@ -397,7 +328,7 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
         if (!(a > 0.0f)) continue;
         const float jj = j - 1.0f;
         const float s3[3] = {fmaf(jj, dx, tx), fmaf(jj, dy, ty), fmaf(jj, dz, tz)};
-        shade(f, r, s3, rgb);
+        shade<CUBIC>(f, r, s3, rgb);
         ++shaded;
       }
       // A transparent sample (a = 0) adds nothing: no branch. The first contributing one gives the depth.
@@ -419,7 +350,7 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     const float scale = f.scale;
     float best = r.best, jBest = r.jBest, sum = 0.0f;
     do {
-      const float s = tex3D<float>(f.tex, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)) * scale;
+      const float s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)) * scale;
       if (BLEND == 3) {
         sum += s;
       } else if (BLEND == 1 ? s > best : s < best) {
@@ -439,12 +370,12 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
 }
 
 // Advance the ray by at most `budget` segments (a skipped run counts as one). false when the ray is done.
-template <int BLEND, bool SHADE, bool SKIP>
+template <int BLEND, bool SHADE, bool SKIP, bool CUBIC = false>
 __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, float budget) {
   while (budget > 0.0f) {
     if (r.j >= r.jc) {
       if (r.j > r.jFull1) { // past the full segments: the clipped last one, if any, and done
-        if (r.j == r.jFull1 + 1.0f && r.lenLast > 0.0f) clipped_segment<BLEND, SHADE>(f, T, r, r.j, r.lenLast);
+        if (r.j == r.jFull1 + 1.0f && r.lenLast > 0.0f) clipped_segment<BLEND, SHADE, CUBIC>(f, T, r, r.j, r.lenLast);
         return false;
       }
       if (SKIP) {
@@ -458,7 +389,7 @@ __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, 
     }
     const float end = fminf(r.jc, r.j + budget);
     budget -= end - r.j;
-    if (full_segments<BLEND, SHADE>(f, T, r, end)) return false;
+    if (full_segments<BLEND, SHADE, CUBIC>(f, T, r, end)) return false;
   }
   return true;
 }
@@ -468,7 +399,7 @@ __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, 
 // memory, where look-ups do not disturb the texture cache (Sugimoto 2013 and Misaki 2017 do the same); the other
 // modes look the table up once per ray, from global memory.
 // REG caps the registers per thread (0: no cap) so that more warps fit on an SM; cavr-bench measures the caps.
-template <int BLEND, bool SHADE, bool SKIP, int REG>
+template <int BLEND, bool SHADE, bool SKIP, int REG, bool CUBIC = false>
 __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
   extern __shared__ float4 table[];
@@ -498,14 +429,14 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     py = (int)(pix / (unsigned)p.width);
   }
   Lane r;
-  const bool hit = inside && setup<BLEND, SHADE>(f, table, px, py, r);
+  const bool hit = inside && setup<BLEND, SHADE, CUBIC>(f, table, px, py, r);
   if (p.syncPropagation) {
     // Synchronous ray propagation: the block's rays advance one segment per step together.
     bool active = hit && (BLEND != 0 || r.A < p.ert);
     while (__syncthreads_or(active))
-      if (active) active = march<BLEND, SHADE, SKIP>(f, table, r, 1.0f);
+      if (active) active = march<BLEND, SHADE, SKIP, CUBIC>(f, table, r, 1.0f);
   } else if (hit && (BLEND != 0 || r.A < p.ert)) {
-    march<BLEND, SHADE, SKIP>(f, table, r, FLT_MAX);
+    march<BLEND, SHADE, SKIP, CUBIC>(f, table, r, FLT_MAX);
   }
   unsigned long long n = hit ? r.samples : 0ull;
   for (int o = 16; o > 0; o >>= 1) n += __shfl_down_sync(0xffffffffu, n, o);
@@ -548,15 +479,21 @@ using Kernel = void (*)(Frame, const float4 *);
 
 // The instantiation for a frame: blend mode, shading and skipping as the frame constants allow them (shading and
 // skipping only composite; core/src/frame_constants.c).
-template <int REG> Kernel pick_kernel(int blend, bool shade, bool skip) {
+template <int REG, bool CUBIC> Kernel pick_kernel(int blend, bool shade, bool skip) {
   switch (blend) {
-  case 1: return raycast_kernel<1, false, false, REG>;
-  case 2: return raycast_kernel<2, false, false, REG>;
-  case 3: return raycast_kernel<3, false, false, REG>;
+  case 1: return raycast_kernel<1, false, false, REG, CUBIC>;
+  case 2: return raycast_kernel<2, false, false, REG, CUBIC>;
+  case 3: return raycast_kernel<3, false, false, REG, CUBIC>;
   default:
-    return shade ? (skip ? raycast_kernel<0, true, true, REG> : raycast_kernel<0, true, false, REG>)
-                 : (skip ? raycast_kernel<0, false, true, REG> : raycast_kernel<0, false, false, REG>);
+    return shade ? (skip ? raycast_kernel<0, true, true, REG, CUBIC> : raycast_kernel<0, true, false, REG, CUBIC>)
+                 : (skip ? raycast_kernel<0, false, true, REG, CUBIC> : raycast_kernel<0, false, false, REG, CUBIC>);
   }
+}
+
+// The cubic B-spline filter (Sigg and Hadwiger 2005): the same kernels with 8 trilinear fetches per sample, built
+// only with the default register cap.
+template <int REG> Kernel pick_kernel(int blend, bool shade, bool skip, bool cubic) {
+  return cubic ? pick_kernel<64, true>(blend, shade, skip) : pick_kernel<REG, false>(blend, shade, skip);
 }
 
 template <typename T> int ensure(T **ptr, size_t *cap, size_t bytes, const char *what, char *msg, size_t msgSize) {
@@ -695,13 +632,19 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   // measured slower, docs/benchmarks.md); CAVR_RAYCAST_REGCAP=0 selects the uncapped build, for cavr-bench.
   const char *cap = getenv("CAVR_RAYCAST_REGCAP");
   const bool skip = p->skip != 0 && cells, shade = p->shade != 0;
-  Kernel kernel =
-      cap && cap[0] == '0' ? pick_kernel<0>(p->blend, shade, skip) : pick_kernel<64>(p->blend, shade, skip);
-  CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                  "cudaFuncSetAttribute (raycast_kernel shared memory)");
-  CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-  kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
-  CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
+  const bool cubic = p->interpolation == 2;
+  if (p->blend == 4) { // isosurfaces (iso.cu): their own kernels, one thread or one warp per ray
+    CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
+    if ((code = cavr_iso_launch(ctx, f, ctx->table, msg, msgSize))) return code;
+  } else {
+    Kernel kernel = cap && cap[0] == '0' ? pick_kernel<0>(p->blend, shade, skip, cubic)
+                                         : pick_kernel<64>(p->blend, shade, skip, cubic);
+    CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
+    CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
+    kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
+    CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
+  }
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
   // Read-back, queued behind the kernel: the sample count into page-locked memory and only the planes the caller
   // asked for; one synchronisation, after the last copy (it reports a fault of the kernel too).

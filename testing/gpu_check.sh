@@ -5,11 +5,12 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | profile | compressive | solver | commit
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | ncu-big | profile | compressive | solver | commit | iso
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-gpu -j16 >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+if [ "$MODE" = iso ]; then TARGETS="--target cavr-render test_gpu_iso cavr-compressive-bench"; else TARGETS=""; fi
+cmake --build build-gpu -j16 $TARGETS >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 # Raw copies of the data/ volumes (no teem here).
 mkdir -p .devdata/raw
 for f in data/*.raw.gz; do b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
@@ -57,6 +58,74 @@ if [ "$MODE" = vtk ]; then
     build-gpu/testing/cavr-vtk-gpu-bench "$RAW" 301 370 316 testing/bench/mri.tf 1024 0,30,60,90 20 "$OUT" $n
   done 2>&1 | tee "$OUT/vtk_side_by_side.txt"
   rm -f "$OUT/vtk_configure.log" "$OUT/vtk_build.log"
+if [ "$MODE" = iso ]; then
+  # Isosurfaces, cubic filter, super-sampling (issue 12): CPU vs GPU standard vs warp marching, memcheck, then
+  # iso timings at 1024^2 facing XY, XZ, ZY and a sweep about y, standard vs warp marching, the cubic filter's
+  # cost, and ncu figures of both methods facing ZY. Needs .devdata/{ct_shoulder_512x512x450,foot_256x256x256}_uint8.raw.gz.
+  (cd build-gpu && ./testing/test_gpu_iso > "$OUT/iso_test.log" 2>&1); echo "test_gpu_iso: rc=$?"
+  grep -E "FAIL|below|CHECK|SKIP" "$OUT/iso_test.log" | head -20; grep -c "dB" "$OUT/iso_test.log"
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_iso --quick > "$OUT/cs_iso.log" 2>&1
+  echo "memcheck test_gpu_iso --quick: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_iso.log")"
+  grep -E -A6 "^========= (Invalid|Program hit|Uninitialized)" "$OUT/cs_iso.log" | head -20
+  for v in ct_shoulder_512x512x450_uint8 foot_256x256x256_uint8; do
+    [ -f ".devdata/raw/$v.raw" ] || gunzip -c ".devdata/$v.raw.gz" > ".devdata/raw/$v.raw"
+  done
+  R=build-gpu/core/cavr-render
+  CSV="$OUT/iso_bench.csv"; echo "volume,view,rx,ry,method,interp,blend,shade,kernel_ms,frame_ms" > "$CSV"
+  one() { # volume dims type iso view rx ry method interp blend [noshade]
+    local j sh=--shade; [ "${11:-}" = noshade ] && sh=""
+    j=$($R ".devdata/raw/$1.raw" --dims "$2" --type "$3" --size 1024x1024 --backend cuda --blend "${10}" \
+      --iso "$4" --iso-method "$8" --interpolation "$9" $sh --rotate-x "$6" --rotate-y "$7" --repeat 5 --json \
+      -o none 2>&1) || { echo "$1 $5 $8 failed: $j"; return; }
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%s,%s,%s,%s,%s,%s,%s,%s,%.4f,%.4f" % (tuple(sys.argv[2:10]) + (d["kernel_ms"], d["ms_median"])))' \
+      "$j" "$1" "$5" "$6" "$7" "$8" "$9" "${10}" "$([ -n "$sh" ] && echo 1 || echo 0)" >> "$CSV"
+  }
+  VOLS="ct_shoulder_512x512x450_uint8:512,512,450:uint8:80 foot_256x256x256_uint8:256,256,256:uint8:60"
+  # ISO_QUICK=1: the two large volumes, no sweep and no compressive frames (a short device call).
+  [ -n "${ISO_QUICK:-}" ] || VOLS="$VOLS headsq_64x64x93_uint16:64,64,93:uint16:1000
+        inia19_t1brain_168x206x128_float32:168,206,128:float32:60 colin27_ch2better_301x370x316_uint8:301,370,316:uint8:50"
+  for spec in $VOLS; do
+    IFS=: read -r name dims type iso <<< "$spec"
+    for view in XY:0:0 XZ:90:0 ZY:0:90; do
+      IFS=: read -r vn rx ry <<< "$view"
+      for m in standard warp; do one "$name" "$dims" "$type" "$iso" "$vn" "$rx" "$ry" "$m" linear iso; done
+    done
+  done
+  [ -n "${ISO_QUICK:-}" ] || for ry in 15 30 45 60 75; do for m in standard warp; do
+    one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 sweep 0 "$ry" "$m" linear iso; done; done
+  for view in XY:0:0 XZ:90:0 ZY:0:90; do
+    IFS=: read -r vn rx ry <<< "$view"
+    for ip in linear cubic; do
+      one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard "$ip" composite
+      one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard "$ip" composite noshade
+    done
+    one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 "$vn" "$rx" "$ry" standard cubic iso
+  done
+  python3 - "$CSV" <<'PY' | tee "$OUT/iso_bench.txt"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+key = lambda r: (r["volume"], r["view"], r["ry"], r["interp"], r["blend"] + ("" if r["shade"] == "1" else "-flat"))
+by = {}
+for r in rows: by.setdefault(key(r), {})[r["method"]] = float(r["kernel_ms"])
+print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s" % ("volume", "view", "ry", "interp", "blend", "standard", "warp", "std/warp"))
+for k, v in by.items():
+    s, w = v.get("standard"), v.get("warp")
+    print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s" % (k[0], k[1], k[2], k[3], k[4], "%.3f" % s if s else "-",
+          "%.3f" % w if w else "-", "%.2f" % (s / w) if s and w else "-"))
+PY
+  # Item 6: compressive frames where rays are dear (cubic, shading, 5 rays per pixel), 25% and 50% vs full.
+  [ -n "${ISO_QUICK:-}" ] || build-gpu/testing/cavr-compressive-bench --volume .devdata/raw/ct_shoulder_512x512x450_uint8.raw --dims 512,512,450 \
+    --type uint8 --tf ct-bone --backend cuda --size 1024 --repeat 3 --shade 1 --fractions 0.25,0.5 --interpolation cubic \
+    --supersample 5 --name ct_cubic_ss5 --csv "$OUT/iso_compressive.csv" | tee "$OUT/iso_compressive.txt"
+  RAW=.devdata/raw/ct_shoulder_512x512x450_uint8.raw
+  for m in standard warp; do
+    ncu --kernel-name regex:iso_ --launch-skip 0 --launch-count 3 \
+      --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__thread_inst_executed_per_inst_executed.ratio,l1tex__t_requests_pipe_tex_mem_texture.sum,launch__registers_per_thread \
+      $R "$RAW" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --blend iso --iso 80 --iso-method $m \
+      --shade --rotate-y 90 -o none > "$OUT/ncu_iso_$m.log" 2>&1
+    echo "== ncu $m facing ZY"; grep -E "iso_|duration|throughput|hit_rate|inst_executed|warps_active|requests|registers" "$OUT/ncu_iso_$m.log" | head -40
+  done
+  rm -f "$OUT/configure.log"
   exit 0
 fi
 if [ "$MODE" = commit ]; then

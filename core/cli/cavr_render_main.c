@@ -17,8 +17,9 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: cavr-render INPUT [-o out.png] [--size WxH] [--rotate-x DEG] [--rotate-y DEG] [--rotate-z DEG]\n"
           "                   [--projection ortho|perspective] [--tf PRESET|FILE] [--range MIN:MAX]\n"
-          "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average] [--shade]\n"
-          "                   [--interpolation nearest|linear] [--backend auto|cpu|cuda] [--threads N]\n"
+          "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average|iso] [--shade]\n"
+          "                   [--iso V[,V...]] [--iso-method standard|warp|auto] [--supersample 1|4|5|9|16]\n"
+          "                   [--interpolation nearest|linear|cubic] [--backend auto|cpu|cuda] [--threads N]\n"
           "                   [--strategy standard|shaped|auto] [--no-rotation]\n"
           "                   [--sample-fraction F] [--reconstruction global|local|refine] [--adaptive]\n"
           "                   [--host-planes rgba8[,rgba32f][,depth]|all] [--repeat N] [--json]\n"
@@ -36,6 +37,11 @@ static void usage(FILE *f) {
           "(default: 16x16 blocks) or global; --adaptive spends the rays by the variance of each block (local only);\n"
           "refine (CPU only) casts a grid of one ray per 4x4 pixels, then rays where it disagrees, bilinear elsewhere.\n"
           "The JSON then reports rays (cast), solve_ms and iterations.\n"
+          "--blend iso shows the first crossing of any of the --iso values (scalar units, at most 8; default the\n"
+          "middle of the data range), coloured by the transfer function there; --iso-method picks the GPU's standard\n"
+          "(one thread per ray) or warp-marching (one warp per ray) search. --supersample N casts N rays per pixel\n"
+          "(4, 9, 16: N x N grids; 5: the centre and a 2x2 grid) and averages them. --interpolation cubic: B-spline.\n"
+          "-o none writes no image (timings only).\n"
           "--host-planes names the frame-buffer planes a GPU render copies back to the host (default rgba8, which\n"
           "the PNG is written from; all = rgba8,rgba32f,depth); the JSON's transfer_ms is that copy's time.\n");
 }
@@ -131,13 +137,16 @@ int main(int argc, char **argv) {
   double fraction = 1.0;
   CAVRReconstruction reconstruction = CAVR_RECONSTRUCTION_LOCAL;
   int adaptive = 0;
+  double isoValues[CAVR_MAX_ISO_VALUES];
+  int isoCount = 0, supersample = 1;
+  CAVRIsoMethod isoMethod = CAVR_ISO_AUTO;
   unsigned hostPlanes = CAVR_FB_HOST_RGBA8; /* what the PNG needs */
   char hostPlaneNames[64] = "rgba8";
   int dims[3] = {0, 0, 0};
   double rot[3] = {0, 0, 0}, spacing[3] = {1, 1, 1}, range[2] = {0, 0}, sampleDistance = 0.5;
   enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
          O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT, O_FRACTION, O_RECON, O_ADAPTIVE,
-         O_HOST_PLANES };
+         O_HOST_PLANES, O_ISO, O_ISO_METHOD, O_SUPERSAMPLE };
   static const struct option opts[] = {
       {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, O_SIZE},
       {"rotate-x", required_argument, 0, O_RX}, {"rotate-y", required_argument, 0, O_RY},
@@ -152,6 +161,8 @@ int main(int argc, char **argv) {
       {"strategy", required_argument, 0, O_STRATEGY}, {"no-rotation", no_argument, 0, O_NOROT},
       {"sample-fraction", required_argument, 0, O_FRACTION}, {"reconstruction", required_argument, 0, O_RECON},
       {"adaptive", no_argument, 0, O_ADAPTIVE}, {"host-planes", required_argument, 0, O_HOST_PLANES},
+      {"iso", required_argument, 0, O_ISO}, {"iso-method", required_argument, 0, O_ISO_METHOD},
+      {"supersample", required_argument, 0, O_SUPERSAMPLE},
       {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -216,6 +227,34 @@ int main(int argc, char **argv) {
       else return fail("--reconstruction expects global, local or refine", optarg);
       break;
     case O_ADAPTIVE: adaptive = 1; break;
+    case O_ISO: {
+      const char *q = optarg;
+      isoCount = 0;
+      for (;;) {
+        char *end;
+        double v = strtod(q, &end);
+        if (end == q || !isfinite(v) || isoCount == CAVR_MAX_ISO_VALUES || (*end != ',' && *end != '\0'))
+          return fail("--iso expects 1 to 8 comma-separated finite values", optarg);
+        isoValues[isoCount++] = v;
+        if (*end == '\0') break;
+        q = end + 1;
+      }
+      break;
+    }
+    case O_ISO_METHOD:
+      if (!strcmp(optarg, "standard")) isoMethod = CAVR_ISO_STANDARD;
+      else if (!strcmp(optarg, "warp")) isoMethod = CAVR_ISO_WARP_MARCHING;
+      else if (!strcmp(optarg, "auto")) isoMethod = CAVR_ISO_AUTO;
+      else return fail("--iso-method expects standard, warp or auto", optarg);
+      break;
+    case O_SUPERSAMPLE: {
+      char *end;
+      long n = strtol(optarg, &end, 10);
+      if (*end || !(n == 1 || n == 4 || n == 5 || n == 9 || n == 16))
+        return fail("--supersample expects 1, 4, 5, 9 or 16", optarg);
+      supersample = (int)n;
+      break;
+    }
     case O_HOST_PLANES:
       if (!parse_host_planes(optarg, &hostPlanes, hostPlaneNames, sizeof hostPlaneNames))
         return fail("--host-planes expects a comma list of rgba8, rgba32f, depth including rgba8 (the PNG's), or all",
@@ -236,7 +275,8 @@ int main(int argc, char **argv) {
   else if (!strcmp(blend, "mip")) blendMode = CAVR_BLEND_MAXIMUM_INTENSITY;
   else if (!strcmp(blend, "minip")) blendMode = CAVR_BLEND_MINIMUM_INTENSITY;
   else if (!strcmp(blend, "average")) blendMode = CAVR_BLEND_AVERAGE_INTENSITY;
-  else return fail("--blend expects composite, mip, minip or average", blend);
+  else if (!strcmp(blend, "iso")) blendMode = CAVR_BLEND_ISOSURFACE;
+  else return fail("--blend expects composite, mip, minip, average or iso", blend);
   CAVRBackend be;
   if (!strcmp(backend, "auto")) be = CAVR_BACKEND_AUTO;
   else if (!strcmp(backend, "cpu")) be = CAVR_BACKEND_CPU;
@@ -249,7 +289,8 @@ int main(int argc, char **argv) {
   CAVRInterpolation interpolation;
   if (!strcmp(interp, "linear")) interpolation = CAVR_INTERPOLATION_TRILINEAR;
   else if (!strcmp(interp, "nearest")) interpolation = CAVR_INTERPOLATION_NEAREST;
-  else return fail("--interpolation expects nearest or linear", interp);
+  else if (!strcmp(interp, "cubic")) interpolation = CAVR_INTERPOLATION_CUBIC;
+  else return fail("--interpolation expects nearest, linear or cubic", interp);
 
   /* Load. */
   char msg[600];
@@ -322,6 +363,10 @@ int main(int argc, char **argv) {
     status = fail("--tf", msg);
     goto cleanup;
   }
+  if (isoCount == 0) { /* default iso-value: the middle of the data range */
+    isoValues[0] = 0.5 * (dataRange[0] + dataRange[1]);
+    isoCount = 1;
+  }
   double minSpacing = fmin(file.spacing[0], fmin(file.spacing[1], file.spacing[2]));
   if (cavrSetTransferFunctionTable(tf, table, TF_SIZE, tfRange[0], tfRange[1]) || cavrCommitTransferFunction(tf) ||
       cavrSetCameraOrbit(cam, bounds, rot[0], rot[1], rot[2], proj, (double)width / height) || cavrCommitCamera(cam) ||
@@ -330,7 +375,9 @@ int main(int argc, char **argv) {
       cavrSetRenderOpacityCorrection(set, 1, minSpacing) /* opacity is per voxel of the finest axis */ ||
       cavrSetRenderShading(set, shade, 0.1, 0.7, 0.2, 10.0) ||
       cavrSetRenderStrategy(set, strategy, CAVR_SHAPING_ALL, rotation) ||
-      cavrSetRenderCompressive(set, fraction, reconstruction, adaptive) || cavrCommitRenderSettings(set))
+      cavrSetRenderCompressive(set, fraction, reconstruction, adaptive) ||
+      cavrSetRenderIsoValues(set, isoCount, isoValues) || cavrSetRenderIsoMethod(set, isoMethod) ||
+      cavrSetRenderSupersampling(set, supersample) || cavrCommitRenderSettings(set))
     goto device_error;
   for (int i = 0; i < repeat; ++i) {
     if (cavrRender(fb, vol, tf, cam, set, &stats)) goto device_error;
@@ -338,7 +385,8 @@ int main(int argc, char **argv) {
   }
   qsort(times, (size_t)repeat, sizeof(double), cmp_double);
   double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
-  e = cavrWritePng(out, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), width, height, msg, sizeof msg);
+  e = strcmp(out, "none") == 0 ? CAVR_ERROR_NONE /* timing only */
+      : cavrWritePng(out, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), width, height, msg, sizeof msg);
   if (e != CAVR_ERROR_NONE) {
     status = fail(cavrGetErrorString(e), msg);
     goto cleanup;

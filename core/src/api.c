@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "compressive.h"
 #include "reconstruct.h"
+#include "supersample.h"
 #include "camera_math.h"
 #include "volume_data.h"
 
@@ -595,7 +596,8 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
                         .blockShape = 0, .sampleFraction = 1.0f, .reconstruction = CAVR_RECONSTRUCTION_LOCAL,
                         .adaptive = 0, .maxIterations = CAVR_DEFAULT_MAX_ITERATIONS,
                         .tolerance = CAVR_DEFAULT_TOLERANCE, .lambda = CAVR_DEFAULT_LAMBDA,
-                        .gramFilter = CAVR_GRAM_FILTER_THESIS, .crop = 0, .cropBox = {0, 0, 0, 0, 0, 0}};
+                        .gramFilter = CAVR_GRAM_FILTER_THESIS, .crop = 0, .cropBox = {0, 0, 0, 0, 0, 0},
+                        .isoCount = 1, .isoValues = {0.0f}, .isoMethod = CAVR_ISO_AUTO, .supersample = 1};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -632,7 +634,7 @@ CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings s, int enabled, doub
 
 CAVRError cavrSetRenderBlendMode(CAVRRenderSettings s, CAVRBlendMode mode) {
   CHECK_HANDLE(s, "cavrSetRenderBlendMode");
-  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_AVERAGE_INTENSITY)
+  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_ISOSURFACE)
     return ARG_ERROR(s, "cavrSetRenderBlendMode: unknown blend mode %d", (int)mode);
   s->staged.blendMode = (int)mode;
   s->dirty = 1;
@@ -641,7 +643,8 @@ CAVRError cavrSetRenderBlendMode(CAVRRenderSettings s, CAVRBlendMode mode) {
 
 CAVRError cavrSetRenderInterpolation(CAVRRenderSettings s, CAVRInterpolation interpolation) {
   CHECK_HANDLE(s, "cavrSetRenderInterpolation");
-  if (interpolation != CAVR_INTERPOLATION_NEAREST && interpolation != CAVR_INTERPOLATION_TRILINEAR)
+  if (interpolation != CAVR_INTERPOLATION_NEAREST && interpolation != CAVR_INTERPOLATION_TRILINEAR &&
+      interpolation != CAVR_INTERPOLATION_CUBIC)
     return ARG_ERROR(s, "cavrSetRenderInterpolation: unknown interpolation %d", (int)interpolation);
   s->staged.interpolation = (int)interpolation;
   s->dirty = 1;
@@ -727,6 +730,38 @@ CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings s, int maxIterati
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetRenderIsoValues(CAVRRenderSettings s, int count, const double *values) {
+  CHECK_HANDLE(s, "cavrSetRenderIsoValues");
+  if (count < 1 || count > CAVR_MAX_ISO_VALUES || !values)
+    return ARG_ERROR(s, "cavrSetRenderIsoValues: need 1..%d values (got %d%s)", CAVR_MAX_ISO_VALUES, count,
+                     values ? "" : ", NULL array");
+  for (int i = 0; i < count; ++i)
+    if (!isfinite(values[i]) || fabs(values[i]) > 3.0e38)
+      return ARG_ERROR(s, "cavrSetRenderIsoValues: value %d (%g) is not a finite float", i, values[i]);
+  s->staged.isoCount = count;
+  for (int i = 0; i < CAVR_MAX_ISO_VALUES; ++i) s->staged.isoValues[i] = i < count ? (float)values[i] : 0.0f;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings s, CAVRIsoMethod method) {
+  CHECK_HANDLE(s, "cavrSetRenderIsoMethod");
+  if (method < CAVR_ISO_STANDARD || method > CAVR_ISO_AUTO)
+    return ARG_ERROR(s, "cavrSetRenderIsoMethod: unknown method %d", (int)method);
+  s->staged.isoMethod = (int)method;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderSupersampling(CAVRRenderSettings s, int raysPerPixel) {
+  CHECK_HANDLE(s, "cavrSetRenderSupersampling");
+  if (raysPerPixel != 1 && raysPerPixel != 4 && raysPerPixel != 5 && raysPerPixel != 9 && raysPerPixel != 16)
+    return ARG_ERROR(s, "cavrSetRenderSupersampling: %d rays per pixel (1, 4, 5, 9 or 16)", raysPerPixel);
+  s->staged.supersample = raysPerPixel;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
   CHECK_HANDLE(s, "cavrCommitRenderSettings");
   s->desc = s->staged;
@@ -743,6 +778,7 @@ static void free_fb(CAVRFrameBuffer fb) {
   free(fb->rgbaf);
   free(fb->depth);
   free(fb->opaqueDepth);
+  cavrReleaseFrameBuffer(fb->superFb);
   cavr_compressive_free(fb);
   free(fb);
 }
@@ -853,6 +889,19 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+/* One frame of a job: compressive or every ray. */
+static CAVRError render_job(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+  if (job->settings->sampleFraction < 1.0f) {
+    const uint64_t before = stats->raysCast; /* compressive.c sets the count of its frame */
+    CAVRError e = cavr_render_compressive(dev, ops, job, stats);
+    stats->raysCast += before;
+    return e;
+  }
+  CAVRError e = ops->render(dev, job, stats);
+  stats->raysCast += (uint64_t)job->fb->width * job->fb->height;
+  return e;
+}
+
 #define REQUIRE_READY(obj, what)                                                                                   \
   do {                                                                                                             \
     if ((obj)->device != dev)                                                                                      \
@@ -882,9 +931,8 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   /* A volume the GPU could not hold (out of device memory) renders on the CPU. */
   const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
   stats->backend = ops->kind;
-  CAVRError e = settings->desc.sampleFraction < 1.0f ? cavr_render_compressive(dev, ops, &job, stats)
-                                                    : ops->render(dev, &job, stats);
-  if (settings->desc.sampleFraction >= 1.0f) stats->raysCast = (uint64_t)fb->width * fb->height;
+  CAVRError e = settings->desc.supersample > 1 ? cavr_render_supersampled(dev, ops, &job, stats, render_job)
+                                              : render_job(dev, ops, &job, stats);
   stats->milliseconds = now_ms() - t0;
   return e;
 }

@@ -68,9 +68,33 @@ typedef struct CAVRFrameConstants {
   double minSpacing;    /**< finest voxel spacing, world units */
   float step;           /**< sample distance, world units */
   float idxScale, idxBias; /**< transfer-function table index = stored value * idxScale + idxBias */
-  int shade, skip;      /**< shading and empty-space skipping in effect (composite only) */
+  int shade, skip;      /**< shading (composite, isosurface) and empty-space skipping in effect */
   float boxLo[3], boxHi[3]; /**< where rays integrate, voxel coordinates: the render extent, cropped */
+  int isoCount;         /**< isosurface blend mode: iso-values (0 in the other modes) */
+  float isoStored[CAVR_MAX_ISO_VALUES]; /**< the iso-values in stored units (scalar - valueOffset) */
+  int cellDilation;     /**< macro cells a skipping classification must be widened by (cavr_dilate_cells): 1 for
+                             the cubic filter (it reads 1 voxel past a cell) and 1 more for isosurfaces (a crossing
+                             between two samples lies in a cell next to theirs) */
 } CAVRFrameConstants;
+
+/**
+ * Skipping classification of the isosurface blend mode: out[c] = 1 when macro cell c's stored value range
+ * (cellMinMax) holds one of the `count` iso-values (stored units), then widened by `dilation` cells
+ * (cavr_dilate_cells).
+ */
+void cavr_classify_iso_cells(const CAVRVolume vol, const float *isoStored, int count, int dilation, uint8_t *out);
+/**
+ * The GPU method of the isosurface blend mode for a view (CAVRIsoMethod, resolved: STANDARD or WARP_MARCHING) given
+ * the requested one and the view direction in voxel index space. AUTO gives STANDARD today (iso_cells.c says why).
+ */
+int cavr_iso_method(int requested, const double dirIndex[3]);
+
+/**
+ * Widen a classification: a cell becomes 1 when any cell within `radius` cells (per axis, a cube) is 1 (cells
+ * per axis in grid, x fastest). radius 0: no-op. Without memory for its row buffer every cell becomes 1 (never
+ * wrong, only slower).
+ */
+void cavr_dilate_cells(const CAVRMacroGridDesc *grid, int radius, uint8_t *cells);
 
 void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out);
 

@@ -58,6 +58,10 @@ typedef struct CAVRSettingsDesc {
   int gramFilter;           /**< CAVRGramFilter */
   int crop;                 /**< 0/1: cropBox in effect */
   double cropBox[6];        /**< world units: xmin, xmax, ymin, ymax, zmin, zmax */
+  int isoCount;             /**< isosurface blend mode: iso-values in use, 1..CAVR_MAX_ISO_VALUES */
+  float isoValues[8];       /**< scalar units (CAVR_MAX_ISO_VALUES) */
+  int isoMethod;            /**< CAVRIsoMethod */
+  int supersample;          /**< rays per pixel: 1, 4 (2x2), 5 (centre + 4, the thesis), 9 (3x3), 16 (4x4) */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

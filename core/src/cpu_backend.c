@@ -65,6 +65,120 @@ ALWAYS_INLINE void intensity_march(const Prep *p, int storage, int interp, const
   }
 }
 
+/* Isosurface: where the ray first meets an iso-value between sample j - 1 (value a; prevValid 0 when it was not
+   taken) and sample j (value b). Returns the index of the value met first (the smallest interpolated fraction of
+   the way from a to b; a sample equal to a value is met there), or -1. Shared arithmetic with the GPU
+   (kernels/iso.cu: iso_crossing). */
+ALWAYS_INLINE int iso_crossing(const Prep *p, float a, float b, int prevValid, float *frac) {
+  int best = -1;
+  float bestF = 2.0f;
+  for (int i = 0; i < p->isoCount; ++i) {
+    const float v = p->isoStored[i];
+    float f;
+    if (b == v) f = 1.0f;
+    else if (prevValid && (a < v) != (b < v)) f = (v - a) / (b - a);
+    else continue;
+    if (f < bestF) {
+      bestF = f;
+      best = i;
+    }
+  }
+  *frac = bestF;
+  return best;
+}
+
+/* Sample position of lattice index j (fractional between samples) from the anchor: cavr_composite_march's. */
+ALWAYS_INLINE void iso_position(const Prep *p, const CavrLattice *l, const CavrRay *r, float j, float v[3]) {
+  const float rel = j * p->step;
+  for (int a = 0; a < 3; ++a) v[a] = l->of[a] + rel * r->df[a];
+}
+
+/* The isosurface march: samples at the lattice midpoints from the last one at or before t0 to the first one at or
+   past t1 (clamped into the data), so that every crossing inside [t0, t1] lies between two of them; the first
+   crossing (iso_crossing) refined by 4 bisection steps and a linear interpolation in the last bracket, kept when it
+   lies before t1 (opaque geometry), coloured by the transfer function at its value (raw opacity, as VTK),
+   Phong-shaded at the refined point, its window depth into *depth. Empty-space skipping jumps over samples in cells
+   that cannot see a crossing (iso_cells.c); the sample after a jump has no predecessor, which changes nothing
+   (iso_cells.c). The GPU (kernels/iso.cu) takes the same samples. */
+ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrRay *r, float out[4], float *depth,
+                             uint64_t *samples) {
+  CavrLattice l;
+  cavr_lattice(p, r, &l);
+  const float step = p->step;
+  const double invStep = 1.0 / step;
+  const long kStart = (long)floorf(l.ft0 / step - 0.5f), kStop = (long)ceilf(l.ft1 / step - 0.5f);
+  long k = l.kBegin > l.k0 ? l.kBegin : kStart;
+  const long kEnd = kStop < l.kEnd ? kStop : l.kEnd;
+  double visibleUntil = -1.0;
+  int prevValid = 0, hit = -1;
+  float prev = 0.0f, cur = 0.0f, frac = 0.0f, jHit = 0.0f;
+  for (; k <= kEnd;) {
+    float v[3];
+    iso_position(p, &l, r, (float)(k - l.k0), v);
+    const double md = l.mAnchor + (double)((float)(k - l.k0) * step);
+    if (p->skip && md >= visibleUntil && cavr_inside_data(p, v)) {
+      int lo[3], hi[3];
+      const int visible = cavr_skip_region(p, v, lo, hi);
+      const double texit = cavr_region_exit(lo, hi, r->o, r->df, r->inv);
+      if (!visible) {
+        long kn = cavr_jump_target(texit, invStep);
+        k = kn > k + 1 ? kn : k + 1;
+        prevValid = 0;
+        continue;
+      }
+      visibleUntil = (float)texit;
+    }
+    const float s = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
+    ++*samples;
+    hit = iso_crossing(p, prev, s, prevValid, &frac);
+    if (hit >= 0) {
+      jHit = (float)(k - l.k0);
+      cur = s;
+      break;
+    }
+    prev = s;
+    prevValid = 1;
+    ++k;
+  }
+  if (hit < 0) return;
+  const float iso = p->isoStored[hit];
+  if (frac < 1.0f) { /* a crossing between samples jHit - 1 and jHit: refine */
+    float ja = jHit - 1.0f, jb = jHit, sa = prev, sb = cur, v[3];
+    for (int it = 0; it < 4; ++it) {
+      const float jm = 0.5f * (ja + jb);
+      iso_position(p, &l, r, jm, v);
+      const float sm = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
+      if ((sa < iso) != (sm < iso) || sm == iso) {
+        jb = jm;
+        sb = sm;
+      } else {
+        ja = jm;
+        sa = sm;
+      }
+    }
+    *samples += 4;
+    jHit = sb != sa ? ja + (iso - sa) / (sb - sa) * (jb - ja) : jb;
+  }
+  double tHit = l.mAnchor + (double)(jHit * step);
+  if (tHit > r->t1) return; /* behind opaque geometry or past the render box */
+  if (tHit < r->t0) tHit = r->t0;
+  int i0;
+  float f;
+  cavr_tf_index(p, iso, &i0, &f);
+  const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
+  const float a = e0[3] + f * (e1[3] - e0[3]);
+  if (!(a > 0.0f)) return;
+  float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
+  if (p->shade) {
+    float v[3];
+    iso_position(p, &l, r, jHit, v);
+    cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+  }
+  for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
+  out[3] = a;
+  *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)tHit);
+}
+
 ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int py, uint64_t *samples,
                             uint64_t *rays) {
   float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
@@ -72,6 +186,7 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
   if (cavr_ray_setup(p, px, py, &r)) {
     ++*rays;
     if (p->blend == CAVR_BLEND_COMPOSITE) cavr_composite_march(p, storage, interp, &r, out, &depth, samples);
+    else if (p->blend == CAVR_BLEND_ISOSURFACE) iso_march(p, storage, interp, &r, out, &depth, samples);
     else intensity_march(p, storage, interp, &r, out, &depth, samples);
   }
   cavr_write_pixel(p, r.pix, out, depth);
@@ -96,10 +211,13 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
   }
 DEFINE_TILE(tiles_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST)
 DEFINE_TILE(tiles_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_TILE(tiles_u8_cubic, CAVR_STORE_U8, CAVR_INTERPOLATION_CUBIC)
 DEFINE_TILE(tiles_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST)
 DEFINE_TILE(tiles_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_TILE(tiles_u16_cubic, CAVR_STORE_U16, CAVR_INTERPOLATION_CUBIC)
 DEFINE_TILE(tiles_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
 DEFINE_TILE(tiles_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_TILE(tiles_f32_cubic, CAVR_STORE_F32, CAVR_INTERPOLATION_CUBIC)
 
 typedef void (*WorkFn)(CavrPixelQueue *, uint64_t *, uint64_t *);
 
@@ -321,6 +439,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.kd = s->diffuse;
   p.ks = s->specular;
   p.kp = s->specularPower;
+  p.isoCount = fc.isoCount;
+  for (int i = 0; i < fc.isoCount; ++i) p.isoStored[i] = fc.isoStored[i];
   p.opaqueDepth = job->fb->opaqueDepth;
   p.rgba8 = job->fb->rgba8;
   p.rgbaf = job->fb->rgbaf;
@@ -347,7 +467,12 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
     p.table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
   }
   if (p.skip) {
-    cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, p.cellVisible);
+    if (p.blend == CAVR_BLEND_ISOSURFACE) {
+      cavr_classify_iso_cells(vol, p.isoStored, p.isoCount, fc.cellDilation, p.cellVisible);
+    } else {
+      cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, p.cellVisible);
+      cavr_dilate_cells(&vol->grid, fc.cellDilation, p.cellVisible);
+    }
     p.blockVisible = p.cellVisible + cells;
     p.subVisible = p.blockVisible + blocks;
     uint8_t *scratch = p.subVisible + subs; /* 2 (blocks + subs) bytes */
@@ -356,9 +481,9 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
     visible_box(&p);
   }
 
-  static const WorkFn fns[3][2] = {{tiles_u8_nearest, tiles_u8_linear},
-                                   {tiles_u16_nearest, tiles_u16_linear},
-                                   {tiles_f32_nearest, tiles_f32_linear}};
+  static const WorkFn fns[3][3] = {{tiles_u8_nearest, tiles_u8_linear, tiles_u8_cubic},
+                                   {tiles_u16_nearest, tiles_u16_linear, tiles_u16_cubic},
+                                   {tiles_f32_nearest, tiles_f32_linear, tiles_f32_cubic}};
   p.storage = vol->desc.storage;
   p.interp = s->interpolation;
   Shared sh;
@@ -370,7 +495,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   atomic_init(&sh.work.next, 0);
   /* Composite frames go to the 8-ray AVX2 packets where the CPU has them (same image, bit for bit). */
   sh.fn = atomic_load(&packetsAllowed) && cavr_cpu_packet_usable(&p) ? cavr_cpu_packet_worker
-                                     : fns[vol->desc.storage][s->interpolation == CAVR_INTERPOLATION_TRILINEAR];
+                                     : fns[vol->desc.storage][s->interpolation];
 
   int nthreads = cavr_cpu_threads(dev);
   if (nthreads > sh.work.tiles) nthreads = sh.work.tiles;

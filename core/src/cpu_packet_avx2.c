@@ -35,7 +35,7 @@
 #define LANES 8
 
 int cavr_cpu_packet_usable(const Prep *p) {
-  if (p->blend != CAVR_BLEND_COMPOSITE) return 0;
+  if (p->blend != CAVR_BLEND_COMPOSITE || p->interp == CAVR_INTERPOLATION_CUBIC) return 0; /* the scalar caster */
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0;
   /* Gathers take 32-bit indices (of voxels): the volume must have fewer than 2^31 - 8 voxels. */
   const double n = (double)p->sz * p->dims[2]; /* voxels in memory, padding included */

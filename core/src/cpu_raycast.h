@@ -57,6 +57,8 @@ typedef struct Prep {
   /* settings */
   int blend, shade;
   float ert, ka, kd, ks, kp;
+  int isoCount;                  /* isosurface blend mode: iso-values in stored units */
+  float isoStored[CAVR_MAX_ISO_VALUES];
   const float *opaqueDepth;
   int hitX0, hitX1, hitY0, hitY1; /* pixels outside [hitX0, hitX1] x [hitY0, hitY1] miss the render box */
   /* outputs */
@@ -97,8 +99,8 @@ CAVR_ALWAYS_INLINE int cavr_project(const double m[16], const double in[3], doub
   return 1;
 }
 
-/* The stored value at voxel coordinates (x,y,z), clamped to the volume. */
-CAVR_ALWAYS_INLINE float cavr_sample(const Prep *p, int storage, int interp, float x, float y, float z) {
+/* The stored value at voxel coordinates (x,y,z), clamped to the volume (nearest or trilinear). */
+CAVR_ALWAYS_INLINE float cavr_sample_basic(const Prep *p, int storage, int interp, float x, float y, float z) {
   x = cavr_clampf(x, 0.0f, p->maxCoord[0]);
   y = cavr_clampf(y, 0.0f, p->maxCoord[1]);
   z = cavr_clampf(z, 0.0f, p->maxCoord[2]);
@@ -120,6 +122,47 @@ CAVR_ALWAYS_INLINE float cavr_sample(const Prep *p, int storage, int interp, flo
   float c01 = c001 + fx * (c101 - c001), c11 = c011 + fx * (c111 - c011);
   float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
   return c0 + fz * (c1 - c0);
+}
+
+/* One axis of the cubic B-spline as two linear fetches (Sigg and Hadwiger 2005, GPU Gems 2 ch. 20): at x (voxel
+   coordinates) the 4 weights of voxels i-1..i+2 (i = floor x) pair up as g0 at h0 in [i-1, i] and g1 = 1 - g0 at
+   h1 in [i+1, i+2]. The GPU's cubic fetch (kernels/raycast_frame.cuh) has the same arithmetic. */
+CAVR_ALWAYS_INLINE void cavr_bspline_axis(float x, float *h0, float *h1, float *g0) {
+  const float i = floorf(x), f = x - i, f2 = f * f, f3 = f2 * f, m = 1.0f - f;
+  const float w0 = (1.0f / 6.0f) * m * m * m;
+  const float w1 = (1.0f / 6.0f) * (3.0f * f3 - 6.0f * f2 + 4.0f);
+  const float w3 = (1.0f / 6.0f) * f3;
+  const float w2 = 1.0f - w0 - w1 - w3;
+  *g0 = w0 + w1;
+  *h0 = i - 1.0f + w1 / (w0 + w1);
+  *h1 = i + 1.0f + w3 / (w2 + w3);
+}
+
+/* The cubic B-spline of the voxels at (x, y, z), clamped to the volume (voxels past a face repeat the face): 8
+   trilinear samples weighted by g0/g1 per axis. */
+CAVR_ALWAYS_INLINE float cavr_sample_cubic(const Prep *p, int storage, float x, float y, float z) {
+  x = cavr_clampf(x, 0.0f, p->maxCoord[0]);
+  y = cavr_clampf(y, 0.0f, p->maxCoord[1]);
+  z = cavr_clampf(z, 0.0f, p->maxCoord[2]);
+  float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
+  cavr_bspline_axis(x, &hx0, &hx1, &gx);
+  cavr_bspline_axis(y, &hy0, &hy1, &gy);
+  cavr_bspline_axis(z, &hz0, &hz1, &gz);
+  const int L = CAVR_INTERPOLATION_TRILINEAR;
+  const float a00 = cavr_sample_basic(p, storage, L, hx0, hy0, hz0), a10 = cavr_sample_basic(p, storage, L, hx1, hy0, hz0);
+  const float a01 = cavr_sample_basic(p, storage, L, hx0, hy1, hz0), a11 = cavr_sample_basic(p, storage, L, hx1, hy1, hz0);
+  const float b00 = cavr_sample_basic(p, storage, L, hx0, hy0, hz1), b10 = cavr_sample_basic(p, storage, L, hx1, hy0, hz1);
+  const float b01 = cavr_sample_basic(p, storage, L, hx0, hy1, hz1), b11 = cavr_sample_basic(p, storage, L, hx1, hy1, hz1);
+  const float a0 = a10 + gx * (a00 - a10), a1 = a11 + gx * (a01 - a11);
+  const float b0 = b10 + gx * (b00 - b10), b1 = b11 + gx * (b01 - b11);
+  const float a = a1 + gy * (a0 - a1), b = b1 + gy * (b0 - b1);
+  return b + gz * (a - b);
+}
+
+/* The stored value at voxel coordinates (x,y,z), clamped to the volume, with the filter `interp`. */
+CAVR_ALWAYS_INLINE float cavr_sample(const Prep *p, int storage, int interp, float x, float y, float z) {
+  if (interp == CAVR_INTERPOLATION_CUBIC) return cavr_sample_cubic(p, storage, x, y, z);
+  return cavr_sample_basic(p, storage, interp, x, y, z);
 }
 
 /* Table position of a stored value: entry index i0 and weight f of entry i0+1. */

@@ -60,6 +60,9 @@ typedef struct CudaVolume {
   const void *tfKey;
   unsigned tfVersion, volVersion;
   float cellScale, cellBias;
+  int cellDilation;       /* the classification's widening (cubic filter) */
+  int isoCount;           /* > 0: the cells classify these iso-values (stored units), not (tfKey, tfVersion) */
+  float iso[CAVR_MAX_ISO_VALUES];
   uint64_t cellsStamp;    /* process-wide unique stamp of the current classification */
 } CudaVolume;
 
@@ -411,6 +414,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.kd = s->diffuse;
   p.ks = s->specular;
   p.kp = s->specularPower;
+  p.isoCount = fc.isoCount;
+  for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
+  const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
 
   /* Policy: the view in index space (camera axes from the view matrix rows). */
   const double *V = cam->view;
@@ -426,7 +432,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                    : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
                                                       : s->shapingFlags;
   /* AUTO: the rotation state and block shape the measured table prices cheapest for this view. */
-  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape ? auto_table(dev, cv->storage) : NULL;
+  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !iso ? auto_table(dev, cv->storage) : NULL;
   CAVRTuneChoice choice = {CAVR_ROT_NONE, -1, 0.0f};
   if (tuned)
     cavr_tune_choose(tuned, dirI, rightI, upI, s->rotation && !cv->noRotate, cv->rotation,
@@ -453,6 +459,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
     wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
+  if (iso) { /* isosurfaces read the volume as it lies (iso.cu maps through the rotation) */
+    wantRotation = cv->rotation;
+    p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
+  }
   if (cv->noRotate) wantRotation = CAVR_ROT_NONE;
   msg[0] = '\0';
   if (wantRotation != cv->rotation) {
@@ -540,8 +550,11 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
-  if (p.skip && (cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
-                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || !cv->cells)) {
+  int isoSame = iso && cv->isoCount == p.isoCount && cv->volVersion == vol->version;
+  for (int i = 0; isoSame && i < p.isoCount; ++i) isoSame = cv->iso[i] == p.iso[i];
+  if (p.skip && ((iso && !isoSame) || (!iso && (cv->isoCount || cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
+                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || cv->cellDilation != fc.cellDilation)) ||
+                 cv->cellDilation != fc.cellDilation || !cv->cells)) {
     if (cv->cellCount != cells) {
       free(cv->cells);
       cv->cells = (uint8_t *)malloc(cells);
@@ -551,8 +564,16 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       free(table);
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for macro cells");
     }
-    cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
-    cv->tfKey = tf;
+    if (iso) {
+      cavr_classify_iso_cells(vol, p.iso, p.isoCount, fc.cellDilation, cv->cells);
+    } else {
+      cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
+      cavr_dilate_cells(&vol->grid, fc.cellDilation, cv->cells);
+    }
+    cv->cellDilation = fc.cellDilation;
+    cv->tfKey = iso ? NULL : tf;
+    cv->isoCount = iso ? p.isoCount : 0;
+    for (int i = 0; i < p.isoCount; ++i) cv->iso[i] = p.iso[i];
     cv->tfVersion = tf->version;
     cv->volVersion = vol->version;
     cv->cellScale = p.idxScale;

@@ -20,8 +20,14 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
   out->idxScale = (float)sc;
   out->idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
-  out->shade = s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
-  out->skip = s->emptySpaceSkipping && s->blendMode == CAVR_BLEND_COMPOSITE;
+  const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
+  out->shade = s->shade && (s->blendMode == CAVR_BLEND_COMPOSITE || iso);
+  /* Iso skipping is exact only while consecutive samples lie in the same or neighbouring macro cells. */
+  out->skip = s->emptySpaceSkipping && (s->blendMode == CAVR_BLEND_COMPOSITE || (iso && s->sampleDistance <= 8.0f));
+  out->isoCount = iso ? s->isoCount : 0;
+  for (int i = 0; i < out->isoCount; ++i) out->isoStored[i] = (float)((double)s->isoValues[i] - vol->desc.valueOffset);
+  out->cellDilation = iso ? (s->interpolation == CAVR_INTERPOLATION_CUBIC ? 2 : 1)
+                          : (s->interpolation == CAVR_INTERPOLATION_CUBIC ? 1 : 0);
   /* The render extent (a piece, without ghost layers), intersected with the crop box (world -> voxel
      coordinates; spacing > 0). An empty intersection becomes a box far outside every ray's reach on that axis
      (an inverted box would not do: the slab test orders its ends). */

@@ -109,6 +109,7 @@ struct CAVRFrameBufferImpl {
   float maskFraction;            /* fraction the mask was built for; 0 = none */
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */
   uint64_t maskStamp;
+  struct CAVRFrameBufferImpl *superFb; /* super-sampling (supersample.c): the larger frame, kept between frames */
 };
 
 /** Record an error on the device (keeps the first until read; calls the callback). Returns code. */

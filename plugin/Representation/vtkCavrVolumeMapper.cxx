@@ -1,4 +1,5 @@
 #include "vtkCavrVolumeMapper.h"
+#include "vtkContourValues.h"
 
 #include "vtkCamera.h"
 #include "vtkColorTransferFunction.h"
@@ -440,7 +441,26 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   cavrSetRenderSampleDistance(in.Settings, this->SampleDistance);
   cavrSetRenderEarlyTermination(in.Settings, this->EarlyRayTermination);
   cavrSetRenderOpacityCorrection(in.Settings, 1, unit > 0.0 ? unit : 1.0);
-  cavrSetRenderBlendMode(in.Settings, static_cast<CAVRBlendMode>(this->CavrBlendMode));
+  // ParaView's own Blend Mode "Isosurface" (vtkVolumeMapper::ISOSURFACE_BLEND) with the volume property's
+  // "Isosurface Values" selects cavr's isosurface mode (the first CAVR_MAX_ISO_VALUES values); otherwise cavr's
+  // own blend mode property applies.
+  CAVRBlendMode blend = static_cast<CAVRBlendMode>(this->CavrBlendMode);
+  vtkContourValues* isoValues = prop->GetIsoSurfaceValues();
+  if (this->GetBlendMode() == vtkVolumeMapper::ISOSURFACE_BLEND && isoValues &&
+    isoValues->GetNumberOfContours() > 0)
+  {
+    double values[CAVR_MAX_ISO_VALUES];
+    const int n = std::min(isoValues->GetNumberOfContours(), CAVR_MAX_ISO_VALUES);
+    for (int i = 0; i < n; ++i)
+    {
+      values[i] = isoValues->GetValue(i);
+    }
+    if (cavrSetRenderIsoValues(in.Settings, n, values) == CAVR_ERROR_NONE)
+    {
+      blend = CAVR_BLEND_ISOSURFACE;
+    }
+  }
+  cavrSetRenderBlendMode(in.Settings, blend);
   cavrSetRenderInterpolation(in.Settings,
     prop->GetInterpolationType() == VTK_NEAREST_INTERPOLATION ? CAVR_INTERPOLATION_NEAREST
                                                                : CAVR_INTERPOLATION_TRILINEAR);

@@ -6,6 +6,7 @@
  *       [--mode sweep|solve] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
  *       [--methods global,local,adaptive,refine] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
+ *       [--interpolation linear|cubic] [--supersample 1|4|5|9|16]   (issue 12 item 6: expensive rays)
  *
  * sweep: a full render (the reference) and, at each sample fraction, the global, local, adaptive and refine
  *   (CPU back end only) reconstructions (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
@@ -216,7 +217,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
 int main(int argc, char **argv) {
   const char *volume = NULL, *tfName = "ramp", *mode = "sweep", *csvPath = NULL, *backendName = "cpu", *name = NULL,
              *shadeArg = "both", *fractionArg = "0.1,0.2,0.25,0.3,0.4,0.5,0.6,0.8";
-  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 1, iterations = 30, threads = 0;
+  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 1, iterations = 30, threads = 0, cubic = 0, rays = 1;
   double lambda = -1.0, tolerance = -1.0;
   double spacing[3] = {1, 1, 1}, range[2] = {0, 0};
   CAVRScalarType type = CAVR_UINT8;
@@ -245,6 +246,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--tolerance") && v) tolerance = atof(argv[++i]);
     else if (!strcmp(a, "--iterations") && v) iterations = atoi(argv[++i]);
     else if (!strcmp(a, "--filter") && v) filter = strcmp(argv[++i], "definition") != 0;
+    else if (!strcmp(a, "--interpolation") && v) cubic = !strcmp(argv[++i], "cubic");
+    else if (!strcmp(a, "--supersample") && v) rays = atoi(argv[++i]);
     else DIE("unknown argument %s (see the comment at the top of compressive_bench.c)", a);
   }
   if (!volume) DIE("--volume is required");
@@ -297,6 +300,9 @@ int main(int argc, char **argv) {
   check(&b, cavrGetVolumeBounds(b.vol, bounds), "bounds");
   check(&b, cavrSetCameraOrbit(b.cam, bounds, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0), "camera");
   check(&b, cavrCommitCamera(b.cam), "commit camera");
+  check(&b, cavrSetRenderInterpolation(b.set, cubic ? CAVR_INTERPOLATION_CUBIC : CAVR_INTERPOLATION_TRILINEAR),
+        "interpolation");
+  check(&b, cavrSetRenderSupersampling(b.set, rays), "supersampling");
   if (lambda > 0.0 || tolerance >= 0.0 || filter != 1 || iterations != 30)
     check(&b, cavrSetRenderReconstructionSolver(b.set, iterations, tolerance >= 0.0 ? tolerance : 1e-4,
                                                 lambda > 0.0 ? lambda : 0.01, (CAVRGramFilter)filter), "solver");

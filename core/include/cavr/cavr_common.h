@@ -82,13 +82,31 @@ typedef enum CAVRBlendMode {
   CAVR_BLEND_COMPOSITE = 0,          /**< front-to-back emission-absorption (Sugimoto 2013, eq. 1) */
   CAVR_BLEND_MAXIMUM_INTENSITY = 1,  /**< MIP: the largest scalar on the ray, mapped by the transfer function */
   CAVR_BLEND_MINIMUM_INTENSITY = 2,  /**< MinIP: the smallest scalar on the ray */
-  CAVR_BLEND_AVERAGE_INTENSITY = 3   /**< the length-weighted mean scalar on the ray */
+  CAVR_BLEND_AVERAGE_INTENSITY = 3,  /**< the length-weighted mean scalar on the ray */
+  CAVR_BLEND_ISOSURFACE = 4          /**< the first crossing of any iso-value (cavrSetRenderIsoValues), shaded */
 } CAVRBlendMode;
+
+/** Most iso-values of the isosurface blend mode. */
+#define CAVR_MAX_ISO_VALUES 8
+
+/**
+ * How the GPU finds the first iso crossing of a ray (Wang et al. 2014). STANDARD: one thread per ray.
+ * WARP_MARCHING: one warp per ray, its 32 lanes take 32 consecutive samples, a vote finds the first crossing
+ * (three kernels: ray-box intersection, marching, shading). AUTO: chosen per view (today: STANDARD, see
+ * cavrSetRenderIsoMethod). The CPU back end ignores the method. Images do not depend on it.
+ */
+typedef enum CAVRIsoMethod {
+  CAVR_ISO_STANDARD = 0,
+  CAVR_ISO_WARP_MARCHING = 1,
+  CAVR_ISO_AUTO = 2
+} CAVRIsoMethod;
 
 /** Reconstruction of the scalar between voxels. */
 typedef enum CAVRInterpolation {
   CAVR_INTERPOLATION_NEAREST = 0,
-  CAVR_INTERPOLATION_TRILINEAR = 1
+  CAVR_INTERPOLATION_TRILINEAR = 1,
+  CAVR_INTERPOLATION_CUBIC = 2       /**< cubic B-spline (approximating, C2) from 8 trilinear fetches (Sigg and
+                                          Hadwiger 2005, GPU Gems 2 ch. 20); gradients are its central differences */
 } CAVRInterpolation;
 
 /**

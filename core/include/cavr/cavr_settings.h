@@ -36,16 +36,24 @@ CAVR_API CAVRError cavrSetRenderEarlyTermination(CAVRRenderSettings settings, do
 CAVR_API CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings settings, int enabled, double unitDistance);
 /** Blend mode (CAVRBlendMode). Default composite. */
 CAVR_API CAVRError cavrSetRenderBlendMode(CAVRRenderSettings settings, CAVRBlendMode mode);
-/** Interpolation (CAVRInterpolation). Default trilinear. */
+/**
+ * Interpolation (CAVRInterpolation), for every blend mode and for the shading gradients. Default trilinear.
+ * CUBIC: the cubic B-spline of the voxels, evaluated as 8 trilinear samples (Sigg and Hadwiger 2005); it smooths
+ * (it approximates, it does not interpolate: a quadratic field f comes back as f + laplacian(f) / 6) and costs
+ * 8 trilinear samples per sample. Errors: CAVR_ERROR_INVALID_ARGUMENT.
+ */
 CAVR_API CAVRError cavrSetRenderInterpolation(CAVRRenderSettings settings, CAVRInterpolation interpolation);
 /**
  * Phong shading with a headlight and central-difference gradients (6 extra samples per shaded sample),
  * two-sided. Coefficients >= 0; power > 0. Colour = c*(ambient + diffuse*|N.L|) + specular*|N.H|^power.
- * Composite blending only. Default off, 0.1, 0.7, 0.2, 10.
+ * Composite and isosurface blending. Default off, 0.1, 0.7, 0.2, 10.
  */
 CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled, double ambient, double diffuse,
                                         double specular, double specularPower);
-/** Empty-space skipping over 8^3-voxel macro cells (composite only). It never changes a pixel. Default on. */
+/**
+ * Empty-space skipping over 8^3-voxel macro cells (composite; isosurface: cells whose neighbourhood cannot hold
+ * an iso-value, at sample distances up to 8 voxels). It never changes a pixel. Default on.
+ */
 CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
 /**
  * Cropping: rays integrate only inside the axis-aligned box `box` = {xmin, xmax, ymin, ymax, zmin, zmax}
@@ -94,6 +102,33 @@ CAVR_API CAVRError cavrSetRenderCompressive(CAVRRenderSettings settings, double 
  */
 CAVR_API CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings settings, int maxIterations, double tolerance,
                                                      double lambda, CAVRGramFilter filter);
+
+/**
+ * Iso-values of CAVR_BLEND_ISOSURFACE, scalar units: `count` (1..CAVR_MAX_ISO_VALUES) finite values. Each ray
+ * shows the first crossing of any of them along it: the scalar at consecutive samples (the composite lattice) goes
+ * from one side of a value to the other, or equals it; the crossing is refined between the two samples by 4
+ * bisection steps and a linear interpolation in the last bracket. Its colour and opacity are the transfer
+ * function's at that iso-value (as VTK's isosurface mode), Phong-shaded from the gradient when shading is on; the
+ * depth plane holds its window depth. Default 1 value, 0. Errors: CAVR_ERROR_INVALID_ARGUMENT (count out of range,
+ * NULL values, NaN or infinite value).
+ */
+CAVR_API CAVRError cavrSetRenderIsoValues(CAVRRenderSettings settings, int count, const double *values);
+
+/**
+ * GPU method of the isosurface blend mode (CAVRIsoMethod; Wang et al. 2014). AUTO picks per view; today it picks
+ * STANDARD always (measured on H100: docs/benchmarks.md, issue 12), until the per-GPU measured table decides.
+ * Default AUTO. Errors: CAVR_ERROR_INVALID_ARGUMENT.
+ */
+CAVR_API CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings settings, CAVRIsoMethod method);
+
+/**
+ * Super-sampling: `raysPerPixel` rays per pixel, their premultiplied RGBA averaged and the nearest depth kept:
+ * 1 (off), 4 (2x2 grid at pixel offsets 1/4 and 3/4), 5 (the pixel centre and the 4 of the 2x2 grid: the
+ * thesis's pattern, Rabbani 2018), 9 (3x3 grid), 16 (4x4 grid). Every back end and blend mode; with compressive
+ * rendering, the sample fraction applies to the sub-pixel rays. Cost: about raysPerPixel frames.
+ * Default 1. Errors: CAVR_ERROR_INVALID_ARGUMENT (another count).
+ */
+CAVR_API CAVRError cavrSetRenderSupersampling(CAVRRenderSettings settings, int raysPerPixel);
 
 /** Publish staged settings. */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);

@@ -1,0 +1,79 @@
+/*
+ * supersample.c - super-sampling by a larger frame: the camera maps pixel (x, y) of a G W x G H frame to the
+ * sub-pixel ((x + 0.5) / G, (y + 0.5) / G) of the W x H one, so the G x G grid of rays of a pixel (offsets
+ * (i + 0.5) / G) is exactly the G x G block of the larger frame, cast by the back end's own kernels unchanged.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "supersample.h"
+
+CAVRError cavr_render_supersampled(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job,
+                                   CAVRRenderStats *stats, CavrRenderFn render) {
+  CAVRFrameBuffer fb = job->fb;
+  const int n = job->settings->supersample, G = n == 16 ? 4 : n == 9 ? 3 : 2, W = fb->width, H = fb->height;
+  if ((long)G * W > CAVR_MAX_IMAGE_SIZE || (long)G * H > CAVR_MAX_IMAGE_SIZE)
+    return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED, "cavrRender: %d rays per pixel need a %d x %d frame (at most %d)",
+                          n, G * W, G * H, CAVR_MAX_IMAGE_SIZE);
+  CAVRFrameBuffer big = fb->superFb;
+  if (big && (big->width != G * W || big->height != G * H)) {
+    cavrReleaseFrameBuffer(big);
+    big = fb->superFb = NULL;
+  }
+  if (!big) {
+    big = cavrNewFrameBuffer(dev, G * W, G * H);
+    if (!big) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for the super-sampled frame");
+    fb->superFb = big;
+  }
+  CAVRError e = cavrSetFrameBufferHostChannels(big, CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH);
+  if (e) return e;
+  if (fb->opaqueDepth) {
+    if (!big->opaqueDepth) big->opaqueDepth = (float *)malloc(sizeof(float) * (size_t)G * W * G * H);
+    if (!big->opaqueDepth) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for opaque depth");
+    for (int y = 0; y < G * H; ++y)
+      for (int x = 0; x < G * W; ++x) big->opaqueDepth[(size_t)y * G * W + x] = fb->opaqueDepth[(size_t)(y / G) * W + x / G];
+  } else {
+    free(big->opaqueDepth);
+    big->opaqueDepth = NULL;
+  }
+  CAVRRenderJob sub = *job;
+  sub.fb = big;
+  sub.deviceOnly = 0;
+  if ((e = render(dev, ops, &sub, stats))) return e;
+  /* The 5-ray pattern: the 2 x 2 grid and the centre, which the normal frame casts. */
+  if (n == 5) {
+    const unsigned keep = fb->hostChannels;
+    fb->hostChannels = CAVR_FB_HOST_ALL;
+    CAVRRenderJob centre = *job;
+    centre.deviceOnly = 0;
+    e = render(dev, ops, &centre, stats);
+    fb->hostChannels = keep;
+    if (e) return e;
+  }
+  const float *rgba = big->rgbaf, *depth = big->depth;
+  const float inv = 1.0f / (float)n;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      const size_t pix = (size_t)y * W + x;
+      float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, d = 1.0f;
+      if (n == 5) {
+        for (int c = 0; c < 4; ++c) sum[c] = fb->rgbaf[4 * pix + c];
+        d = fb->depth[pix];
+      }
+      for (int j = 0; j < G; ++j)
+        for (int i = 0; i < G; ++i) {
+          const size_t q = (size_t)(G * y + j) * G * W + G * x + i;
+          for (int c = 0; c < 4; ++c) sum[c] += rgba[4 * q + c];
+          d = depth[q] < d ? depth[q] : d;
+        }
+      for (int c = 0; c < 4; ++c) {
+        float v = sum[c] * inv;
+        v = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+        fb->rgbaf[4 * pix + c] = v;
+        fb->rgba8[4 * pix + c] = (uint8_t)(v * 255.0f + 0.5f);
+      }
+      fb->depth[pix] = d;
+    }
+  fb->devicePlanes[0] = fb->devicePlanes[1] = fb->devicePlanes[2] = NULL;
+  return CAVR_ERROR_NONE;
+}

@@ -1,0 +1,139 @@
+// raycast_frame.cuh - internal to kernels/: what the ray-casting kernels share (raycast.cu: composite, maximum,
+// minimum, average; iso.cu: isosurfaces): the per-frame constants, sampling through the in-place rotation, the
+// cubic B-spline fetch, transfer-function positions and macro-cell look-ups.
+#ifndef CAVR_RAYCAST_FRAME_CUH
+#define CAVR_RAYCAST_FRAME_CUH
+
+#include "cuda_util.cuh"
+
+namespace cavr_gpu {
+
+constexpr int kCell = 8; // CAVR_MACROCELL_SIZE (core/src/cavr_shared.h)
+
+struct Frame {
+  CAVRGpuRenderParams p;
+  cudaTextureObject_t tex;
+  float scale;
+  float rot[12];    // stored texture coordinates = rot * (x, y, z, 1): rotation state and the +0.5 texel centre
+  double spacing[3]; // world units per voxel (window depth from a sample's voxel position)
+  float inv[12];    // its inverse: voxel coordinates = inv * (stored, 1)
+  float lo[3], hi[3]; // the volume [0, maxCoord] in stored texture coordinates (clamps of clipped segments)
+  float uTex, uStored, uBias; // table position / (count - 1) = texture value * uTex (stored value * uStored) + uBias
+  float top;        // count - 1
+  const unsigned char *cells;
+  const float *opaque;
+  uchar4 *rgba8;
+  float4 *rgbaf;
+  float *depth;
+  unsigned long long *samples;
+  const unsigned *rays;   // compressive rendering: rayCount pixel indices (one thread each), else NULL
+  unsigned rayCount;
+};
+
+__device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// One axis of the cubic B-spline as two linear fetches (Sigg and Hadwiger 2005): x in texel units (index + 0.5);
+// the texel pairs (i-1, i) and (i+1, i+2) fetched at h0, h1 with weights g0, 1 - g0. core/src/cpu_raycast.h
+// (cavr_bspline_axis) has the same arithmetic.
+__device__ __forceinline__ void bspline_axis(float x, float &h0, float &h1, float &g0) {
+  x -= 0.5f;
+  const float i = floorf(x), fr = x - i, f2 = fr * fr, f3 = f2 * fr, m = 1.0f - fr;
+  const float w0 = (1.0f / 6.0f) * m * m * m;
+  const float w1 = (1.0f / 6.0f) * (3.0f * f3 - 6.0f * f2 + 4.0f);
+  const float w3 = (1.0f / 6.0f) * f3;
+  const float w2 = 1.0f - w0 - w1 - w3;
+  g0 = w0 + w1;
+  h0 = i - 0.5f + w1 / (w0 + w1);
+  h1 = i + 1.5f + w3 / (w2 + w3);
+}
+
+// The cubic B-spline of the stored values at stored texture coordinates (x, y, z) from 8 fetches of the linearly
+// filtered texture (unscaled: the caller multiplies by the frame's scale). The fetch positions are clamped to the
+// volume (f.lo, f.hi) as the CPU clamps them: past a face the B-spline repeats the face's voxels, never the zeros
+// of a padded cube.
+__device__ __forceinline__ float fetch_cubic(const Frame &f, float x, float y, float z) {
+  float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
+  bspline_axis(x, hx0, hx1, gx);
+  bspline_axis(y, hy0, hy1, gy);
+  bspline_axis(z, hz0, hz1, gz);
+  hx0 = clampf(hx0, f.lo[0], f.hi[0]);
+  hx1 = clampf(hx1, f.lo[0], f.hi[0]);
+  hy0 = clampf(hy0, f.lo[1], f.hi[1]);
+  hy1 = clampf(hy1, f.lo[1], f.hi[1]);
+  hz0 = clampf(hz0, f.lo[2], f.hi[2]);
+  hz1 = clampf(hz1, f.lo[2], f.hi[2]);
+  const cudaTextureObject_t tex = f.tex;
+  const float a00 = tex3D<float>(tex, hx0, hy0, hz0), a10 = tex3D<float>(tex, hx1, hy0, hz0);
+  const float a01 = tex3D<float>(tex, hx0, hy1, hz0), a11 = tex3D<float>(tex, hx1, hy1, hz0);
+  const float b00 = tex3D<float>(tex, hx0, hy0, hz1), b10 = tex3D<float>(tex, hx1, hy0, hz1);
+  const float b01 = tex3D<float>(tex, hx0, hy1, hz1), b11 = tex3D<float>(tex, hx1, hy1, hz1);
+  const float a0 = fmaf(gx, a00 - a10, a10), a1 = fmaf(gx, a01 - a11, a11);
+  const float b0 = fmaf(gx, b00 - b10, b10), b1 = fmaf(gx, b01 - b11, b11);
+  const float a = fmaf(gy, a0 - a1, a1), b = fmaf(gy, b0 - b1, b1);
+  return fmaf(gz, a - b, b);
+}
+
+// A texture fetch at stored texture coordinates: the texture's own filter, or the cubic B-spline (CUBIC).
+template <bool CUBIC> __device__ __forceinline__ float fetch(const Frame &f, float x, float y, float z) {
+  return CUBIC ? fetch_cubic(f, x, y, z) : tex3D<float>(f.tex, x, y, z);
+}
+
+
+// invVP or VP applied to a point, divided by w. A reciprocal (__drcp_rn) for the divide: a double division's
+// out-of-line slow path would set the kernel's register count (the caller's live values plus the callee's), and
+// with it the occupancy of the hot loop.
+__device__ __forceinline__ bool project_rcp(const double m[16], const double in[3], double out[3]) {
+  double v[4];
+  for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
+  if (v[3] == 0.0) return false;
+  const double iw = __drcp_rn(v[3]);
+  for (int r = 0; r < 3; ++r) out[r] = v[r] * iw;
+  return true;
+}
+
+// The stored value at original voxel coordinates (x, y, z), clamped to the volume, through the rotation.
+// Branch-free: the rotation is a per-frame affine map (rows of f.rot), and nearest interpolation comes from
+// the point-filtered texture object itself (texel floor(x + 0.5) = the nearest voxel). Gradients only.
+template <bool CUBIC = false>
+__device__ __forceinline__ float sample(const Frame &f, float x, float y, float z) {
+  const CAVRGpuRenderParams &p = f.p;
+  x = clampf(x, 0.0f, p.maxCoord[0]);
+  y = clampf(y, 0.0f, p.maxCoord[1]);
+  z = clampf(z, 0.0f, p.maxCoord[2]);
+  const float *m = f.rot;
+  const float sx = fmaf(m[0], x, fmaf(m[1], y, fmaf(m[2], z, m[3])));
+  const float sy = fmaf(m[4], x, fmaf(m[5], y, fmaf(m[6], z, m[7])));
+  const float sz = fmaf(m[8], x, fmaf(m[9], y, fmaf(m[10], z, m[11])));
+  return fetch<CUBIC>(f, sx, sy, sz) * f.scale;
+}
+
+__device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {
+  float fi = clampf(s * p.idxScale + p.idxBias, 0.0f, (float)(p.count - 1));
+  int i = (int)fi;
+  if (i > p.count - 2) i = p.count - 2;
+  i0 = i;
+  w = fi - (float)i;
+}
+
+// Table position of u = table position / (count - 1), saturated to [0, 1]: entry i, weight w of entry i + 1.
+// floor() as a multiply-add rounding down onto 2^23 (FMA pipe), the entry index from its bits.
+__device__ __forceinline__ void tf_pos(const Frame &f, float u, int &i, float &w) {
+  u = __saturatef(u);
+  const float fl = __fmaf_rd(u, f.top, 8388608.0f);
+  i = __float_as_int(fl) - 0x4B000000;
+  w = fmaf(u, f.top, 8388608.0f - fl);
+}
+
+__device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int cz) {
+  const CAVRGpuRenderParams &p = f.p;
+  return __ldg(f.cells + ((size_t)cz * p.cells[1] + cy) * p.cells[0] + cx) != 0;
+}
+
+} // namespace cavr_gpu
+
+// The isosurface blend mode (iso.cu), launched by cavr_cuda_render on its stream between its timing events: the
+// standard kernel (one thread per ray) or warp marching (Wang et al. 2014: ray set-up, one warp per ray, shading),
+// as p.isoMethod says. Returns 0 or a CAVRError code with msg.
+int cavr_iso_launch(CAVRGpuContext *ctx, const cavr_gpu::Frame &f, const float4 *table, char *msg, size_t msgSize);
+
+#endif
