@@ -3,7 +3,8 @@
  * the rays, the GPU's global, local and adaptive reconstructions agree with the CPU's (PSNR >= 45 dB global
  * and local; >= 40 dB adaptive, whose ray allocation follows the rendered values and so may differ by a few
  * rays per block); sample fraction 1 is the normal path bit for bit; the rays cast are exactly the budget
- * and the samples taken fall with the fraction. Measured on an H100: worst 68.79 dB. Exit 77 (SKIP) without a GPU.
+ * and the samples taken fall with the fraction; REFINE (CPU only) is refused with CAVR_ERROR_UNSUPPORTED and the
+ * device renders on. Measured on an H100: worst 68.79 dB. Exit 77 (SKIP) without a GPU.
  */
 #include "gpu_util.h"
 
@@ -87,6 +88,14 @@ int main(void) {
       CHECK(runs[r].adaptive ? gs.samples < fullSamples : gs.samples < 0.4 * fullSamples);
       worst[r] = p < worst[r] ? p : worst[r];
     }
+    /* REFINE is the CPU back end's: the GPU refuses it with a clear error and renders on afterwards. */
+    CHECK_OK(gpu, cavrSetRenderCompressive(g.set, 0.25, CAVR_RECONSTRUCTION_REFINE, 0));
+    CHECK_OK(gpu, cavrCommitRenderSettings(g.set));
+    cavrGetDeviceError(gpu, NULL); /* nothing else pending */
+    CHECK(cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &gs) == CAVR_ERROR_UNSUPPORTED);
+    const char *why = NULL;
+    CHECK(cavrGetDeviceError(gpu, &why) == CAVR_ERROR_UNSUPPORTED && why && strstr(why, "REFINE"));
+    CHECK(memcmp(render(&g, 1.0, CAVR_RECONSTRUCTION_LOCAL, 0, &gs), fullG, px * 16) == 0);
     release(&c);
     release(&g);
   }
