@@ -16,12 +16,12 @@
 #ifndef vtkCavrVolumeMapper_h
 #define vtkCavrVolumeMapper_h
 
-#include "cavrRepresentationsModule.h" // for export macro
+#include "cavrMapperModule.h" // for export macro
 #include "vtkVolumeMapper.h"
 
 #include <memory> // for std::unique_ptr
 
-class CAVRREPRESENTATIONS_EXPORT vtkCavrVolumeMapper : public vtkVolumeMapper
+class CAVRMAPPER_EXPORT vtkCavrVolumeMapper : public vtkVolumeMapper
 {
 public:
   static vtkCavrVolumeMapper* New();

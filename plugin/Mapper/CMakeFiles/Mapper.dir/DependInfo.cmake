@@ -1,0 +1,20 @@
+
+# Consider dependencies only in project.
+set(CMAKE_DEPENDS_IN_PROJECT_ONLY OFF)
+
+# The set of languages for which implicit dependencies are needed:
+set(CMAKE_DEPENDS_LANGUAGES
+  )
+
+# The set of dependency files which are needed:
+set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/wt-14/plugin/Mapper/vtkCavrVolumeMapper.cxx" "/work/wt-14/plugin/Mapper/CMakeFiles/Mapper.dir/vtkCavrVolumeMapper.cxx.o" "gcc" "/work/wt-14/plugin/Mapper/CMakeFiles/Mapper.dir/vtkCavrVolumeMapper.cxx.o.d"
+  )
+
+# Targets to which this target links.
+set(CMAKE_TARGET_LINKED_INFO_FILES
+  "/tmp/cavr-plain-vtk/build/cavr/core/CMakeFiles/cavr_core.dir/DependInfo.cmake"
+  )
+
+# Fortran module output directory.
+set(CMAKE_Fortran_TARGET_MODULE_DIR "")

@@ -1,0 +1,3 @@
+file(REMOVE_RECURSE
+  "/tmp/cavr-plain-vtk/build/lib/libcavrMapper.a"
+)

@@ -1,0 +1,2 @@
+# Empty custom commands generated dependencies file for cavrMapper-hierarchy.
+# This may be replaced when dependencies are built.
