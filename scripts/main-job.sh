@@ -20,7 +20,7 @@ if ! CAVR_BUILD_DIR="$BUILD" "$ROOT/scripts/build.sh" >"$BUILD/build.log" 2>&1; 
 fi
 PLUGIN=$(find "$BUILD" -name cavr.so -path "*paraview-plugins*" | head -n 1)
 [ -n "$PLUGIN" ] || { say "the ParaView plugin was not built (see $BUILD/configure.log)" >&2; exit 1; }
-CUDA=$(grep -q "CUDA back end ON" "$BUILD/configure.log" && echo "with the CUDA back end" || echo "CPU back end only (no CUDA compiler)")
+CUDA=$(grep -q "CUDA back end ON" "$BUILD/configure.log" && echo "with the CUDA back end" || echo "CPU back end only (CUDA not built: no CUDA compiler found, or CAVR_ENABLE_CUDA=OFF)")
 say "      built $PLUGIN, $CUDA"
 say "[3/3] rendering data/colin27_ch2better_301x370x316_uint8.nhdr with pvpython, representation \"cavr Volume\""
 xvfb-run -a -s "-screen 0 1280x1280x24" pvpython --force-offscreen-rendering \

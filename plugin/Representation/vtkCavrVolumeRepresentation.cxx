@@ -60,6 +60,11 @@ int vtkCavrVolumeRepresentation::RequestData(
     }
     return 1;
   }
+  if (!parallel && input && input->GetNumberOfPoints() == 0 && !(cached && cached->GetNumberOfPoints() > 0))
+  {
+    // Empty before any good volume: the superclass hides the volume; say why (the mapper is never called).
+    vtkErrorMacro(<< "cavr Volume: the input image is empty (no voxels); nothing to render");
+  }
   if (parallel)
   {
     vtkNew<vtkImageData> empty;

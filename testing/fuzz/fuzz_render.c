@@ -3,7 +3,7 @@
  * a small CPU render with options taken from the input. Input: 16 option bytes, then the NRRD file.
  * Option bytes: blend mode, shading and its coefficients, interpolation, sample distance, early-termination
  * threshold, orbit angles, projection, image size (4-19 pixels a side), transfer-function preset and range,
- * compressive sample fraction, thread count, a sub-extent. Every call either succeeds or returns an error;
+ * compressive sample fraction, thread count, a sub-extent, a crop box. Every call either succeeds or returns an error;
  * a rendered image is finite and in [0,1].
  */
 #include <math.h>
@@ -65,6 +65,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cavrSetRenderEarlyTermination(set, o[5] / 255.0);
   cavrSetRenderOpacityCorrection(set, o[5] & 1, 0.5 + o[9] / 64.0);
   cavrSetRenderEmptySpaceSkipping(set, o[9] >> 7);
+  if (ok && (o[14] & 0xc0)) { /* a crop box: quarters of the bounds from o[15], or (bit 7 alone) one beside the volume */
+    double box[6];
+    for (int a = 0; a < 3; ++a) {
+      double w = b[2 * a + 1] - b[2 * a];
+      box[2 * a] = b[2 * a] + w * (o[15] >> (2 * a) & 1) / 4.0;
+      box[2 * a + 1] = b[2 * a + 1] - w * (o[15] >> (2 * a + 1) & 1) / 4.0;
+    }
+    if ((o[14] & 0xc0) == 0x80) box[0] = box[1] = b[1] + 1.0, box[1] += 1.0;
+    cavrSetRenderCropBox(set, box);
+  }
   if (o[13] & 1) cavrSetRenderCompressive(set, (o[13] >> 1) / 127.0, o[13] & 0x80 ? CAVR_RECONSTRUCTION_LOCAL
                                                                                 : CAVR_RECONSTRUCTION_GLOBAL, o[13] >> 6 & 1);
   ok = ok && cavrCommitRenderSettings(set) == CAVR_ERROR_NONE;

@@ -12,7 +12,7 @@
 static char fuzz_dir[256];
 
 /* The private folder (created on first use, under $TMPDIR or /tmp) and a path inside it. */
-static const char *fuzz_path(const char *name) {
+static inline const char *fuzz_path(const char *name) {
   static char path[8][512];
   static int slot;
   if (!fuzz_dir[0]) {
@@ -25,7 +25,7 @@ static const char *fuzz_path(const char *name) {
   return p;
 }
 
-static const char *fuzz_write(const char *name, const uint8_t *data, size_t size) {
+static inline const char *fuzz_write(const char *name, const uint8_t *data, size_t size) {
   const char *p = fuzz_path(name);
   FILE *f = fopen(p, "wb");
   if (!f) abort();
@@ -35,7 +35,7 @@ static const char *fuzz_write(const char *name, const uint8_t *data, size_t size
 }
 
 /* The part of data before the first occurrence of sep (all of it when absent); *rest points after sep. */
-static size_t fuzz_split(const uint8_t *data, size_t size, const char *sep, const uint8_t **rest, size_t *restSize) {
+static inline size_t fuzz_split(const uint8_t *data, size_t size, const char *sep, const uint8_t **rest, size_t *restSize) {
   size_t n = strlen(sep);
   for (size_t i = 0; i + n <= size; ++i)
     if (!memcmp(data + i, sep, n)) {

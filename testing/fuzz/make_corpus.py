@@ -91,6 +91,8 @@ def main():
     put("render", "composite", bytes(16) + small)
     put("render", "mip_shaded", bytes([1, 0x7f, 128, 20, 3, 250, 30, 60, 0, 1, 1, 0, 0x77, 0, 0, 1]) + small)
     put("render", "compressive", bytes([0, 1, 64, 10, 1, 200, 45, 45, 45, 0, 0x83, 0x31, 0xff, 0x41, 0x13, 2]) + small)
+    put("render", "crop", bytes([0, 1, 64, 10, 1, 200, 45, 45, 45, 0, 0, 0, 0x77, 0, 0x40, 0x2d]) + small)
+    put("render", "crop_miss", bytes([1, 0, 0, 0, 1, 200, 30, 30, 0, 0, 0, 0, 0x77, 0, 0x80, 0]) + small)
     put("render", "repro_nan", bytes([0, 1, 128, 10, 1, 250, 30, 40, 0, 0, 0, 0, 0x88, 0, 0, 0]) +
         b"NRRD0004\ntype: float\ndimension: 3\nsizes: 2 2 2\nencoding: ascii\n\n"
         b"3e38 -3e38 3e38 -3e38 3e38 -3e38 3e38 -3e38\n")

@@ -57,6 +57,22 @@ static inline void release(Scene *s) {
   cavrReleaseVolume(s->vol);
 }
 
+/* A scene on dev with f's voxels and spacing, an n-entry table over [lo, hi], a size x size frame buffer whose
+   RGBA32F plane comes back to the host (the plane the comparisons read). */
+static inline Scene gpu_scene(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, int n, double lo, double hi,
+                              int size) {
+  Scene s = {dev, cavrNewVolume(dev), cavrNewTransferFunction(dev), cavrNewCamera(dev), cavrNewRenderSettings(dev),
+             cavrNewFrameBuffer(dev, size, size)};
+  CHECK(s.vol && s.tf && s.cam && s.set && s.fb);
+  CHECK_OK(dev, cavrSetVolumeData(s.vol, f->type, f->dims, f->data, f->bytes));
+  CHECK_OK(dev, cavrSetVolumeSpacing(s.vol, f->spacing));
+  CHECK_OK(dev, cavrCommitVolume(s.vol));
+  CHECK_OK(dev, cavrSetTransferFunctionTable(s.tf, table, n, lo, hi));
+  CHECK_OK(dev, cavrCommitTransferFunction(s.tf));
+  CHECK_OK(dev, cavrSetFrameBufferHostChannels(s.fb, CAVR_FB_HOST_RGBA32F));
+  return s;
+}
+
 /* A CUDA device, or exit with SKIP_CODE (ctest reports SKIP) when there is no usable GPU. */
 static inline CAVRDevice gpu_device_or_skip(void) {
   CAVRDevice d = cavrNewDevice(CAVR_BACKEND_CUDA);

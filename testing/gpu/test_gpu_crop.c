@@ -6,19 +6,6 @@
  */
 #include "gpu_util.h"
 
-static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, double lo, double hi, int size) {
-  Scene s = {dev, cavrNewVolume(dev), cavrNewTransferFunction(dev), cavrNewCamera(dev), cavrNewRenderSettings(dev),
-             cavrNewFrameBuffer(dev, size, size)};
-  CHECK(s.vol && s.tf && s.cam && s.set && s.fb);
-  CHECK_OK(dev, cavrSetVolumeData(s.vol, f->type, f->dims, f->data, f->bytes));
-  CHECK_OK(dev, cavrSetVolumeSpacing(s.vol, f->spacing));
-  CHECK_OK(dev, cavrCommitVolume(s.vol));
-  CHECK_OK(dev, cavrSetTransferFunctionTable(s.tf, table, 256, lo, hi));
-  CHECK_OK(dev, cavrCommitTransferFunction(s.tf));
-  CHECK_OK(dev, cavrSetFrameBufferHostChannels(s.fb, CAVR_FB_HOST_RGBA32F));
-  return s;
-}
-
 static const float *render(Scene *s, const double view[2], const double *box, CAVRBlendMode blend, int shade,
                            CAVRStrategy strategy) {
   double b[6];
@@ -52,7 +39,8 @@ int main(void) {
     float table[4 * 256];
     char msg[200];
     CHECK(cavrTransferFunctionPreset(tv->preset, table, 256, msg, sizeof msg) == CAVR_ERROR_NONE);
-    Scene g = make(gpu, &f, table, tv->lo, tv->hi, size), c = make(cpu, &f, table, tv->lo, tv->hi, size);
+    Scene g = gpu_scene(gpu, &f, table, 256, tv->lo, tv->hi, size);
+    Scene c = gpu_scene(cpu, &f, table, 256, tv->lo, tv->hi, size);
     double b[6];
     CHECK_OK(cpu, cavrGetVolumeBounds(c.vol, b));
     const double half[6] = {b[0], 0.5 * (b[0] + b[1]), b[2], b[3], b[4], b[5]};
