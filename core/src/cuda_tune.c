@@ -22,11 +22,10 @@
    empty-space skipping on (the kernel a render uses). Each view and shape: one warm-up and REPS timed frames (the
    median kept). 36 views x 8 shapes x 4 frames of about 1 ms: 1.5-3 s on an H100. */
 enum { S = 1024, REPS = 3, ROLLS = 6 };
-static int N = 768;
 
 /* A field like ../shared/perf/lean_probe.cu's (a sphere of radius 0.45 of the box holding a product of sines), in
    [0, 1]: dense, no empty space inside the sphere, so every shape casts the same samples. sx, sy, sz: the sines. */
-static float field(int x, int y, int z, const float *sx, const float *sy, const float *sz) {
+static float field(int N, int x, int y, int z, const float *sx, const float *sy, const float *sz) {
   const float fx = (x + .5f) / N - .5f, fy = (y + .5f) / N - .5f, fz = (z + .5f) / N - .5f;
   const float r = sqrtf(fx * fx + fy * fy + fz * fz);
   const float s = 0.5f * sx[x] * sy[y] * sz[z] + 0.5f;
@@ -34,7 +33,7 @@ static float field(int x, int y, int z, const float *sx, const float *sy, const 
   return v < 1.0f ? v : 1.0f;
 }
 
-static void *make_voxels(int storage, CAVRScalarType *type) {
+static void *make_voxels(int N, int storage, CAVRScalarType *type) {
   const size_t n = (size_t)N * N * N;
   const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
   unsigned char *v = (unsigned char *)malloc(n * es);
@@ -55,7 +54,7 @@ static void *make_voxels(int storage, CAVRScalarType *type) {
   for (int z = 0; z < N; ++z)
     for (int y = 0; y < N; ++y)
       for (int x = 0; x < N; ++x, ++i) {
-        const float f = field(x, y, z, sx, sy, sz);
+        const float f = field(N, x, y, z, sx, sy, sz);
         if (storage == CAVR_STORE_U8) v[i] = (unsigned char)(255.0f * f + 0.5f);
         else if (storage == CAVR_STORE_U16) ((unsigned short *)v)[i] = (unsigned short)(65535.0f * f + 0.5f);
         else ((float *)v)[i] = f;
@@ -65,7 +64,7 @@ static void *make_voxels(int storage, CAVRScalarType *type) {
 }
 
 /* Orthographic view of the volume's centre along `d` (unit), screen right and up turned by `rollDeg` about d. */
-static void view_matrices(const double d[3], double rollDeg, double view[16], double proj[16], double rightOut[3],
+static void view_matrices(int N, const double d[3], double rollDeg, double view[16], double proj[16], double rightOut[3],
                           double upOut[3]) {
   /* A right vector perpendicular to d: from the world axis least parallel to d. */
   const double ax[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -112,16 +111,16 @@ static int cmpf(const void *a, const void *b) {
 
 int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
   CAVRScalarType type;
+  int N = 768;
   {
     const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
     size_t freeB = 0, totalB = 0;
     char why[200];
     if (cavr_cuda_memory_info(&freeB, &totalB, why, sizeof why)) freeB = 0;
     /* the volume, its macro cells and the image buffers, with room to spare */
-    N = 768;
     while (N > 384 && (double)N * N * N * es * 2.0 + 64e6 > (double)freeB) N -= 128;
   }
-  void *voxels = make_voxels(storage, &type);
+  void *voxels = make_voxels(N, storage, &type);
   if (!voxels) {
     snprintf(msg, msgSize, "out of host memory for the %d^3 calibration volume", N);
     return CAVR_ERROR_OUT_OF_MEMORY;
@@ -175,7 +174,7 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
     for (int a = 0; a < 3; ++a) d[a] /= l;
     for (int roll = 0; roll < ROLLS && !e; ++roll) {
       double view[16], proj[16], right[3], up[3];
-      view_matrices(d, 7.5 + 15.0 * roll, view, proj, right, up);
+      view_matrices(N, d, 7.5 + 15.0 * roll, view, proj, right, up);
       const int cls = cavr_tune_class(d, right, up);
       e = cavrSetCameraMatrices(cam, view, proj);
       if (!e) e = cavrCommitCamera(cam);
