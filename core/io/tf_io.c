@@ -139,5 +139,12 @@ CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalized
     range[0] = pts[0].x;
     range[1] = pts[n - 1].x;
   }
+  /* Points closer than the arithmetic can resolve (fuzzing: normalized 0 and 1.1e-319 collapse to one scalar;
+     scalar points 1e-320 apart would make the table index scale overflow). */
+  if (!(range[0] < range[1]) || !((count - 1) / (range[1] - range[0]) < 1e28)) {
+    snprintf(msg, msgSize, "%s: the points span %g to %g, too narrow a range for a table of %d entries", path,
+             range[0], range[1], count);
+    return CAVR_ERROR_FILE_FORMAT;
+  }
   return CAVR_ERROR_NONE;
 }

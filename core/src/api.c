@@ -445,6 +445,12 @@ CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const float *rgb
   if (!isfinite(minValue) || !isfinite(maxValue) || !(minValue < maxValue))
     return ARG_ERROR(tf, "cavrSetTransferFunctionTable: scalar range [%g, %g] must be finite with min < max", minValue,
                      maxValue);
+  /* The renderers index the table in float: index = value * (count - 1) / (max - min) + bias. Keep the scale and
+     the scaled range ends far below FLT_MAX (values and the volume's stored offset stay below 2^32). */
+  const double sc = (count - 1) / (maxValue - minValue);
+  if (!(sc < 1e28 && fabs(minValue) * sc < 1e28 && fabs(maxValue) * sc < 1e28))
+    return ARG_ERROR(tf, "cavrSetTransferFunctionTable: scalar range [%g, %g] is too narrow for its distance from 0 "
+                     "(the table index would overflow float arithmetic)", minValue, maxValue);
   for (int i = 0; i < 4 * count; ++i)
     if (!(rgba[i] >= 0.0f && rgba[i] <= 1.0f))
       return cavr_set_error(tf->device, CAVR_ERROR_INVALID_DATA,

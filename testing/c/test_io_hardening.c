@@ -180,6 +180,24 @@ int main(void) {
   CHECK(cavrLoadTransferFunctionFile(write_text("wide.tf", "-1e307 0 0 0 0\n1e307 1 1 1 1\n"), NULL, table, 64, tr, msg,
                                      sizeof msg) == CAVR_ERROR_NONE);
   for (int i = 0; i < 4 * 64; ++i) CHECK(table[i] >= 0.0f && table[i] <= 1.0f);
+  /* Found by fuzz_tf_msan (corpus tf/found_normalized_denormal): normalized points 0 and 1.1e-319 collapse to one
+     scalar; scalar points 1e-320 apart overflow the table's index scale. Both refused; the core refuses such a
+     range too. */
+  double wide[2] = {-100, 4000};
+  CHECK(cavrLoadTransferFunctionFile(write_text("denorm.tf", "domain normalized\n0. 0 0 0 0\n11e-320 1 1 1 1\n"), wide,
+                                     table, 64, tr, msg, sizeof msg) == CAVR_ERROR_FILE_FORMAT);
+  CHECK(strstr(msg, "too narrow"));
+  CHECK(cavrLoadTransferFunctionFile(write_text("tiny.tf", "0 0 0 0 0\n1e-320 1 1 1 1\n"), NULL, table, 64, tr, msg,
+                                     sizeof msg) == CAVR_ERROR_FILE_FORMAT);
+  {
+    CAVRDevice dev = cavrNewDevice(CAVR_BACKEND_CPU);
+    CAVRTransferFunction tf = cavrNewTransferFunction(dev);
+    CHECK(dev && tf);
+    CHECK(cavrSetTransferFunctionTable(tf, table, 64, 0.0, 1e-30) == CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK(cavrSetTransferFunctionTable(tf, table, 64, -1e5, 1e5) == CAVR_ERROR_NONE);
+    cavrReleaseTransferFunction(tf);
+    cavrReleaseDevice(dev);
+  }
 
   /* Every encoding and data-file form still reads the same voxels. */
   for (int i = 0; i < NV; ++i) {

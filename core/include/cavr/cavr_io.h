@@ -77,7 +77,8 @@ CAVR_API CAVRError cavrTransferFunctionPreset(const char *name, float *rgba, int
  * spans: the first and last VALUE for `scalar`, or `normalizedRange` (e.g. the data range) for
  * `normalized`, whose VALUEs are in [0,1].
  * Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_FORMAT (with the line number; also for values spanning more than
- * a double holds, e.g. +-1e308, and for normalized values outside [0,1]).
+ * a double holds, e.g. +-1e308, for normalized values outside [0,1], and for points too close together for the
+ * table's index arithmetic).
  */
 CAVR_API CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalizedRange[2], float *rgba,
                                                 int count, double range[2], char *msg, size_t msgSize);

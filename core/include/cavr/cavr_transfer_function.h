@@ -27,7 +27,8 @@ CAVR_API void cavrReleaseTransferFunction(CAVRTransferFunction tf);
  * `maxValue`; values in between are interpolated linearly between entries, values outside clamp to the
  * end entries. We recommend at least 256 entries (the CLI and plugin use 1024). The table is copied.
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL rgba, count outside [CAVR_TF_MIN_ENTRIES,
- * CAVR_TF_MAX_ENTRIES] - an empty table is an error -, minValue >= maxValue, non-finite range),
+ * CAVR_TF_MAX_ENTRIES] - an empty table is an error -, minValue >= maxValue, non-finite range, a range so narrow
+ * for its distance from 0 that (count - 1) / (maxValue - minValue) times |minValue| or |maxValue| reaches 1e28),
  * CAVR_ERROR_INVALID_DATA (an entry outside [0,1] or NaN).
  */
 CAVR_API CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const float *rgba, int count,
