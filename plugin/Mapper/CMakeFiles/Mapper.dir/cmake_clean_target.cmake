@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "/tmp/cavr-plain-vtk/build/lib/libcavrMapper.a"
-)
