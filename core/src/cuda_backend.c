@@ -444,11 +444,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
        class run turned and unturned once each, then the state that ran cheaper per sample is kept (the table's
        volume is small; whether a turn pays depends on the volume's size against the caches). */
     wantRotation = choice.rotation;
-    double d0[3], r0[3], u0[3];
-    cavr_to_stored(dirI, CAVR_ROT_NONE, d0);
-    cavr_to_stored(rightI, CAVR_ROT_NONE, r0);
-    cavr_to_stored(upI, CAVR_ROT_NONE, u0);
-    viewClass = cavr_tune_class(d0, r0, u0);
+    viewClass = cavr_tune_class(dirI, rightI, upI);
     if (wantRotation != CAVR_ROT_NONE && cv->seenState[viewClass][wantRotation] > 0.0f) {
       const float turned = cv->seenState[viewClass][wantRotation], plain = cv->seenState[viewClass][CAVR_ROT_NONE];
       if (plain <= 0.0f) wantRotation = CAVR_ROT_NONE; /* not tried unturned yet */

@@ -48,11 +48,7 @@ void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double 
   CAVRTuneChoice opt[3];
   /* Rotation is for views with x along the rays (Misaki 2017): a turn never helps rays along y or z, and a state
      that leaves the rays along stored x is no cure. */
-  double d0[3], r0[3], u0[3];
-  cavr_to_stored(dir, CAVR_ROT_NONE, d0);
-  cavr_to_stored(right, CAVR_ROT_NONE, r0);
-  cavr_to_stored(up, CAVR_ROT_NONE, u0);
-  const int xAlongRays = cavr_tune_class(d0, r0, u0) / CAVR_TUNE_GROUPS == 0;
+  const int xAlongRays = cavr_tune_class(dir, right, up) / CAVR_TUNE_GROUPS == 0;
   int n = canRotate && xAlongRays ? 3 : 1;
   for (int r = 0; r < n; ++r) {
     double d[3], rr[3], u[3];
