@@ -1,5 +1,6 @@
-/* bench_util.h - shared by the benchmarks: DIE (message on stderr, exit 1) and OK (a cavr call that must
-   succeed, else DIE with the device's error). BENCH_NAME names the program in messages. */
+/* bench_util.h - shared by the benchmarks: DIE (message on stderr, exit 1), OK (a cavr call that must succeed,
+   else DIE with the device's error) and bench_cmp_double (qsort of doubles, ascending). BENCH_NAME names the
+   program in messages. */
 #ifndef CAVR_BENCH_UTIL_H
 #define CAVR_BENCH_UTIL_H
 
@@ -23,5 +24,10 @@
       DIE("%s: %s: %s", #call, cavrGetErrorString(e_), m_);                                                        \
     }                                                                                                              \
   } while (0)
+
+static inline int bench_cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
 
 #endif

@@ -94,11 +94,6 @@ static uint8_t *resample(const uint8_t *src, const int sd[3], int n) {
   return dst;
 }
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static size_t used_bytes(void) {
   size_t f = 0, t = 0;
   cudaMemGetInfo(&f, &t);
@@ -116,7 +111,7 @@ static Stat stat(double *v, int n) {
     s.min = v[i] < s.min ? v[i] : s.min;
     s.max = v[i] > s.max ? v[i] : s.max;
   }
-  qsort(v, (size_t)n, sizeof(double), cmp);
+  qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
   s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
   return s;
 }
@@ -1019,7 +1014,7 @@ int main(int argc, char **argv) {
             OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
             t[r] = st.kernelMilliseconds;
           }
-          qsort(t, 3, sizeof(double), cmp);
+          qsort(t, 3, sizeof(double), bench_cmp_double);
           ms[k][a] = t[1];
           size_t u = used_bytes();
           peak = u > peak ? u : peak;

@@ -33,11 +33,6 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Page-locked (and pageable) host-to-device bandwidth, GB/s: best of 5 copies of `bytes`. */
 static double h2d(size_t bytes, int pinned) {
   void *host = NULL, *dev = NULL;
@@ -195,8 +190,8 @@ int main(int argc, char **argv) {
       up[i] = r.uploadMs;
       if (i == 0) med = r;
     }
-    qsort(ms, (size_t)steps, sizeof(double), cmp);
-    qsort(up, (size_t)steps, sizeof(double), cmp);
+    qsort(ms, (size_t)steps, sizeof(double), bench_cmp_double);
+    qsort(up, (size_t)steps, sizeof(double), bench_cmp_double);
     snprintf(med.what, sizeof med.what, "time step (median %d)", steps);
     med.commitMs = ms[steps / 2];
     med.uploadMs = up[steps / 2];

@@ -26,7 +26,8 @@
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
 
-#define DIE(...) (fprintf(stderr, "cavr-cpu-scaling: " __VA_ARGS__), fprintf(stderr, "\n"), exit(1))
+#define BENCH_NAME "cavr-cpu-scaling"
+#include "bench_util.h"
 
 typedef struct Ctx {
   CAVRDevice dev;
@@ -37,18 +38,6 @@ typedef struct Ctx {
   FILE *csv;
   const char *name;
 } Ctx;
-
-static void check(Ctx *c, CAVRError e, const char *what) {
-  if (!e) return;
-  const char *m = "";
-  cavrGetDeviceError(c->dev, &m);
-  DIE("%s: %s: %s", what, cavrGetErrorString(e), m);
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static int parse_list(const char *s, double *out, int max) {
   int n = 0;
@@ -106,30 +95,30 @@ static void *resample(const CAVRVolumeFile *f, const int dd[3]) {
 static CAVRVolume make_volume(Ctx *c, const CAVRVolumeFile *f, const void *data, const int dims[3], const double sp[3]) {
   const size_t bytes = f->type == CAVR_UINT8 ? 1 : (f->type == CAVR_FLOAT32 ? 4 : 2);
   CAVRVolume v = cavrNewVolume(c->dev);
-  check(c, cavrSetVolumeData(v, f->type, dims, data, bytes * (size_t)dims[0] * dims[1] * dims[2]), "volume");
-  check(c, cavrSetVolumeSpacing(v, sp), "spacing");
-  check(c, cavrCommitVolume(v), "commit volume");
+  OK(c->dev, cavrSetVolumeData(v, f->type, dims, data, bytes * (size_t)dims[0] * dims[1] * dims[2]));
+  OK(c->dev, cavrSetVolumeSpacing(v, sp));
+  OK(c->dev, cavrCommitVolume(v));
   double b[6];
-  check(c, cavrGetVolumeBounds(v, b), "bounds");
-  check(c, cavrSetCameraOrbit(c->cam, b, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0), "camera");
-  check(c, cavrCommitCamera(c->cam), "commit camera");
+  OK(c->dev, cavrGetVolumeBounds(v, b));
+  OK(c->dev, cavrSetCameraOrbit(c->cam, b, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  OK(c->dev, cavrCommitCamera(c->cam));
   return v;
 }
 
 static double measure(Ctx *c, CAVRVolume v, const char *sweep, int threads, int size, const int dims[3], double base) {
-  check(c, cavrSetDeviceThreadCount(c->dev, threads), "threads");
+  OK(c->dev, cavrSetDeviceThreadCount(c->dev, threads));
   CAVRFrameBuffer fb = cavrNewFrameBuffer(c->dev, size, size);
   if (!fb) DIE("no %dx%d frame buffer", size, size);
-  check(c, cavrSetFrameBufferHostCopy(fb, 1), "host copy");
+  OK(c->dev, cavrSetFrameBufferHostCopy(fb, 1));
   CAVRRenderStats st;
-  check(c, cavrRender(fb, v, c->tf, c->cam, c->set, &st), "warm-up");
+  OK(c->dev, cavrRender(fb, v, c->tf, c->cam, c->set, &st));
   double t[64];
   const int r = c->repeat < 64 ? c->repeat : 64;
   for (int i = 0; i < r; ++i) {
-    check(c, cavrRender(fb, v, c->tf, c->cam, c->set, &st), "cavrRender");
+    OK(c->dev, cavrRender(fb, v, c->tf, c->cam, c->set, &st));
     t[i] = st.milliseconds;
   }
-  qsort(t, (size_t)r, sizeof(double), cmp);
+  qsort(t, (size_t)r, sizeof(double), bench_cmp_double);
   const double med = r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
   const double ns = st.samples ? med * 1e6 * threads / (double)st.samples : 0.0;
   const double speedup = base > 0.0 ? base / med : (!strcmp(sweep, "threads") && threads == 1 ? 1.0 : 0.0);
@@ -194,13 +183,13 @@ int main(int argc, char **argv) {
   c.set = cavrNewRenderSettings(c.dev);
   float table[4 * 1024];
   if (cavrTransferFunctionPreset(tfName, table, 1024, msg, sizeof msg)) DIE("%s", msg);
-  check(&c, cavrSetRenderShading(c.set, shade, 0.1, 0.7, 0.2, 10), "shading");
-  check(&c, cavrCommitRenderSettings(c.set), "commit settings");
+  OK(c.dev, cavrSetRenderShading(c.set, shade, 0.1, 0.7, 0.2, 10));
+  OK(c.dev, cavrCommitRenderSettings(c.set));
   CAVRVolume vol = make_volume(&c, &f, f.data, f.dims, f.spacing);
   double range[2];
-  check(&c, cavrGetVolumeRange(vol, range), "range");
-  check(&c, cavrSetTransferFunctionTable(c.tf, table, 1024, range[0], range[1]), "tf");
-  check(&c, cavrCommitTransferFunction(c.tf), "commit tf");
+  OK(c.dev, cavrGetVolumeRange(vol, range));
+  OK(c.dev, cavrSetTransferFunctionTable(c.tf, table, 1024, range[0], range[1]));
+  OK(c.dev, cavrCommitTransferFunction(c.tf));
   if (csvPath) {
     FILE *probe = fopen(csvPath, "r");
     const int fresh = !probe;
