@@ -126,6 +126,30 @@ template <bool CUBIC> __device__ __forceinline__ float iso_sample(const Frame &f
   return fetch<CUBIC>(f, x, y, z) * f.scale;
 }
 
+// Sample j by trilinear interpolation in float of the 8 texels around it, each fetched at its centre (where the
+// filter's weights are exactly 0 and 1): the CPU's arithmetic, without the texture unit's 8-bit weights. Used where
+// the crossing test and the refinement must decide as the CPU does (trilinear only; the cubic filter keeps its
+// hardware fetches).
+__device__ float iso_sample_exact(const Frame &f, const IsoRay &r, float j) {
+  const float x = clampf(fmaf(j, r.dtc[0], r.tc[0]), f.lo[0], f.hi[0]) - 0.5f;
+  const float y = clampf(fmaf(j, r.dtc[1], r.tc[1]), f.lo[1], f.hi[1]) - 0.5f;
+  const float z = clampf(fmaf(j, r.dtc[2], r.tc[2]), f.lo[2], f.hi[2]) - 0.5f;
+  const float ix = floorf(x), iy = floorf(y), iz = floorf(z), fx = x - ix, fy = y - iy, fz = z - iz;
+  const float x0 = ix + 0.5f, x1 = ix + 1.5f, y0 = iy + 0.5f, y1 = iy + 1.5f, z0 = iz + 0.5f, z1 = iz + 1.5f;
+  const cudaTextureObject_t t = f.tex;
+  const float a0 = fmaf(fx, tex3D<float>(t, x1, y0, z0) - tex3D<float>(t, x0, y0, z0), tex3D<float>(t, x0, y0, z0));
+  const float a1 = fmaf(fx, tex3D<float>(t, x1, y1, z0) - tex3D<float>(t, x0, y1, z0), tex3D<float>(t, x0, y1, z0));
+  const float b0 = fmaf(fx, tex3D<float>(t, x1, y0, z1) - tex3D<float>(t, x0, y0, z1), tex3D<float>(t, x0, y0, z1));
+  const float b1 = fmaf(fx, tex3D<float>(t, x1, y1, z1) - tex3D<float>(t, x0, y1, z1), tex3D<float>(t, x0, y1, z1));
+  const float a = fmaf(fy, a1 - a0, a0), b = fmaf(fy, b1 - b0, b0);
+  return fmaf(fz, b - a, a) * f.scale;
+}
+
+// The value the crossing test and the refinement use at sample j: exact trilinear, or the cubic filter.
+template <bool CUBIC> __device__ __forceinline__ float iso_sample_decide(const Frame &f, const IsoRay &r, float j) {
+  return CUBIC ? iso_sample<true>(f, r, j) : iso_sample_exact(f, r, j);
+}
+
 // Whether sample j's macro cell can see a crossing (a sample outside the data always can), and in *jExit the j
 // where the ray leaves that cell.
 __device__ bool iso_cell_active(const Frame &f, const IsoRay &r, float j, float *jExit) {
@@ -178,14 +202,33 @@ __device__ __forceinline__ int iso_crossing(const CAVRGpuRenderParams &p, float 
 }
 
 // Whether sample b meets any iso-value after a (prevValid) or equals one: iso_crossing's test without its
-// fractions (no division in the march).
-__device__ __forceinline__ bool iso_crosses(const CAVRGpuRenderParams &p, float a, float b, bool prevValid) {
+// fractions (no division in the march). slack > 0: whether values within slack of a and b could (a superset, for
+// samples from the texture filter whose error is at most slack); slack = 0 is the exact test.
+__device__ __forceinline__ bool iso_crosses(const CAVRGpuRenderParams &p, float a, float b, bool prevValid,
+                                            float slack = 0.0f) {
   bool hit = false;
+  const float lo = fminf(a, b), hi = fmaxf(a, b);
   for (int i = 0; i < p.isoCount; ++i) {
     const float v = p.iso[i];
-    hit = hit || b == v || (prevValid && (a < v) != (b < v));
+    hit = hit || fabsf(b - v) <= slack || (prevValid && lo < v + slack && hi >= v - slack);
   }
   return hit;
+}
+
+// The march's decision at sample j (value s from the texture filter) after j - 1 (prev, prevValid): a pair that
+// could cross is re-evaluated exactly (trilinear in float, or the cubic filter itself), and the exact values
+// decide, so that the GPU finds the crossings the CPU finds. On return *a, *b hold the values to carry on with
+// (exact where re-evaluated); n counts the samples taken.
+template <bool CUBIC>
+__device__ __forceinline__ bool iso_decide(const Frame &f, const IsoRay &r, float j, float s, bool prevValid, float *a,
+                                           float *b, unsigned *n) {
+  *b = s;
+  if (!iso_crosses(f.p, *a, s, prevValid, CUBIC ? 0.0f : f.p.isoSlack)) return false;
+  if (CUBIC) return true;
+  *b = iso_sample_exact(f, r, j);
+  if (prevValid) *a = iso_sample_exact(f, r, j - 1.0f);
+  *n += prevValid ? 2 : 1;
+  return iso_crosses(f.p, *a, *b, prevValid);
 }
 
 // Phong at voxel position v (core/src/cpu_raycast.h: cavr_shade_sample, cavr_phong).
@@ -233,7 +276,7 @@ __device__ void iso_finish(const Frame &f, const float4 *gtable, const IsoRay &r
     if (frac < 1.0f) {
       float ja = jHit - 1.0f, jb = jHit, sa = prev, sb = cur;
       for (int it = 0; it < 4; ++it) {
-        const float jm = 0.5f * (ja + jb), sm = iso_sample<CUBIC>(f, r, jm);
+        const float jm = 0.5f * (ja + jb), sm = iso_sample_decide<CUBIC>(f, r, jm);
         if ((sa < iso) != (sm < iso) || sm == iso) {
           jb = jm;
           sb = sm;
@@ -320,9 +363,9 @@ __global__ void __launch_bounds__(256) iso_standard_kernel(Frame f, const float4
           continue;
         }
       }
-      const float s = iso_sample<CUBIC>(f, r, j);
+      float s;
       ++n;
-      if (iso_crosses(f.p, prev, s, prevValid)) {
+      if (iso_decide<CUBIC>(f, r, j, iso_sample<CUBIC>(f, r, j), prevValid, &prev, &s, &n)) {
         found = true;
         jHit = j;
         cur = s;
@@ -381,17 +424,29 @@ __global__ void __launch_bounds__(256) iso_warp_kernel(Frame f, unsigned count, 
     n += valid;
     const float sPrev = __shfl_up_sync(all, s, 1);
     const bool vPrev = __shfl_up_sync(all, (int)valid, 1) != 0 && lane > 0;
+    // Pairs that could cross (within the filter's error; lane 0: equality on the first march only), then each
+    // candidate in order, re-evaluated exactly by its lane (iso_decide), until one really crosses.
+    const float slack = CUBIC ? 0.0f : p.isoSlack;
     bool pred;
-    if (lane == 0) pred = first && valid && iso_crosses(p, 0.0f, s, false); // equality, first march
-    else pred = valid && iso_crosses(p, sPrev, s, vPrev);
-    const unsigned m = __ballot_sync(all, pred);
-    if (m) {
+    if (lane == 0) pred = first && valid && iso_crosses(p, 0.0f, s, false, slack);
+    else pred = valid && iso_crosses(p, sPrev, s, vPrev, slack);
+    unsigned m = __ballot_sync(all, pred);
+    bool done = false;
+    while (m) {
       const int L = __ffs(m) - 1;
-      const float cur = __shfl_sync(all, s, L), prev = __shfl_sync(all, sPrev, L);
-      const bool pv = __shfl_sync(all, (int)vPrev, L) != 0;
-      result = make_float4(base + (float)L, prev, cur, pv ? 1.0f : 0.0f);
-      break;
+      m &= m - 1u;
+      float a = sPrev, b = s;
+      bool hit = false;
+      if (lane == (unsigned)L) hit = iso_decide<CUBIC>(f, r, j, s, vPrev, &a, &b, &n);
+      if (__shfl_sync(all, (int)hit, L)) {
+        const float cur = __shfl_sync(all, b, L), prev = __shfl_sync(all, a, L);
+        const bool pv = __shfl_sync(all, (int)vPrev, L) != 0;
+        result = make_float4(base + (float)L, prev, cur, pv ? 1.0f : 0.0f);
+        done = true;
+        break;
+      }
     }
+    if (done) break;
     float next = base + 31.0f;
     if (SKIP && __ballot_sync(all, valid) == 0) // no lane's cell can see a crossing: leave lane 31's cell
       next = fmaxf(next, ceilf(__shfl_sync(all, jExit, 31)));

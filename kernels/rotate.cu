@@ -65,65 +65,72 @@ __global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int p
     __syncthreads();
   }
 }
-// uint8 volumes: the same cycle, but global traffic in 4-byte words (a 32-voxel tile row is 8 words; one
-// thread per word), the quarter turn done byte by byte in shared memory.
-__global__ void __launch_bounds__(256) rotate_tiles_u8(cudaSurfaceObject_t s, int plane, int N, int direction) {
-  __shared__ unsigned char tile[4][T][T + 4];
-  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
-  const int word = threadIdx.x & 7, row = threadIdx.x >> 3; // 8 words x 32 rows per tile
+// Any storage type with 16-byte words (issue 11, item 3): one slice of the four tiles is 4 x TT rows of
+// TT * sizeof(V) / 16 words, PER = that / 256 words per thread (uint8 at TT = 32: 1, uint16: 2, float: 4). Each
+// thread loads its words with 16-byte surface reads into shared memory, then gathers the 16 / sizeof(V) values of
+// one destination word from the transposed tile and writes it with one 16-byte surface store. PREFETCH: the next
+// slice's words are loaded into registers before this slice's gather and stores, so that loads stay in flight
+// across the barrier (two slices in flight per block instead of one). IDENTITY (a control for the benchmark, not a
+// rotation): every word is written back where it was read, with the same loads, stores, grid and barriers but no
+// shared-memory transposition: the surface-access ceiling of this kernel's traffic.
+template <typename V, int TT, int KK, bool PREFETCH, bool IDENTITY>
+__global__ void __launch_bounds__(256) rotate_tiles_w16(cudaSurfaceObject_t s, int plane, int N, int direction) {
+  constexpr int E = 16 / (int)sizeof(V), WPR = TT / E, WORDS = 4 * TT * WPR, PER = WORDS / 256;
+  static_assert(WORDS % 256 == 0, "a slice must be a whole number of words per thread");
+  constexpr int PAD = 4 / (int)sizeof(V) > 0 ? 4 / (int)sizeof(V) : 1; // rows stay 4-byte aligned
+  __shared__ __align__(16) V tile[4][TT][TT + PAD];
+  const int n = N / TT, c0 = blockIdx.z * KK, cEnd = min(c0 + KK, N);
   int ti[4], tj[4];
-  cycle(i, j, n, direction, ti, tj);
-  for (int c = c0; c < c0 + K && c < N; ++c) {
-    for (int q = 0; q < 4; ++q) {
-      unsigned v = load<unsigned>(s, plane, (ti[q] * T) / 4 + word, tj[q] * T + row, c);
-      // load<unsigned> scales a by sizeof(unsigned): the word's byte offset is (ti*T + 4*word).
-      tile[q][row][4 * word + 0] = (unsigned char)(v & 0xff);
-      tile[q][row][4 * word + 1] = (unsigned char)(v >> 8 & 0xff);
-      tile[q][row][4 * word + 2] = (unsigned char)(v >> 16 & 0xff);
-      tile[q][row][4 * word + 3] = (unsigned char)(v >> 24);
+  cycle(blockIdx.x, blockIdx.y, n, direction, ti, tj);
+  union Word {
+    uint4 w;
+    V e[E];
+  };
+  Word cur[PER];
+  auto loadSlice = [&](int c) {
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), row = (k / WPR) % TT, word = k % WPR;
+      cur[p].w = load<uint4>(s, plane, ti[q] * WPR + word, tj[q] * TT + row, c);
     }
-    __syncthreads();
-    for (int q = 0; q < 4; ++q) {
-      const int d = (q + 1) & 3, w2 = row;
-      unsigned v = 0;
-      for (int b = 0; b < 4; ++b) {
-        const int u2 = 4 * word + b;
-        const int u = direction > 0 ? w2 : T - 1 - w2, w = direction > 0 ? T - 1 - u2 : u2;
-        v |= (unsigned)tile[q][w][u] << (8 * b);
+  };
+  loadSlice(c0);
+  for (int c = c0; c < cEnd; ++c) {
+    if (IDENTITY) {
+#pragma unroll
+      for (int p = 0; p < PER; ++p) {
+        const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), row = (k / WPR) % TT, word = k % WPR;
+        store<uint4>(s, plane, ti[q] * WPR + word, tj[q] * TT + row, c, cur[p].w);
       }
-      store<unsigned>(s, plane, (ti[d] * T) / 4 + word, tj[d] * T + w2, c, v);
+      __syncthreads();
+      if (c + 1 < cEnd) loadSlice(c + 1);
+      __syncthreads();
+    } else {
+#pragma unroll
+      for (int p = 0; p < PER; ++p) {
+        const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), row = (k / WPR) % TT, word = k % WPR;
+        unsigned *dst = reinterpret_cast<unsigned *>(&tile[q][row][E * word]);
+        dst[0] = cur[p].w.x, dst[1] = cur[p].w.y, dst[2] = cur[p].w.z, dst[3] = cur[p].w.w;
+      }
+      __syncthreads();
+      if (PREFETCH && c + 1 < cEnd) loadSlice(c + 1);
+#pragma unroll
+      for (int p = 0; p < PER; ++p) {
+        // Word `word` of row w2 of destination tile d = q + 1, gathered from tile q: new(u', w') = old(u, w) with
+        // +1: u = w', w = TT-1-u';  -1: u = TT-1-w', w = u'.
+        const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), w2 = (k / WPR) % TT, word = k % WPR, d = (q + 1) & 3;
+        const int u = direction > 0 ? w2 : TT - 1 - w2;
+        Word out;
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+          const int u2 = E * word + e, w = direction > 0 ? TT - 1 - u2 : u2;
+          out.e[e] = tile[q][w][u];
+        }
+        store<uint4>(s, plane, ti[d] * WPR + word, tj[d] * TT + w2, c, out.w);
+      }
+      __syncthreads();
+      if (!PREFETCH && c + 1 < cEnd) loadSlice(c + 1);
     }
-    __syncthreads();
-  }
-}
-// uint8 with 16-byte words: a 32-voxel tile row is 2 uint4 words, so one slice of the four tiles is exactly
-// 256 words, one per thread: one 16-byte surface load and one 16-byte store per thread and slice.
-__global__ void __launch_bounds__(256) rotate_tiles_u8x16(cudaSurfaceObject_t s, int plane, int N, int direction) {
-  __shared__ unsigned char tile[4][T][T + 4];
-  const int n = N / T, i = blockIdx.x, j = blockIdx.y, c0 = blockIdx.z * K;
-  const int word = threadIdx.x & 1, row = (threadIdx.x >> 1) & (T - 1), q = threadIdx.x >> 6;
-  int ti[4], tj[4];
-  cycle(i, j, n, direction, ti, tj);
-  const int d = (q + 1) & 3;
-  for (int c = c0; c < c0 + K && c < N; ++c) {
-    // load<uint4> scales a by 16: the word's byte offset is ti*T + 16*word.
-    uint4 v = load<uint4>(s, plane, (ti[q] * T) / 16 + word, tj[q] * T + row, c);
-    unsigned *dst = reinterpret_cast<unsigned *>(&tile[q][row][16 * word]);
-    dst[0] = v.x;
-    dst[1] = v.y;
-    dst[2] = v.z;
-    dst[3] = v.w;
-    __syncthreads();
-    // This thread writes word `word` of row `row` of destination tile d, gathered from tile q.
-    unsigned out[4] = {0u, 0u, 0u, 0u};
-    const int w2 = row;
-    for (int b = 0; b < 16; ++b) {
-      const int u2 = 16 * word + b;
-      const int u = direction > 0 ? w2 : T - 1 - w2, w = direction > 0 ? T - 1 - u2 : u2;
-      out[b >> 2] |= (unsigned)tile[q][w][u] << (8 * (b & 3));
-    }
-    store<uint4>(s, plane, (ti[d] * T) / 16 + word, tj[d] * T + w2, c, make_uint4(out[0], out[1], out[2], out[3]));
-    __syncthreads();
   }
 }
 // Rectangular arrays (issue 11, item 5): the quarter turn into a second array of the permuted extent. Source extent
@@ -181,25 +188,49 @@ static int rotate_rectangular(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane
   return 0;
 }
 
-extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
-                                       char *msg, size_t msgSize) {
+// The in-place kernels, by number (cavr_cuda_volume_rotate_variant): 0 the default, 1 one value per thread (the
+// first kernel), 2 16-byte words without prefetch, 3 16-byte words with prefetch (k = 16), 4 the same with k = 64,
+// 5 64 x 64 tiles (side a multiple of 128; uint8 and uint16), 6 the identity control of 3.
+template <typename V>
+static bool launch_in_place(int variant, dim3 grid32, int N, cudaSurfaceObject_t s, int plane, int direction,
+                            cudaStream_t st) {
+  dim3 g = grid32;
+  switch (variant) {
+  case 1: rotate_tiles<V><<<g, dim3(T, 8), 0, st>>>(s, plane, N, direction); return true;
+  case 2: rotate_tiles_w16<V, T, K, false, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 0:
+  case 3: rotate_tiles_w16<V, T, K, true, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 4:
+    g.z = (N + 63) / 64;
+    rotate_tiles_w16<V, T, 64, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
+    return true;
+  case 5:
+    if (sizeof(V) == 4 || N % 128) return false;
+    g.x = g.y = N / 128;
+    rotate_tiles_w16<V, (sizeof(V) == 4 ? T : 64), K, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
+    return true;
+  case 6: rotate_tiles_w16<V, T, K, true, true><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  default: return false;
+  }
+}
+
+extern "C" int cavr_cuda_volume_rotate_variant(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction,
+                                               int variant, float *ms, char *msg, size_t msgSize) {
   const int N = vol->cube;
   if (plane != 1 && plane != 2) {
     std::snprintf(msg, msgSize, "rotate_tiles: bad plane %d", plane);
     return 1;
   }
   if (N <= 0 || N % (2 * T) != 0) return rotate_rectangular(ctx, vol, plane, direction, ms, msg, msgSize);
-  dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K), block(T, 8);
+  dim3 grid(N / T / 2, N / T / 2, (N + K - 1) / K);
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-  const char *wordEnv = getenv("CAVR_ROTATE_WORD");
-  // uint8: 16-byte words (measured 69% of copy bandwidth on an H200); CAVR_ROTATE_WORD=4 selects the 4-byte
-  // kernel (58%), kept for cavr-bench's comparison in the same run.
-  if (vol->storage == 0 && wordEnv && wordEnv[0] == '4')
-    rotate_tiles_u8<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
-  else if (vol->storage == 0)
-    rotate_tiles_u8x16<<<grid, 256, 0, ctx->stream>>>(vol->surface, plane, N, direction);
-  else if (vol->storage == 1) rotate_tiles<unsigned short><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
-  else rotate_tiles<float><<<grid, block, 0, ctx->stream>>>(vol->surface, plane, N, direction);
+  bool ok = vol->storage == 0   ? launch_in_place<unsigned char>(variant, grid, N, vol->surface, plane, direction, ctx->stream)
+            : vol->storage == 1 ? launch_in_place<unsigned short>(variant, grid, N, vol->surface, plane, direction, ctx->stream)
+                                : launch_in_place<float>(variant, grid, N, vol->surface, plane, direction, ctx->stream);
+  if (!ok) {
+    std::snprintf(msg, msgSize, "rotate_tiles: variant %d does not apply to this volume", variant);
+    return 4;
+  }
   CAVR_CUDA_CHECK(cudaGetLastError(), "rotate_tiles launch");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
   CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->stop), "rotate_tiles");
@@ -207,4 +238,9 @@ extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, 
   cudaEventElapsedTime(&t, ctx->start, ctx->stop);
   if (ms) *ms = t;
   return 0;
+}
+
+extern "C" int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
+                                       char *msg, size_t msgSize) {
+  return cavr_cuda_volume_rotate_variant(ctx, vol, plane, direction, 0, ms, msg, msgSize);
 }

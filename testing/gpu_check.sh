@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | ncu-big | profile | compressive | solver | commit | iso
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | ncu-big | profile | compressive | solver | commit | iso | rotation
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
@@ -177,6 +177,17 @@ if [ "$MODE" = compressive ]; then
   $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 \
      --name ct_shoulder --csv "$OUT/compressive_solve_gpu.csv" | tee -a "$OUT/compressive_gpu.txt"
   cat "$OUT"/cs_*.log "$OUT/compressive_test.log" > "$OUT/compressive_checks.log"; rm -f "$OUT"/cs_*.log "$OUT"/configure.log
+  exit 0
+fi
+if [ "$MODE" = rotation ]; then
+  # Issue 11, item 3: the in-place rotation kernels: every variant equal to the default's turn, racecheck on the
+  # shared-memory staging, then GB/s per variant and storage type against the copy and the in-place control.
+  (cd build-gpu && ./testing/test_gpu_rotation > "$OUT/rotation_test.log" 2>&1); echo "test_gpu_rotation: rc=$?"
+  grep -E "variants|CHECK" "$OUT/rotation_test.log" | head
+  compute-sanitizer --tool racecheck --error-exitcode 9 build-gpu/testing/test_gpu_rotation > "$OUT/cs_rotation.log" 2>&1
+  echo "racecheck test_gpu_rotation: rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/cs_rotation.log")"
+  for n in ${ROT_N:-1024 2048}; do build-gpu/testing/cavr-bench --rotation "$n" --out "$OUT" 2>&1 | tee -a "$OUT/rotation_bench.txt"; done
+  rm -f "$OUT/configure.log" "$OUT/build.log"
   exit 0
 fi
 if [ "$MODE" != bench ]; then

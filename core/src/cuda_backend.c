@@ -416,6 +416,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.kp = s->specularPower;
   p.isoCount = fc.isoCount;
   for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
+  p.isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));
   const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
 
   /* Policy: the view in index space (camera axes from the view matrix rows). */

@@ -768,10 +768,65 @@ static void tune_all(CAVRDevice dev, FILE *sum) {
   }
 }
 
+/* Issue 11, item 3: the in-place rotation kernels (cavr_cuda_volume_rotate_variant) on an n^3 cube resampled from
+   the volume, uint8, uint16 and float32, all in one run: median of 8 quarter turns (alternating planes) each, as GB/s
+   (each voxel read and written once) and as a fraction of the device-to-device copy bandwidth and of the control
+   (the same traffic written back in place). Rows in the summary: rotation_v<variant>_<type>. */
+static void rotation_bench(int n, const CAVRVolumeFile *file, double copyGBs, FILE *sum) {
+  static const char *names[7] = {"default", "one value per thread", "16-byte words", "16-byte words + prefetch",
+                                 "16-byte words + prefetch, k = 64", "64x64 tiles + prefetch", "control: in place"};
+  static const char *types[3] = {"uint8", "uint16", "float32"};
+  char msg[600];
+  CAVRGpuContext *ctx = NULL;
+  if (cavr_cuda_context_create(&ctx, msg, sizeof msg)) DIE("%s", msg);
+  int d3[3] = {n, n, n};
+  uint8_t *data8 = file && file->data ? resample((const uint8_t *)file->data, file->dims, n) : NULL;
+  printf("\nrotation kernels, %d^3, quarter turns in place (copy ceiling %.1f GB/s)\n", n, copyGBs);
+  printf("%-8s %-34s %9s %9s %8s %10s\n", "type", "kernel", "ms", "GB/s", "of copy", "of control");
+  for (int storage = 0; storage < 3; ++storage) {
+    const size_t es = storage == 0 ? 1 : storage == 1 ? 2 : 4, nv = (size_t)n * n * n;
+    CAVRGpuVolume *gv = NULL;
+    /* Values only matter for the control's bit patterns: the resampled CT (or a ramp) widened to the type. */
+    void *vox = malloc(nv * es);
+    if (!vox) DIE("out of memory");
+    for (size_t i = 0; i < nv; ++i) {
+      const uint8_t b = data8 ? data8[i] : (uint8_t)(i * 7);
+      if (storage == 0) ((uint8_t *)vox)[i] = b;
+      else if (storage == 1) ((uint16_t *)vox)[i] = (uint16_t)(b * 257);
+      else ((float *)vox)[i] = b / 255.0f;
+    }
+    if (cavr_cuda_volume_create(ctx, vox, storage, d3, n, &gv, msg, sizeof msg)) DIE("%s", msg);
+    free(vox);
+    double control = 0, gbs[7] = {0};
+    for (int pass = 0; pass < 2; ++pass) /* the control first, so every row can be shown against it */
+      for (int variant = pass ? 0 : 6; pass ? variant < 6 : variant == 6; ++variant) {
+        double t[8];
+        int ok = 1;
+        for (int i = 0; i < 8 && ok; ++i) {
+          float ms = 0;
+          ok = cavr_cuda_volume_rotate_variant(ctx, gv, 1 + (i & 1), 1, variant, &ms, msg, sizeof msg) == 0;
+          t[i] = ms;
+        }
+        if (!ok) continue; /* does not apply (64x64 tiles of float32) */
+        Stat st = stat(t, 8);
+        gbs[variant] = 2.0 * nv * es / (st.median * 1e-3) / 1e9;
+        if (variant == 6) control = gbs[6];
+        printf("%-8s %-34s %9.3f %9.1f %7.1f%% %9.1f%%\n", types[storage], names[variant], st.median, gbs[variant],
+               100.0 * gbs[variant] / copyGBs, 100.0 * gbs[variant] / control);
+        if (sum)
+          fprintf(sum, "rotation_v%d_%s %d ms %.4f GBps %.3f fraction_of_copy %.4f fraction_of_control %.4f\n", variant,
+                  types[storage], n, st.median, gbs[variant], gbs[variant] / copyGBs, gbs[variant] / control);
+      }
+    cavr_cuda_volume_destroy(gv);
+  }
+  free(data8);
+  cavr_cuda_context_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   const char *raw = NULL, *out = ".", *raw2 = NULL, *probeMs = NULL, *leanProfile = NULL;
   int dims[3] = {0, 0, 0}, dims2[3] = {0, 0, 0}, size = 1024, quick = 0, big = 1024, profile = 0, lean = 0;
-  int probeN = 1024, tuneOnly = 0, bigCube = 0, aniso[3] = {0, 0, 0};
+  int probeN = 1024, tuneOnly = 0, bigCube = 0, aniso[3] = {0, 0, 0}, rotationOnly = 0;
   float probeAlpha = 0.02f;
   const char *volumes = NULL;
   for (int i = 1; i < argc; ++i) {
@@ -794,6 +849,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--volumes") && i + 1 < argc) volumes = argv[++i];
     else if (!strcmp(argv[i], "--big-volume") && i + 1 < argc) bigCube = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--aniso") && i + 1 < argc) sscanf(argv[++i], "%d,%d,%d", &aniso[0], &aniso[1], &aniso[2]);
+    else if (!strcmp(argv[i], "--rotation") && i + 1 < argc) rotationOnly = atoi(argv[++i]);
     else DIE("usage: cavr-bench --raw VOLUME.raw --dims X,Y,Z [--out DIR] [--size 1024] [--big 1024] [--quick]\n"
              "       cavr-bench --lean [--probe-ms PROBE_OUTPUT] [--probe-n 1024] [--probe-alpha 0.02] "
              "[--raw VOLUME.raw --dims X,Y,Z] [--raw2 VOLUME.raw --dims2 X,Y,Z] [--out DIR] [--size 1024] "
@@ -801,7 +857,24 @@ int main(int argc, char **argv) {
              "       cavr-bench --lean-profile probe|ct|ct1024 [--raw VOLUME.raw --dims X,Y,Z]\n"
              "       cavr-bench --tune                     (measure AUTO's tables for uint8, uint16, float32)\n"
              "       cavr-bench --big-volume N [--aniso X,Y,Z] [--out DIR] [--size 1024]\n"
+             "       cavr-bench --rotation N [--raw VOLUME.raw --dims X,Y,Z] [--out DIR]   (rotation kernels only)\n"
              "       (sweeps: --volumes probe,ct-dense,ct-bone,probe-u16,probe-f32,native selects volumes)");
+  }
+  if (rotationOnly > 0) {
+    char msg[600], path[1024];
+    CAVRVolumeFile f;
+    memset(&f, 0, sizeof f);
+    double sp[3] = {1, 1, 1}, copyGBs = 0;
+    if (raw && cavrLoadRaw(raw, CAVR_UINT8, dims, sp, &f, msg, sizeof msg)) DIE("%s", msg);
+    if (cavr_cuda_copy_bandwidth((size_t)1 << 30, &copyGBs, msg, sizeof msg)) DIE("%s", msg);
+    snprintf(path, sizeof path, "%s/rotation_summary.txt", out);
+    FILE *sum = fopen(path, "w");
+    if (!sum) DIE("cannot write %s", path);
+    fprintf(sum, "copy_GBps %.2f\n", copyGBs);
+    rotation_bench(rotationOnly, raw ? &f : NULL, copyGBs, sum);
+    fclose(sum);
+    if (f.data) cavrFreeVolumeFile(&f);
+    return 0;
   }
   if (tuneOnly || bigCube || aniso[0]) {
     CAVRDevice d = cavrNewDevice(CAVR_BACKEND_CUDA);
@@ -1102,37 +1175,7 @@ int main(int argc, char **argv) {
   }
 
   /* The rotation kernel alone: a quarter turn of the 1024^3 (or --big) volume, against the copy ceiling. */
-  {
-    CAVRGpuContext *ctx = NULL;
-    if (cavr_cuda_context_create(&ctx, msg, sizeof msg)) DIE("%s", msg);
-    int n = big, d3[3] = {big, big, big};
-    uint8_t *data = resample((const uint8_t *)file.data, file.dims, n);
-    CAVRGpuVolume *gv = NULL;
-    if (cavr_cuda_volume_create(ctx, data, 0, d3, n, &gv, msg, sizeof msg)) DIE("%s", msg);
-    free(data);
-    /* The default uint8 kernel (16-byte words) and the 4-byte-word kernel, in the same run. */
-    for (int variant = 0; variant < 2; ++variant) {
-      if (variant == 1) setenv("CAVR_ROTATE_WORD", "4", 1);
-      else unsetenv("CAVR_ROTATE_WORD");
-      double t[8];
-      for (int i = 0; i < 8; ++i) {
-        float ms = 0;
-        if (cavr_cuda_volume_rotate(ctx, gv, 1 + (i & 1), 1, &ms, msg, sizeof msg)) DIE("%s", msg);
-        t[i] = ms;
-      }
-      Stat s = stat(t, 8);
-      double bytes = 2.0 * n * n * (double)n; /* each voxel read once and written once */
-      const char *name = variant == 0 ? "16-byte words" : "4-byte words";
-      printf("\nrotation kernel (%s), %d^3 uint8: median %.3f ms per quarter turn = %.1f GB/s = %.1f%% of the copy "
-             "bandwidth\n", name, n, s.median, bytes / (s.median * 1e-3) / 1e9,
-             100.0 * bytes / (s.median * 1e-3) / 1e9 / copyGBs);
-      fprintf(sum, "rotation%s %d ms %.4f GBps %.3f fraction_of_copy %.4f\n", variant == 0 ? "" : "_w4", n, s.median,
-              bytes / (s.median * 1e-3) / 1e9, bytes / (s.median * 1e-3) / 1e9 / copyGBs);
-    }
-    unsetenv("CAVR_ROTATE_WORD");
-    cavr_cuda_volume_destroy(gv);
-    cavr_cuda_context_destroy(ctx);
-  }
+  rotation_bench(big, &file, copyGBs, sum);
   fclose(csv);
   fclose(frameCsv);
   fclose(sum);

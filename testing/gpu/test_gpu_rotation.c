@@ -5,7 +5,7 @@
  * volume's own extent (64 x 64 x 93), or a cube whose side is not a multiple of 64, turns by a copy into an array of
  * the permuted extent (issue 11, item 5) by the same map with the cube's side replaced by the extent, for every
  * storage type, both planes and both directions; padded into a cube later (cavr_cuda_volume_pad_to_cube) it turns
- * as one made as a cube.
+ * as one made as a cube. Every in-place kernel variant (the benchmark's) gives the default's array.
  */
 #include "gpu_util.h"
 #ifdef CAVR_NO_KERNELS
@@ -56,6 +56,44 @@ static void check_type(CAVRGpuContext *ctx, const void *data, int storage, const
   CHECK(memcmp(orig, got, n * es) == 0);
   cavr_cuda_volume_destroy(v);
   free(orig);
+  free(got);
+}
+
+/* Every in-place kernel of cavr_cuda_volume_rotate_variant gives the default's array, both planes and directions;
+   the 64 x 64 tile kernel needs a side that is a multiple of 128 and refuses float; the control (6) is the identity. */
+static void check_variants(CAVRGpuContext *ctx, const void *data, int storage, const int dims[3]) {
+  char msg[400];
+  const int cube = 128;
+  size_t es = storage == 0 ? 1 : storage == 1 ? 2 : 4, n = (size_t)cube * cube * cube;
+  CAVRGpuVolume *v = NULL;
+  CHECK(cavr_cuda_volume_create(ctx, data, storage, dims, cube, &v, msg, sizeof msg) == 0);
+  unsigned char *orig = malloc(n * es), *want = malloc(n * es), *got = malloc(n * es);
+  CHECK(cavr_cuda_volume_download(ctx, v, orig, msg, sizeof msg) == 0);
+  int compared = 0;
+  for (int plane = 1; plane <= 2; ++plane)
+    for (int dir = -1; dir <= 1; dir += 2) {
+      CHECK(cavr_cuda_volume_rotate(ctx, v, plane, dir, NULL, msg, sizeof msg) == 0);
+      CHECK(cavr_cuda_volume_download(ctx, v, want, msg, sizeof msg) == 0);
+      CHECK(memcmp(want, orig, n * es) != 0);
+      CHECK(cavr_cuda_volume_rotate(ctx, v, plane, -dir, NULL, msg, sizeof msg) == 0);
+      for (int variant = 1; variant <= 6; ++variant) {
+        int rc = cavr_cuda_volume_rotate_variant(ctx, v, plane, dir, variant, NULL, msg, sizeof msg);
+        if (variant == 5 && storage == 2) {
+          CHECK(rc == 4);
+          continue;
+        }
+        CHECK(rc == 0);
+        CHECK(cavr_cuda_volume_download(ctx, v, got, msg, sizeof msg) == 0);
+        CHECK(memcmp(got, variant == 6 ? orig : want, n * es) == 0);
+        ++compared;
+        if (variant != 6) CHECK(cavr_cuda_volume_rotate(ctx, v, plane, -dir, NULL, msg, sizeof msg) == 0);
+      }
+    }
+  printf("storage %d: %d in-place kernel variants equal to the default's turn (or the identity for the control)\n",
+         storage, compared);
+  cavr_cuda_volume_destroy(v);
+  free(orig);
+  free(want);
   free(got);
 }
 
@@ -123,6 +161,9 @@ int main(void) {
   check_type(ctx, u8, 0, f.dims);
   check_type(ctx, u16, 1, f.dims);
   check_type(ctx, f32, 2, f.dims);
+  check_variants(ctx, u8, 0, f.dims);
+  check_variants(ctx, u16, 1, f.dims);
+  check_variants(ctx, f32, 2, f.dims);
   check_rect(ctx, u8, 0, f.dims);
   check_rect(ctx, u16, 1, f.dims);
   check_rect(ctx, f32, 2, f.dims);
