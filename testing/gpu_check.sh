@@ -58,6 +58,8 @@ if [ "$MODE" = vtk ]; then
     build-gpu/testing/cavr-vtk-gpu-bench "$RAW" 301 370 316 testing/bench/mri.tf 1024 0,30,60,90 20 "$OUT" $n
   done 2>&1 | tee "$OUT/vtk_side_by_side.txt"
   rm -f "$OUT/vtk_configure.log" "$OUT/vtk_build.log"
+  exit 0
+fi
 if [ "$MODE" = iso ]; then
   # Isosurfaces, cubic filter, super-sampling (issue 12): CPU vs GPU standard vs warp marching, memcheck, then
   # iso timings at 1024^2 facing XY, XZ, ZY and a sweep about y, standard vs warp marching, the cubic filter's
