@@ -145,9 +145,15 @@ __device__ float iso_sample_exact(const Frame &f, const IsoRay &r, float j) {
   return fmaf(fz, b - a, a) * f.scale;
 }
 
-// The value the crossing test and the refinement use at sample j: exact trilinear, or the cubic filter.
+// Whether the texture filter's values need the exact re-evaluation: trilinear only (nearest reads the texel itself
+// through a point-filtered texture; the cubic filter keeps its hardware fetches).
+template <bool CUBIC> __device__ __forceinline__ bool iso_exact(const Frame &f) {
+  return !CUBIC && f.p.interpolation == 1;
+}
+
+// The value the crossing test and the refinement use at sample j: exact trilinear, the texel, or the cubic filter.
 template <bool CUBIC> __device__ __forceinline__ float iso_sample_decide(const Frame &f, const IsoRay &r, float j) {
-  return CUBIC ? iso_sample<true>(f, r, j) : iso_sample_exact(f, r, j);
+  return iso_exact<CUBIC>(f) ? iso_sample_exact(f, r, j) : iso_sample<CUBIC>(f, r, j);
 }
 
 // Whether sample j's macro cell can see a crossing (a sample outside the data always can), and in *jExit the j
@@ -216,15 +222,16 @@ __device__ __forceinline__ bool iso_crosses(const CAVRGpuRenderParams &p, float 
 }
 
 // The march's decision at sample j (value s from the texture filter) after j - 1 (prev, prevValid): a pair that
-// could cross is re-evaluated exactly (trilinear in float, or the cubic filter itself), and the exact values
+// could cross is re-evaluated exactly (trilinear in float; nearest and cubic values are used as they are), and the exact values
 // decide, so that the GPU finds the crossings the CPU finds. On return *a, *b hold the values to carry on with
 // (exact where re-evaluated); n counts the samples taken.
 template <bool CUBIC>
 __device__ __forceinline__ bool iso_decide(const Frame &f, const IsoRay &r, float j, float s, bool prevValid, float *a,
                                            float *b, unsigned *n) {
   *b = s;
-  if (!iso_crosses(f.p, *a, s, prevValid, CUBIC ? 0.0f : f.p.isoSlack)) return false;
-  if (CUBIC) return true;
+  const bool exact = iso_exact<CUBIC>(f);
+  if (!iso_crosses(f.p, *a, s, prevValid, exact ? f.p.isoSlack : 0.0f)) return false;
+  if (!exact) return true;
   *b = iso_sample_exact(f, r, j);
   if (prevValid) *a = iso_sample_exact(f, r, j - 1.0f);
   *n += prevValid ? 2 : 1;
@@ -426,7 +433,7 @@ __global__ void __launch_bounds__(256) iso_warp_kernel(Frame f, unsigned count, 
     const bool vPrev = __shfl_up_sync(all, (int)valid, 1) != 0 && lane > 0;
     // Pairs that could cross (within the filter's error; lane 0: equality on the first march only), then each
     // candidate in order, re-evaluated exactly by its lane (iso_decide), until one really crosses.
-    const float slack = CUBIC ? 0.0f : p.isoSlack;
+    const float slack = iso_exact<CUBIC>(f) ? p.isoSlack : 0.0f;
     bool pred;
     if (lane == 0) pred = first && valid && iso_crosses(p, 0.0f, s, false, slack);
     else pred = valid && iso_crosses(p, sPrev, s, vPrev, slack);

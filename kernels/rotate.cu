@@ -66,19 +66,19 @@ __global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int p
   }
 }
 // Any storage type with 16-byte words (issue 11, item 3): one slice of the four tiles is 4 x TT rows of
-// TT * sizeof(V) / 16 words, PER = that / 256 words per thread (uint8 at TT = 32: 1, uint16: 2, float: 4). Each
-// thread loads its words with 16-byte surface reads into shared memory, then gathers the 16 / sizeof(V) values of
-// one destination word from the transposed tile and writes it with one 16-byte surface store. PREFETCH: the next
-// slice's words are loaded into registers before this slice's gather and stores, so that loads stay in flight
-// across the barrier (two slices in flight per block instead of one). IDENTITY (a control for the benchmark, not a
-// rotation): every word is written back where it was read, with the same loads, stores, grid and barriers but no
-// shared-memory transposition: the surface-access ceiling of this kernel's traffic.
-template <typename V, int TT, int KK, bool PREFETCH, bool IDENTITY>
+// TT * sizeof(V) / 16 words; SL slices per step, PER = SL x that / 256 words per thread (uint8 at TT = 32, SL = 1:
+// 1, uint16: 2, float: 4). Each thread loads its words with 16-byte surface reads into shared memory, then gathers
+// the 16 / sizeof(V) values of one destination word from the transposed tile and writes it with one 16-byte
+// surface store. PREFETCH: the next step's words are loaded into registers before this step's gather and stores,
+// so that loads stay in flight across the barrier. IDENTITY (a control for the benchmark, not a rotation): every
+// word is written back where it was read, the next step's loads issued before this step's stores, no shared memory
+// and no barriers: the surface-access ceiling of this kernel's traffic.
+template <typename V, int TT, int KK, int SL, bool PREFETCH, bool IDENTITY>
 __global__ void __launch_bounds__(256) rotate_tiles_w16(cudaSurfaceObject_t s, int plane, int N, int direction) {
-  constexpr int E = 16 / (int)sizeof(V), WPR = TT / E, WORDS = 4 * TT * WPR, PER = WORDS / 256;
-  static_assert(WORDS % 256 == 0, "a slice must be a whole number of words per thread");
+  constexpr int E = 16 / (int)sizeof(V), WPR = TT / E, WORDS = 4 * TT * WPR, PER = SL * WORDS / 256;
+  static_assert((SL * WORDS) % 256 == 0, "a step must be a whole number of words per thread");
   constexpr int PAD = 4 / (int)sizeof(V) > 0 ? 4 / (int)sizeof(V) : 1; // rows stay 4-byte aligned
-  __shared__ __align__(16) V tile[4][TT][TT + PAD];
+  __shared__ __align__(16) V tile[IDENTITY ? 1 : SL][4][TT][TT + PAD];
   const int n = N / TT, c0 = blockIdx.z * KK, cEnd = min(c0 + KK, N);
   int ti[4], tj[4];
   cycle(blockIdx.x, blockIdx.y, n, direction, ti, tj);
@@ -86,50 +86,58 @@ __global__ void __launch_bounds__(256) rotate_tiles_w16(cudaSurfaceObject_t s, i
     uint4 w;
     V e[E];
   };
-  Word cur[PER];
-  auto loadSlice = [&](int c) {
+  // Word k of a step: slice sl = k / WORDS, tile q, row, word within the row.
+  struct Where {
+    int sl, q, row, word;
+  };
+  auto where = [&](int p) {
+    const int k = threadIdx.x + 256 * p, kk = k % WORDS;
+    return Where{k / WORDS, kk / (TT * WPR), (kk / WPR) % TT, kk % WPR};
+  };
+  auto loadStep = [&](int c, Word *dst) {
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
-      const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), row = (k / WPR) % TT, word = k % WPR;
-      cur[p].w = load<uint4>(s, plane, ti[q] * WPR + word, tj[q] * TT + row, c);
+      const Where w = where(p);
+      if (c + w.sl < cEnd) dst[p].w = load<uint4>(s, plane, ti[w.q] * WPR + w.word, tj[w.q] * TT + w.row, c + w.sl);
     }
   };
-  loadSlice(c0);
-  for (int c = c0; c < cEnd; ++c) {
+  Word cur[PER];
+  loadStep(c0, cur);
+  for (int c = c0; c < cEnd; c += SL) {
     if (IDENTITY) {
+      Word next[PER];
+      if (c + SL < cEnd) loadStep(c + SL, next);
 #pragma unroll
       for (int p = 0; p < PER; ++p) {
-        const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), row = (k / WPR) % TT, word = k % WPR;
-        store<uint4>(s, plane, ti[q] * WPR + word, tj[q] * TT + row, c, cur[p].w);
+        const Where w = where(p);
+        if (c + w.sl < cEnd) store<uint4>(s, plane, ti[w.q] * WPR + w.word, tj[w.q] * TT + w.row, c + w.sl, cur[p].w);
+        cur[p] = next[p];
       }
-      __syncthreads();
-      if (c + 1 < cEnd) loadSlice(c + 1);
-      __syncthreads();
     } else {
 #pragma unroll
       for (int p = 0; p < PER; ++p) {
-        const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), row = (k / WPR) % TT, word = k % WPR;
-        unsigned *dst = reinterpret_cast<unsigned *>(&tile[q][row][E * word]);
+        const Where w = where(p);
+        unsigned *dst = reinterpret_cast<unsigned *>(&tile[IDENTITY ? 0 : w.sl][w.q][w.row][E * w.word]);
         dst[0] = cur[p].w.x, dst[1] = cur[p].w.y, dst[2] = cur[p].w.z, dst[3] = cur[p].w.w;
       }
       __syncthreads();
-      if (PREFETCH && c + 1 < cEnd) loadSlice(c + 1);
+      if (PREFETCH && c + SL < cEnd) loadStep(c + SL, cur);
 #pragma unroll
       for (int p = 0; p < PER; ++p) {
         // Word `word` of row w2 of destination tile d = q + 1, gathered from tile q: new(u', w') = old(u, w) with
         // +1: u = w', w = TT-1-u';  -1: u = TT-1-w', w = u'.
-        const int k = threadIdx.x + 256 * p, q = k / (TT * WPR), w2 = (k / WPR) % TT, word = k % WPR, d = (q + 1) & 3;
-        const int u = direction > 0 ? w2 : TT - 1 - w2;
+        const Where w = where(p);
+        const int d = (w.q + 1) & 3, w2 = w.row, u = direction > 0 ? w2 : TT - 1 - w2;
         Word out;
 #pragma unroll
         for (int e = 0; e < E; ++e) {
-          const int u2 = E * word + e, w = direction > 0 ? TT - 1 - u2 : u2;
-          out.e[e] = tile[q][w][u];
+          const int u2 = E * w.word + e, ww = direction > 0 ? TT - 1 - u2 : u2;
+          out.e[e] = tile[IDENTITY ? 0 : w.sl][w.q][ww][u];
         }
-        store<uint4>(s, plane, ti[d] * WPR + word, tj[d] * TT + w2, c, out.w);
+        if (c + w.sl < cEnd) store<uint4>(s, plane, ti[d] * WPR + w.word, tj[d] * TT + w2, c + w.sl, out.w);
       }
       __syncthreads();
-      if (!PREFETCH && c + 1 < cEnd) loadSlice(c + 1);
+      if (!PREFETCH && c + SL < cEnd) loadStep(c + SL, cur);
     }
   }
 }
@@ -188,30 +196,64 @@ static int rotate_rectangular(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane
   return 0;
 }
 
-// The in-place kernels, by number (cavr_cuda_volume_rotate_variant): 0 the default, 1 one value per thread (the
-// first kernel), 2 16-byte words without prefetch, 3 16-byte words with prefetch (k = 16), 4 the same with k = 64,
-// 5 64 x 64 tiles (side a multiple of 128; uint8 and uint16), 6 the identity control of 3.
+// The in-place kernels, by number (cavr_cuda_volume_rotate_variant): 0 the default (measured on an H100, 1024^3 and
+// 2048^3: 2 for uint8, 3 for uint16 and float), 1 one value per thread (the first kernel), 2 16-byte words, 3 16-byte
+// words with prefetch (k = 16), 4 the same with k = 64, 5 64 x 64 tiles (side a multiple of 128; uint8 and uint16),
+// 6 the identity control of 3, 7 two slices per step without prefetch, 8 two slices per step with prefetch.
 template <typename V>
 static bool launch_in_place(int variant, dim3 grid32, int N, cudaSurfaceObject_t s, int plane, int direction,
                             cudaStream_t st) {
   dim3 g = grid32;
+  if (variant == 0) variant = sizeof(V) == 1 ? 2 : 3;
   switch (variant) {
   case 1: rotate_tiles<V><<<g, dim3(T, 8), 0, st>>>(s, plane, N, direction); return true;
-  case 2: rotate_tiles_w16<V, T, K, false, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
-  case 0:
-  case 3: rotate_tiles_w16<V, T, K, true, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 2: rotate_tiles_w16<V, T, K, 1, false, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 3: rotate_tiles_w16<V, T, K, 1, true, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
   case 4:
     g.z = (N + 63) / 64;
-    rotate_tiles_w16<V, T, 64, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
+    rotate_tiles_w16<V, T, 64, 1, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
     return true;
   case 5:
     if (sizeof(V) == 4 || N % 128) return false;
     g.x = g.y = N / 128;
-    rotate_tiles_w16<V, (sizeof(V) == 4 ? T : 64), K, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
+    rotate_tiles_w16<V, (sizeof(V) == 4 ? T : 64), K, 1, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
     return true;
-  case 6: rotate_tiles_w16<V, T, K, true, true><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 6: rotate_tiles_w16<V, T, K, 1, true, true><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 7: rotate_tiles_w16<V, T, K, 2, false, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 8: rotate_tiles_w16<V, T, K, 2, true, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
   default: return false;
   }
+}
+
+// Device-to-device copy of the volume's array into a second array of the same extent and format (cudaMemcpy3D,
+// the driver's copy of this layout), best of 5, as GB/s read + written: the benchmark's second ceiling.
+extern "C" int cavr_cuda_array_copy_bandwidth(CAVRGpuContext *ctx, CAVRGpuVolume *vol, double *gbPerSecond, char *msg,
+                                              size_t msgSize) {
+  cudaChannelFormatDesc fmt;
+  cudaExtent ext;
+  unsigned flags;
+  CAVR_CUDA_CHECK(cudaArrayGetInfo(&fmt, &ext, &flags, vol->array), "cudaArrayGetInfo");
+  cudaArray_t b = nullptr;
+  CAVR_CUDA_CHECK(cudaMalloc3DArray(&b, &fmt, ext, flags), "cudaMalloc3DArray (array copy)");
+  cudaMemcpy3DParms p = {};
+  p.srcArray = vol->array;
+  p.dstArray = b;
+  p.extent = ext;
+  p.kind = cudaMemcpyDeviceToDevice;
+  float best = 1e30f;
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < 6 && e == cudaSuccess; ++i) {
+    e = cudaEventRecord(ctx->start, ctx->stream);
+    if (e == cudaSuccess) e = cudaMemcpy3DAsync(&p, ctx->stream);
+    if (e == cudaSuccess) e = cudaEventRecord(ctx->stop, ctx->stream);
+    if (e == cudaSuccess) e = cudaEventSynchronize(ctx->stop);
+    float ms = 0.0f;
+    if (e == cudaSuccess && i > 0 && cudaEventElapsedTime(&ms, ctx->start, ctx->stop) == cudaSuccess) best = fminf(best, ms);
+  }
+  cudaFreeArray(b);
+  if (e != cudaSuccess) return cavr_cuda_fail(e, "array copy", msg, msgSize);
+  *gbPerSecond = 2.0 * cavr_cuda_volume_bytes(vol) / (best * 1e-3) / 1e9;
+  return 0;
 }
 
 extern "C" int cavr_cuda_volume_rotate_variant(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction,

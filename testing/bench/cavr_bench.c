@@ -770,19 +770,28 @@ static void tune_all(CAVRDevice dev, FILE *sum) {
 
 /* Issue 11, item 3: the in-place rotation kernels (cavr_cuda_volume_rotate_variant) on an n^3 cube resampled from
    the volume, uint8, uint16 and float32, all in one run: median of 8 quarter turns (alternating planes) each, as GB/s
-   (each voxel read and written once) and as a fraction of the device-to-device copy bandwidth and of the control
-   (the same traffic written back in place). Rows in the summary: rotation_v<variant>_<type>. */
+   (each voxel read and written once) and as a fraction of the device-to-device copy bandwidth (linear memory), of
+   the driver's copy of the same 3-D array (cudaMemcpy3D array to array; n/a when two do not fit) and of the control
+   (variant 6: the same words written back in place). Rows in the summary: rotation_v<variant>_<type>. */
 static void rotation_bench(int n, const CAVRVolumeFile *file, double copyGBs, FILE *sum) {
-  static const char *names[7] = {"default", "one value per thread", "16-byte words", "16-byte words + prefetch",
-                                 "16-byte words + prefetch, k = 64", "64x64 tiles + prefetch", "control: in place"};
+  enum { NV = 9 };
+  static const char *names[NV] = {"default",
+                                  "one value per thread",
+                                  "16-byte words",
+                                  "16-byte words + prefetch",
+                                  "16-byte words + prefetch, k = 64",
+                                  "64x64 tiles + prefetch",
+                                  "control: in place",
+                                  "2 slices a step",
+                                  "2 slices a step + prefetch"};
   static const char *types[3] = {"uint8", "uint16", "float32"};
   char msg[600];
   CAVRGpuContext *ctx = NULL;
   if (cavr_cuda_context_create(&ctx, msg, sizeof msg)) DIE("%s", msg);
   int d3[3] = {n, n, n};
   uint8_t *data8 = file && file->data ? resample((const uint8_t *)file->data, file->dims, n) : NULL;
-  printf("\nrotation kernels, %d^3, quarter turns in place (copy ceiling %.1f GB/s)\n", n, copyGBs);
-  printf("%-8s %-34s %9s %9s %8s %10s\n", "type", "kernel", "ms", "GB/s", "of copy", "of control");
+  printf("\nrotation kernels, %d^3, quarter turns in place (linear copy ceiling %.1f GB/s)\n", n, copyGBs);
+  printf("%-8s %-34s %9s %9s %8s %10s %10s\n", "type", "kernel", "ms", "GB/s", "of copy", "of 3D copy", "of control");
   for (int storage = 0; storage < 3; ++storage) {
     const size_t es = storage == 0 ? 1 : storage == 1 ? 2 : 4, nv = (size_t)n * n * n;
     CAVRGpuVolume *gv = NULL;
@@ -797,26 +806,34 @@ static void rotation_bench(int n, const CAVRVolumeFile *file, double copyGBs, FI
     }
     if (cavr_cuda_volume_create(ctx, vox, storage, d3, n, &gv, msg, sizeof msg)) DIE("%s", msg);
     free(vox);
-    double control = 0, gbs[7] = {0};
-    for (int pass = 0; pass < 2; ++pass) /* the control first, so every row can be shown against it */
-      for (int variant = pass ? 0 : 6; pass ? variant < 6 : variant == 6; ++variant) {
-        double t[8];
-        int ok = 1;
-        for (int i = 0; i < 8 && ok; ++i) {
-          float ms = 0;
-          ok = cavr_cuda_volume_rotate_variant(ctx, gv, 1 + (i & 1), 1, variant, &ms, msg, sizeof msg) == 0;
-          t[i] = ms;
-        }
-        if (!ok) continue; /* does not apply (64x64 tiles of float32) */
-        Stat st = stat(t, 8);
-        gbs[variant] = 2.0 * nv * es / (st.median * 1e-3) / 1e9;
-        if (variant == 6) control = gbs[6];
-        printf("%-8s %-34s %9.3f %9.1f %7.1f%% %9.1f%%\n", types[storage], names[variant], st.median, gbs[variant],
-               100.0 * gbs[variant] / copyGBs, 100.0 * gbs[variant] / control);
-        if (sum)
-          fprintf(sum, "rotation_v%d_%s %d ms %.4f GBps %.3f fraction_of_copy %.4f fraction_of_control %.4f\n", variant,
-                  types[storage], n, st.median, gbs[variant], gbs[variant] / copyGBs, gbs[variant] / control);
+    double arrayGBs = 0, control = 0;
+    if (cavr_cuda_array_copy_bandwidth(ctx, gv, &arrayGBs, msg, sizeof msg)) arrayGBs = 0;
+    printf("%-8s %-34s %9s %9.1f %7.1f%% %10s\n", types[storage], "cudaMemcpy3D array to array", "",
+           arrayGBs, 100.0 * arrayGBs / copyGBs, arrayGBs > 0 ? "100.0%" : "n/a");
+    if (sum) fprintf(sum, "array_copy_%s %d GBps %.3f fraction_of_copy %.4f\n", types[storage], n, arrayGBs, arrayGBs / copyGBs);
+    static const int order[NV] = {6, 0, 1, 2, 3, 4, 5, 7, 8}; /* the control first: every row is shown against it */
+    for (int o = 0; o < NV; ++o) {
+      const int variant = order[o];
+      double t[8];
+      int ok = 1;
+      for (int i = 0; i < 8 && ok; ++i) {
+        float ms = 0;
+        ok = cavr_cuda_volume_rotate_variant(ctx, gv, 1 + (i & 1), 1, variant, &ms, msg, sizeof msg) == 0;
+        t[i] = ms;
       }
+      if (!ok) continue; /* does not apply (64x64 tiles of float32) */
+      Stat st = stat(t, 8);
+      const double gbs = 2.0 * nv * es / (st.median * 1e-3) / 1e9;
+      if (variant == 6) control = gbs;
+      char of3d[16] = "n/a";
+      if (arrayGBs > 0) snprintf(of3d, sizeof of3d, "%.1f%%", 100.0 * gbs / arrayGBs);
+      printf("%-8s %-34s %9.3f %9.1f %7.1f%% %10s %9.1f%%\n", types[storage], names[variant], st.median, gbs,
+             100.0 * gbs / copyGBs, of3d, 100.0 * gbs / control);
+      if (sum)
+        fprintf(sum, "rotation_v%d_%s %d ms %.4f GBps %.3f fraction_of_copy %.4f fraction_of_array_copy %.4f "
+                "fraction_of_control %.4f\n", variant, types[storage], n, st.median, gbs, gbs / copyGBs,
+                arrayGBs > 0 ? gbs / arrayGBs : 0.0, gbs / control);
+    }
     cavr_cuda_volume_destroy(gv);
   }
   free(data8);
