@@ -84,8 +84,8 @@ int cavr_cuda_volume_extent(const CAVRGpuVolume *vol, int extent[3]);
  * Rotate the volume in place by a quarter turn (Misaki et al. 2017, Algorithm 1): plane 1 = xz (about y),
  * 2 = xy (about z); direction +1: new(a', b') = old(a, b) with a' = cube-1-b, b' = a; -1 the inverse.
  * t x t x k tiles (t = 32, k = 16), one thread block per cycle of four tiles, staged in shared memory, read
- * and written through the surface object in 16-byte words (uint16 and float: the next slice's words loaded while
- * this one is written): no second copy. *ms receives the kernel time.
+ * and written through the surface object in 16-byte words, two slices a step: no second copy. *ms receives the
+ * kernel time.
  */
 int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, float *ms,
                             char *msg, size_t msgSize);
@@ -94,8 +94,9 @@ int cavr_cuda_volume_rotate(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, 
  * side is a multiple of 64 only, others turn by a copy whatever the variant): 0 the default, 1 one value per thread,
  * 2 16-byte words, 3 16-byte words with the next slice prefetched, 4 as 3 with k = 64, 5 as 3 with 64 x 64 tiles
  * (side a multiple of 128; uint8 and uint16), 6 a control that is not a rotation: every word written back in place
- * by the same grid (next slice loaded before this one is stored, no barriers), 7 two slices per step, 8 two slices
- * per step with prefetch. Returns 4 when the variant does not apply to the volume.
+ * by the same grid (four slices a step, the next step loaded before this one is stored, no barriers), 7 two slices
+ * per step (the default), 8 two slices per step with prefetch, 9 four slices per step (uint8 and uint16). Returns 4
+ * when the variant does not apply to the volume.
  */
 int cavr_cuda_volume_rotate_variant(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane, int direction, int variant,
                                     float *ms, char *msg, size_t msgSize);

@@ -196,15 +196,17 @@ static int rotate_rectangular(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int plane
   return 0;
 }
 
-// The in-place kernels, by number (cavr_cuda_volume_rotate_variant): 0 the default (measured on an H100, 1024^3 and
-// 2048^3: 2 for uint8, 3 for uint16 and float), 1 one value per thread (the first kernel), 2 16-byte words, 3 16-byte
-// words with prefetch (k = 16), 4 the same with k = 64, 5 64 x 64 tiles (side a multiple of 128; uint8 and uint16),
-// 6 the identity control of 3, 7 two slices per step without prefetch, 8 two slices per step with prefetch.
+// The in-place kernels, by number (cavr_cuda_volume_rotate_variant): 0 the default (7: the fastest on an H100 at
+// 1024^3 and 2048^3 for all three types, 76-84% of the linear copy bandwidth), 1 one value per thread (the first
+// kernel), 2 16-byte words, 3 16-byte words with prefetch (k = 16), 4 the same with k = 64, 5 64 x 64 tiles (side a
+// multiple of 128; uint8 and uint16), 6 the identity control (4 slices a step), 7 two slices per step without
+// prefetch, 8 two slices per step with prefetch, 9 four slices per step (uint8 and uint16: float's tiles would
+// not fit in 48 KiB of shared memory).
 template <typename V>
 static bool launch_in_place(int variant, dim3 grid32, int N, cudaSurfaceObject_t s, int plane, int direction,
                             cudaStream_t st) {
   dim3 g = grid32;
-  if (variant == 0) variant = sizeof(V) == 1 ? 2 : 3;
+  if (variant == 0) variant = 7;
   switch (variant) {
   case 1: rotate_tiles<V><<<g, dim3(T, 8), 0, st>>>(s, plane, N, direction); return true;
   case 2: rotate_tiles_w16<V, T, K, 1, false, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
@@ -218,9 +220,13 @@ static bool launch_in_place(int variant, dim3 grid32, int N, cudaSurfaceObject_t
     g.x = g.y = N / 128;
     rotate_tiles_w16<V, (sizeof(V) == 4 ? T : 64), K, 1, true, false><<<g, 256, 0, st>>>(s, plane, N, direction);
     return true;
-  case 6: rotate_tiles_w16<V, T, K, 1, true, true><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 6: rotate_tiles_w16<V, T, K, 4, true, true><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
   case 7: rotate_tiles_w16<V, T, K, 2, false, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
   case 8: rotate_tiles_w16<V, T, K, 2, true, false><<<g, 256, 0, st>>>(s, plane, N, direction); return true;
+  case 9:
+    if (sizeof(V) == 4) return false;
+    rotate_tiles_w16<V, T, K, (sizeof(V) == 4 ? 1 : 4), false, false><<<g, 256, 0, st>>>(s, plane, N, direction);
+    return true;
   default: return false;
   }
 }
