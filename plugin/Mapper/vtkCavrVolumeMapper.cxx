@@ -88,6 +88,7 @@ public:
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
   bool VolumeReady = false; // the input's current array is uploaded
   bool CropFlagsWarned = false;
+  int SupersamplingWarned = 0; // the unsupported rays-per-pixel value last warned about
   bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
@@ -463,7 +464,18 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   cavrSetRenderBlendMode(in.Settings, blend);
   cavrSetRenderInterpolation(in.Settings,
     prop->GetInterpolationType() == VTK_NEAREST_INTERPOLATION ? CAVR_INTERPOLATION_NEAREST
-                                                               : CAVR_INTERPOLATION_TRILINEAR);
+      : this->CubicInterpolation                              ? CAVR_INTERPOLATION_CUBIC
+                                                              : CAVR_INTERPOLATION_TRILINEAR);
+  if (cavrSetRenderSupersampling(in.Settings, this->Supersampling) != CAVR_ERROR_NONE)
+  {
+    if (in.SupersamplingWarned != this->Supersampling)
+    {
+      vtkWarningMacro(<< "cavr Volume: super-sampling with " << this->Supersampling
+                      << " rays per pixel is not supported (1, 4, 5, 9 or 16); rendering with 1");
+      in.SupersamplingWarned = this->Supersampling;
+    }
+    cavrSetRenderSupersampling(in.Settings, 1);
+  }
   cavrSetRenderShading(in.Settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
     std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
     std::max(1e-3, prop->GetSpecularPower(0)));
@@ -633,6 +645,8 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "SampleFraction: " << this->SampleFraction << endl;
   os << indent << "Reconstruction: " << this->Reconstruction << endl;
   os << indent << "CompressiveWhileInteracting: " << this->CompressiveWhileInteracting << endl;
+  os << indent << "CubicInterpolation: " << this->CubicInterpolation << endl;
+  os << indent << "Supersampling: " << this->Supersampling << endl;
   os << indent << "InteractiveUpdateRate: " << this->InteractiveUpdateRate << endl;
   os << indent << "LastRaysCast: " << this->LastRaysCast << endl;
   os << indent << "RenderExtent: " << this->RenderExtent[0] << " " << this->RenderExtent[1] << " "

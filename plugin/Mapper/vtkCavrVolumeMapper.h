@@ -105,6 +105,21 @@ public:
   ///@}
 
   ///@{
+  /**
+   * Expensive-ray options (issue 12). CubicInterpolation (default off): the cubic B-spline filter (Sigg and
+   * Hadwiger 2005; cavrSetRenderInterpolation, CAVR_INTERPOLATION_CUBIC) instead of the volume property's
+   * linear interpolation (vtkVolumeProperty offers only nearest and linear; nearest stays nearest).
+   * Supersampling: rays per pixel, 1 (default), 4 (2x2 sub-pixel), 5 (4 + the centre, the thesis's pattern),
+   * 9 (3x3) or 16 (4x4), averaged (cavrSetRenderSupersampling); other values are refused with a message.
+   */
+  vtkSetMacro(CubicInterpolation, vtkTypeBool);
+  vtkGetMacro(CubicInterpolation, vtkTypeBool);
+  vtkBooleanMacro(CubicInterpolation, vtkTypeBool);
+  vtkSetClampMacro(Supersampling, int, 1, 16);
+  vtkGetMacro(Supersampling, int);
+  ///@}
+
+  ///@{
   /** CPU threads of the CPU back end; 0 (default) uses every core. */
   vtkSetClampMacro(NumberOfThreads, int, 0, 1024);
   vtkGetMacro(NumberOfThreads, int);
@@ -138,6 +153,8 @@ protected:
   double SampleFraction = 1.0;
   int Reconstruction = 1;
   vtkTypeBool CompressiveWhileInteracting = 0;
+  vtkTypeBool CubicInterpolation = 0;
+  int Supersampling = 1;
   double InteractiveUpdateRate = 1.0;
 
 private:

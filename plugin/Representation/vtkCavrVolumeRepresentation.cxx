@@ -151,6 +151,18 @@ void vtkCavrVolumeRepresentation::SetCavrCompressiveWhileInteracting(int enabled
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrCubicInterpolation(int enabled)
+{
+  this->GetCavrMapper()->SetCubicInterpolation(enabled);
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrSupersampling(int raysPerPixel)
+{
+  this->GetCavrMapper()->SetSupersampling(raysPerPixel);
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);

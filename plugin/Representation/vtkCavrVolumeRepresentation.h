@@ -38,6 +38,9 @@ public:
   void SetCavrSampleFraction(double fraction);
   void SetCavrReconstruction(int method);
   void SetCavrCompressiveWhileInteracting(int enabled);
+  /** Cubic B-spline interpolation on/off and rays per pixel (see vtkCavrVolumeMapper). */
+  void SetCavrCubicInterpolation(int enabled);
+  void SetCavrSupersampling(int raysPerPixel);
 
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();

@@ -2,7 +2,7 @@
 defaults, and it renders a real volume (an MRI from data/) into a non-trivial picture; bad arrays give an
 error message and the view keeps rendering."""
 import numpy as np
-from cavr_pvtest import DATA, OUT, fail, load_plugin, screenshot, show_volume, view
+from cavr_pvtest import DATA, OUT, fail, load_plugin, psnr, screenshot, show_volume, view
 from paraview.simple import Calculator, Hide, OpenDataFile, Render
 
 load_plugin()
@@ -16,7 +16,7 @@ if "cavr Volume" not in available:
 if d.Representation != "cavr Volume":
     fail("representation is %s" % d.Representation)
 defaults = {"CavrBackEnd": "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
-            "CavrBlendMode": "Composite"}
+            "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1"}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
     print(name, "=", got)
@@ -27,7 +27,8 @@ labels = {"CavrBackEnd": ("Back End", "default"), "CavrStrategy": ("GPU Strategy
           "CavrSampleDistance": ("Sample Distance", "default"),
           "CavrEarlyRayTermination": ("Early Ray Termination", "advanced"), "CavrBlendMode": ("Blend Mode", "default"),
           "CavrSampleFraction": ("Sample Fraction", "default"), "CavrReconstruction": ("Reconstruction", "advanced"),
-          "CavrCompressiveWhileInteracting": ("Compressive While Interacting", "default")}
+          "CavrCompressiveWhileInteracting": ("Compressive While Interacting", "default"),
+          "CavrCubicInterpolation": ("Cubic Interpolation", "advanced"), "CavrSupersampling": ("Rays Per Pixel", "advanced")}
 for name, (label, panel) in labels.items():
     prop = d.SMProxy.GetProperty(name)
     got = (prop.GetXMLLabel(), prop.GetPanelVisibility())
@@ -46,6 +47,17 @@ mip = screenshot(v, "cavr_repr_mip.png")
 if np.mean(np.abs(mip - img)) < 1.0:
     fail("blend mode did not change the image")
 d.CavrBlendMode = "Composite"
+
+# The cubic B-spline filter and 5 rays per pixel (issue 12, items 4-5) reach the renderer: each changes the picture
+# (smoother: not bit-identical) but keeps it (PSNR against the linear, 1-ray render).
+for name, value, reset in (("CavrCubicInterpolation", 1, 0), ("CavrSupersampling", "5 (4 + centre)", "1")):
+    d.SetPropertyWithName(name, value)
+    other = screenshot(v, "cavr_repr_%s.png" % name)
+    d.SetPropertyWithName(name, reset)
+    diff, q = np.mean(np.abs(other - img)), psnr(other, img)
+    print("%s = %r: mean difference %.3f, PSNR %.2f dB against the default" % (name, value, diff, q))
+    if diff < 0.02 or q < 25.0:
+        fail("%s = %r: the image did not change as expected (mean difference %.3f, %.2f dB)" % (name, value, diff, q))
 
 # A 3-component array is refused with a message; the view keeps working.
 calc = Calculator(Input=src, AttributeType="Point Data", ResultArrayName="vec",
