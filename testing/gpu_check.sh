@@ -90,10 +90,10 @@ if [ "$MODE" = iso ]; then
     IFS=: read -r name dims type iso <<< "$spec"
     for view in XY:0:0 XZ:90:0 ZY:0:90; do
       IFS=: read -r vn rx ry <<< "$view"
-      for m in standard warp; do one "$name" "$dims" "$type" "$iso" "$vn" "$rx" "$ry" "$m" linear iso; done
+      for m in standard warp auto; do one "$name" "$dims" "$type" "$iso" "$vn" "$rx" "$ry" "$m" linear iso; done
     done
   done
-  [ -n "${ISO_QUICK:-}" ] || for ry in 15 30 45 60 75; do for m in standard warp; do
+  [ -n "${ISO_QUICK:-}" ] || for ry in 15 30 45 60 75; do for m in standard warp auto; do
     one ct_shoulder_512x512x450_uint8 512,512,450 uint8 80 sweep 0 "$ry" "$m" linear iso; done; done
   for view in XY:0:0 XZ:90:0 ZY:0:90; do
     IFS=: read -r vn rx ry <<< "$view"
@@ -109,11 +109,14 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 key = lambda r: (r["volume"], r["view"], r["ry"], r["interp"], r["blend"] + ("" if r["shade"] == "1" else "-flat"))
 by = {}
 for r in rows: by.setdefault(key(r), {})[r["method"]] = float(r["kernel_ms"])
-print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s" % ("volume", "view", "ry", "interp", "blend", "standard", "warp", "std/warp"))
+print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s %10s %12s" % ("volume", "view", "ry", "interp", "blend", "standard", "warp",
+      "std/warp", "auto", "auto/faster"))
+f3 = lambda x: "%.3f" % x if x else "-"
 for k, v in by.items():
-    s, w = v.get("standard"), v.get("warp")
-    print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s" % (k[0], k[1], k[2], k[3], k[4], "%.3f" % s if s else "-",
-          "%.3f" % w if w else "-", "%.2f" % (s / w) if s and w else "-"))
+    s, w, a = v.get("standard"), v.get("warp"), v.get("auto")
+    best = min(x for x in (s, w) if x) if (s or w) else None
+    print("%-38s %-5s %4s %-7s %-14s %10s %10s %8s %10s %12s" % (k[0], k[1], k[2], k[3], k[4], f3(s), f3(w),
+          "%.2f" % (s / w) if s and w else "-", f3(a), "%.3f" % (a / best) if a and best else "-"))
 PY
   # Item 6: compressive frames where rays are dear (cubic, shading, 5 rays per pixel), 25% and 50% vs full.
   [ -n "${ISO_QUICK:-}" ] || build-gpu/testing/cavr-compressive-bench --volume .devdata/raw/ct_shoulder_512x512x450_uint8.raw --dims 512,512,450 \

@@ -54,6 +54,8 @@ typedef struct CudaVolume {
                                                      class and shape (running mean of two), 0 = not yet */
   float seenState[CAVR_TUNE_CLASSES][3];           /* AUTO: the same per class of the view as uploaded (x along the
                                                      rays) and rotation state */
+  float seenIso[CAVR_TUNE_CLASSES][2];             /* AUTO isosurfaces: kernel ns per ray observed on this volume per
+                                                     stored class, one thread per ray [0] and warp marching [1] */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -456,9 +458,26 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
     wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
+  int isoClass = -1; /* AUTO isosurfaces: the stored class whose observed cost this frame records */
   if (iso) { /* isosurfaces read the volume as it lies (iso.cu maps through the rotation) */
     wantRotation = cv->rotation;
     p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
+    if (s->isoMethod == CAVR_ISO_AUTO && !cv->noRotate) {
+      /* Per view (Wang 2014's future work, issue 12 item 3): the method the measured table prices cheaper for the
+         view's class as stored, then checked on this volume as the block shapes are: the first frames of a class
+         run each method once, after that the one that ran cheaper per ray here is kept. */
+      double d[3], r[3], u[3];
+      cavr_to_stored(dirI, cv->rotation, d);
+      cavr_to_stored(rightI, cv->rotation, r);
+      cavr_to_stored(upI, cv->rotation, u);
+      isoClass = cavr_tune_class(d, r, u);
+      const CAVRTuneTable *it = strategy == CAVR_STRATEGY_AUTO ? auto_table(dev, cv->storage) : NULL;
+      const float *seen = cv->seenIso[isoClass];
+      int m = cavr_tune_iso_method(it, isoClass);
+      if (seen[m] > 0.0f && seen[1 - m] <= 0.0f) m = 1 - m;
+      else if (seen[0] > 0.0f && seen[1] > 0.0f) m = seen[1] < seen[0] ? 1 : 0;
+      p.isoMethod = m;
+    }
   }
   if (cv->noRotate) wantRotation = CAVR_ROT_NONE;
   msg[0] = '\0';
@@ -533,6 +552,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     p.syncPropagation = 0;
   }
   stats->autoTable = tuned != NULL;
+  stats->isoMethod = iso ? (CAVRIsoMethod)p.isoMethod : CAVR_ISO_STANDARD;
 
   /* Tables: count entries with the opacity corrected for a full step, then the raw table. */
   size_t count = (size_t)tf->count;
@@ -594,6 +614,11 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->samples += samples;
   stats->kernelMilliseconds += kernelMs;
+  if (isoClass >= 0 && !rl && p.width > 0 && p.height > 0) { /* full frames only */
+    const float ns = (float)(kernelMs * 1e6 / ((double)p.width * p.height));
+    float *seen = &cv->seenIso[isoClass][p.isoMethod];
+    *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
+  }
   if (seenClass >= 0 && samples > 0 && !rl) { /* full frames only: a ray list's cost per sample differs */
     const float ns = (float)(kernelMs * 1e6 / (double)samples);
     float *seen = &cv->seen[seenClass][shape];

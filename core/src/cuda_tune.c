@@ -3,6 +3,7 @@
  * storage type from views of every class, with every candidate thread-block shape, and keep the kernel time per
  * sample. Runs through the public API on the caller's CUDA device (a volume, a transfer function, a camera and a
  * frame buffer of its own, released at the end); only the forced block shape is internal (settings desc.blockShape).
+ * The same views also price the two isosurface methods (one thread per ray, warp marching) per class.
  */
 #define _DEFAULT_SOURCE 1 /* M_PI */
 #include <math.h>
@@ -160,9 +161,10 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
   /* Views: rays near z (tilted 0 and 30 degrees towards x), near x (60 and 90 degrees), near y (60 and 90 degrees
      from z towards y), each rolled so that the primary axis falls in the middle of each 15-degree group. */
   static const double tilt[6][2] = {{0, 0}, {30, 0}, {60, 0}, {90, 0}, {0, 60}, {0, 90}};
-  double sum[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES];
+  double sum[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES], isoSum[CAVR_TUNE_CLASSES][2];
   int count[CAVR_TUNE_CLASSES];
   memset(sum, 0, sizeof sum);
+  memset(isoSum, 0, sizeof isoSum);
   memset(count, 0, sizeof count);
   for (int v = 0; v < 6 && !e; ++v) {
     const double ty = tilt[v][0] * M_PI / 180.0, tx = tilt[v][1] * M_PI / 180.0;
@@ -190,6 +192,28 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
         qsort(ns, REPS, sizeof(float), cmpf);
         sum[cls][s] += ns[REPS / 2];
       }
+      if (set) set->desc.blockShape = 0;
+      /* Isosurfaces (issue 12, item 3): the same view, one thread per ray and warp marching, kernel ns per ray (an
+         iso-value inside the sphere's range: every ray that enters the sphere marches to it). */
+      for (int m = 0; m < 2 && !e; ++m) {
+        e = cavrSetRenderBlendMode(set, CAVR_BLEND_ISOSURFACE);
+        const double isoValue = 0.6 * maxValue;
+        if (!e) e = cavrSetRenderIsoValues(set, 1, &isoValue);
+        if (!e) e = cavrSetRenderIsoMethod(set, m ? CAVR_ISO_WARP_MARCHING : CAVR_ISO_STANDARD);
+        if (!e) e = cavrCommitRenderSettings(set);
+        float ns[REPS];
+        for (int r = -1; r < REPS && !e; ++r) {
+          CAVRRenderStats st;
+          e = cavrRender(fb, vol, tf, cam, set, &st);
+          if (!e && r >= 0) ns[r] = (float)(st.kernelMilliseconds * 1e6 / ((double)S * S));
+        }
+        if (!e) {
+          qsort(ns, REPS, sizeof(float), cmpf);
+          isoSum[cls][m] += ns[REPS / 2];
+        }
+      }
+      if (!e) e = cavrSetRenderBlendMode(set, CAVR_BLEND_COMPOSITE);
+      if (!e) e = cavrCommitRenderSettings(set);
       ++count[cls];
     }
   }
@@ -199,8 +223,10 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
     cavrGetDeviceError(dev, &m);
     snprintf(msg, msgSize, "%s", m && *m ? m : cavrGetErrorString(e));
   } else {
-    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c)
+    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
       for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t->cost[c][s] = count[c] ? (float)(sum[c][s] / count[c]) : 0.0f;
+      for (int m = 0; m < 2; ++m) t->isoCost[c][m] = count[c] ? (float)(isoSum[c][m] / count[c]) : 0.0f;
+    }
     t->storage = storage;
     t->version = CAVR_VERSION;
   }

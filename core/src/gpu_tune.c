@@ -74,6 +74,12 @@ void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double 
   *out = opt[best];
 }
 
+int cavr_tune_iso_method(const CAVRTuneTable *t, int cls) {
+  if (!t || cls < 0 || cls >= CAVR_TUNE_CLASSES) return 0;
+  const float s = t->isoCost[cls][0], w = t->isoCost[cls][1];
+  return s > 0.0f && w > 0.0f && w < s ? 1 : 0;
+}
+
 int cavr_tune_write(const CAVRTuneTable *t, FILE *f) {
   static const char axes[3] = {'x', 'y', 'z'};
   fprintf(f, "cavr-tune %d\n", CAVR_TUNE_FORMAT);
@@ -88,6 +94,10 @@ int cavr_tune_write(const CAVRTuneTable *t, FILE *f) {
     for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) fprintf(f, " %.6g", (double)t->cost[c][s]);
     fputc('\n', f);
   }
+  fprintf(f, "# isosurfaces: kernel ns per ray, one thread per ray and warp marching, per class\n");
+  for (int c = 0; c < CAVR_TUNE_CLASSES; ++c)
+    fprintf(f, "iso %c %d %.9g %.9g\n", axes[c / CAVR_TUNE_GROUPS], c % CAVR_TUNE_GROUPS, (double)t->isoCost[c][0],
+            (double)t->isoCost[c][1]);
   return ferror(f) ? -1 : 0;
 }
 
@@ -152,6 +162,16 @@ int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
         p = end;
       }
       seen[c] = 1;
+    } else if (!strncmp(line, "iso ", 4)) {
+      char axis = 0;
+      int group = -1;
+      double a = -1.0, b = -1.0;
+      if (sscanf(line + 4, "%c %d %lf %lf", &axis, &group, &a, &b) != 4 || axis < 'x' || axis > 'z' || group < 0 ||
+          group >= CAVR_TUNE_GROUPS || !isfinite(a) || !isfinite(b) || a < 0.0 || b < 0.0 || a > 1e9 || b > 1e9)
+        FAIL("line %d: malformed iso costs", lineNo);
+      const int c = (axis - 'x') * CAVR_TUNE_GROUPS + group;
+      t->isoCost[c][0] = (float)a;
+      t->isoCost[c][1] = (float)b;
     } else {
       FAIL("line %d: unknown entry '%.20s'", lineNo, line);
     }

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 /** Version of the file format and of the candidate list: a table with another is stale. */
-#define CAVR_TUNE_FORMAT 1
+#define CAVR_TUNE_FORMAT 2
 /** 15-degree groups of the primary axis's on-screen direction (Sugimoto 2013, Table 2). */
 #define CAVR_TUNE_GROUPS 6
 /** Classes of view: ray axis (x, y, z) x screen-direction group. */
@@ -42,7 +42,14 @@ typedef struct CAVRTuneTable {
   int storage;       /**< CAVRStorage the table was measured for */
   int version;       /**< CAVR_VERSION of the library that measured it */
   float cost[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample; 0 = not measured */
+  /** Isosurfaces (issue 12, item 3): kernel ns per ray of one-thread-per-ray marching [0] and warp marching [1]
+      (Wang 2014), per class; 0 = not measured. */
+  float isoCost[CAVR_TUNE_CLASSES][2];
 } CAVRTuneTable;
+
+/** The isosurface method (CAVR_ISO_STANDARD or CAVR_ISO_WARP_MARCHING) the table prices cheaper for class `cls`;
+    standard when the table has no iso figures for it. */
+int cavr_tune_iso_method(const CAVRTuneTable *t, int cls);
 
 /** Class (0 .. CAVR_TUNE_CLASSES - 1) of a view given in stored index space with unit spacing: ray direction,
     screen right and up (any lengths). */

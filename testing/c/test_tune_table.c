@@ -116,6 +116,15 @@ int main(void) {
   cavr_tune_choose(&empty, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
   CHECK(ch.rotation == CAVR_ROT_NONE && ch.shape == 0);
 
+  /* Isosurfaces: the method the table prices cheaper per class; standard where it has no figures or a tie. */
+  for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
+    t.isoCost[c][0] = 2.0f + 0.1f * c;
+    t.isoCost[c][1] = c % 3 == 0 ? 1.5f + 0.1f * c : 4.0f;
+  }
+  for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) CHECK(cavr_tune_iso_method(&t, c) == (c % 3 == 0 ? 1 : 0));
+  CHECK(cavr_tune_iso_method(&empty, 0) == 0 && cavr_tune_iso_method(NULL, 0) == 0);
+  CHECK(cavr_tune_iso_method(&t, -1) == 0 && cavr_tune_iso_method(&t, CAVR_TUNE_CLASSES) == 0);
+
   /* The file: round trip. */
   char *text = NULL;
   size_t textLen = 0;
@@ -127,10 +136,11 @@ int main(void) {
   CHECK(read_text(text, &back, msg, sizeof msg) == 0);
   CHECK(!strcmp(back.gpu, t.gpu) && back.memoryMiB == t.memoryMiB && back.storage == t.storage && back.version == 7);
   CHECK(memcmp(back.cost, t.cost, sizeof t.cost) == 0);
+  CHECK(memcmp(back.isoCost, t.isoCost, sizeof t.isoCost) == 0);
   /* Refused, each with a reason: not a table, another format, bad or missing entries, truncated. */
-  const char *bad[] = {"", "hello\n", "cavr-tune 999\n", "cavr-tune 1\ngpu X\n", NULL, NULL, NULL, NULL};
-  char *mod[4];
-  for (int k = 0; k < 4; ++k) mod[k] = strdup(text);
+  const char *bad[] = {"", "hello\n", "cavr-tune 999\n", "cavr-tune 1\ngpu X\n", NULL, NULL, NULL, NULL, NULL};
+  char *mod[5];
+  for (int k = 0; k < 5; ++k) mod[k] = strdup(text);
   char *p = strstr(mod[0], "class y 3 ");
   CHECK(p);
   memcpy(p + 10, "nan", 3); /* a NaN cost */
@@ -140,14 +150,17 @@ int main(void) {
   *p = '\0'; /* truncated: classes missing */
   p = strstr(mod[3], "storage uint8");
   memcpy(p + 8, "int99", 5);
-  for (int k = 0; k < 4; ++k) bad[4 + k] = mod[k];
-  for (int k = 0; k < 8; ++k) {
+  p = strstr(mod[4], "iso x 2 ");
+  CHECK(p);
+  p[8] = '-'; /* a negative iso cost */
+  for (int k = 0; k < 5; ++k) bad[4 + k] = mod[k];
+  for (int k = 0; k < 9; ++k) {
     msg[0] = '\0';
     CHECK(read_text(bad[k], &back, msg, sizeof msg) == -1);
     CHECK(msg[0] != '\0');
     printf("refused table %d: %s\n", k, msg);
   }
-  for (int k = 0; k < 4; ++k) free(mod[k]);
+  for (int k = 0; k < 5; ++k) free(mod[k]);
   free(text);
 
   /* Cache path. */

@@ -6,7 +6,8 @@
  *   so once; cavrTuneDevice rewrites a valid table;
  * - every AUTO frame of an orbit about y and x on Colin27 (301 x 370 x 316, not a cube) equals the CPU back end's
  *   (>= 45 dB), rotated or not; SHAPED with rotation at 90 degrees turns the volume by a copy into an array of the
- *   permuted extent: device memory stays at the voxels' size, the image equals the CPU's.
+ *   permuted extent: device memory stays at the voxels' size, the image equals the CPU's;
+ * - isosurfaces with AUTO try both methods per view class once, then keep the one that ran cheaper (issue 12).
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -162,6 +163,35 @@ int main(void) {
   printf("rotation by copy of a %dx%dx%d volume: worst PSNR vs CPU %.2f dB, device bytes = voxel bytes\n", f.dims[0],
          f.dims[1], f.dims[2], worstRot);
   CHECK(worstRot >= 45.0);
+
+  /* 5. Isosurfaces with AUTO (issue 12, item 3): per view class, the first frames run each method once (the table's
+     first), then the one that ran cheaper per ray on this volume; every frame equals the CPU's (>= 45 dB). */
+  const double isoValue = 80.0;
+  for (int k = 0; k < 2; ++k) {
+    Scene *s = k ? &c : &g;
+    CHECK_OK(s->dev, cavrSetRenderBlendMode(s->set, CAVR_BLEND_ISOSURFACE));
+    CHECK_OK(s->dev, cavrSetRenderIsoValues(s->set, 1, &isoValue));
+    CHECK_OK(s->dev, cavrSetRenderIsoMethod(s->set, CAVR_ISO_AUTO));
+  }
+  double worstIso = INFINITY;
+  for (int a = 0; a <= 90; a += 90) {
+    int used[4];
+    double ms[2] = {0.0, 0.0};
+    memcpy(ref, render(&c, 0, a, CAVR_STRATEGY_AUTO, 1, &st), px * 16);
+    for (int fr = 0; fr < 4; ++fr) {
+      const float *img = render(&g, 0, a, CAVR_STRATEGY_AUTO, 1, &st);
+      used[fr] = st.isoMethod;
+      if (fr < 2) ms[st.isoMethod] = st.kernelMilliseconds;
+      double p = psnr_rgba(ref, img, px, NULL);
+      worstIso = p < worstIso ? p : worstIso;
+    }
+    printf("isosurface AUTO at theta_y %d: methods %d %d %d %d (standard %.3f ms, warp marching %.3f ms)\n", a, used[0],
+           used[1], used[2], used[3], ms[0], ms[1]);
+    CHECK(used[0] != used[1]);                       /* each method tried once */
+    CHECK(used[2] == (ms[1] < ms[0] ? 1 : 0));       /* then the cheaper kept */
+  }
+  printf("isosurface AUTO: worst PSNR vs CPU %.2f dB\n", worstIso);
+  CHECK(worstIso >= 45.0);
 
   free(ref);
   release(&g);

@@ -92,8 +92,8 @@ typedef enum CAVRBlendMode {
 /**
  * How the GPU finds the first iso crossing of a ray (Wang et al. 2014). STANDARD: one thread per ray.
  * WARP_MARCHING: one warp per ray, its 32 lanes take 32 consecutive samples, a vote finds the first crossing
- * (three kernels: ray-box intersection, marching, shading). AUTO: chosen per view (today: STANDARD, see
- * cavrSetRenderIsoMethod). The CPU back end ignores the method. Images do not depend on it.
+ * (three kernels: ray-box intersection, marching, shading). AUTO: chosen per view (see cavrSetRenderIsoMethod).
+ * The CPU back end ignores the method. Images do not depend on it.
  */
 typedef enum CAVRIsoMethod {
   CAVR_ISO_STANDARD = 0,

@@ -32,6 +32,8 @@ typedef struct CAVRRenderStats {
   int rotation;                /**< volume orientation: 0 as uploaded, 1 a quarter turn about y, 2 about z */
   int autoTable;               /**< AUTO: 1 when block shape and rotation came from the table measured on this GPU
                                     (cavrTuneDevice), 0 when AUTO used its default (16x16 blocks, no rotation) */
+  CAVRIsoMethod isoMethod;     /**< isosurface frames: the method that ran (CAVR_ISO_STANDARD or
+                                    CAVR_ISO_WARP_MARCHING; the CPU back end: standard); other blend modes: standard */
 } CAVRRenderStats;
 
 /**

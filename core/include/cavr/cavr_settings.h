@@ -115,8 +115,10 @@ CAVR_API CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings settings
 CAVR_API CAVRError cavrSetRenderIsoValues(CAVRRenderSettings settings, int count, const double *values);
 
 /**
- * GPU method of the isosurface blend mode (CAVRIsoMethod; Wang et al. 2014). AUTO picks per view; today it picks
- * STANDARD always (measured on H100: docs/benchmarks.md, issue 12), until the per-GPU measured table decides.
+ * GPU method of the isosurface blend mode (CAVRIsoMethod; Wang et al. 2014). AUTO picks per view class: with the
+ * AUTO strategy, the method AUTO's per-GPU measured table (cavrTuneDevice) prices cheaper, then checked on the
+ * volume (the first frames of a view class run each method once; the one that ran cheaper per ray is kept; the
+ * method used is in CAVRRenderStats.isoMethod). Other strategies: STANDARD first, then the same check.
  * Default AUTO. Errors: CAVR_ERROR_INVALID_ARGUMENT.
  */
 CAVR_API CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings settings, CAVRIsoMethod method);
