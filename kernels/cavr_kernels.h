@@ -15,16 +15,21 @@ extern "C" {
 
 /** Number of usable CUDA devices in *count (0 when the driver or runtime reports none). */
 int cavr_cuda_device_count(int *count, char *msg, size_t msgSize);
-/** Name and memory (bytes) of device 0. */
-int cavr_cuda_device_info(char *name, size_t nameSize, size_t *totalBytes, char *msg, size_t msgSize);
+/** Name and memory (bytes) of CUDA device `device` (0 .. count - 1). */
+int cavr_cuda_device_info(int device, char *name, size_t nameSize, size_t *totalBytes, char *msg, size_t msgSize);
 /** Free and total memory (bytes) of the current device now. */
 int cavr_cuda_memory_info(size_t *freeBytes, size_t *totalBytes, char *msg, size_t msgSize);
 
 typedef struct CAVRGpuContext CAVRGpuContext;
 typedef struct CAVRGpuVolume CAVRGpuVolume;
 
-/** A stream, timing events and reusable device buffers for one cavr device. */
+/** A stream, timing events and reusable device buffers for one cavr device, on CUDA device 0. */
 int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize);
+/** The same on CUDA device `device` (0 .. count - 1), which becomes the calling thread's current device. */
+int cavr_cuda_context_create_on(CAVRGpuContext **out, int device, char *msg, size_t msgSize);
+/** Make the context's CUDA device current on the calling thread (a no-op when it is): before work from a thread
+    other than the one that made the context. */
+int cavr_cuda_context_make_current(CAVRGpuContext *ctx, char *msg, size_t msgSize);
 void cavr_cuda_context_destroy(CAVRGpuContext *ctx);
 
 /**

@@ -24,6 +24,7 @@ struct CAVRGpuUploader; // volume.cu: page-locked staging buffers of volume uplo
 extern "C" void cavr_cuda_uploader_destroy(CAVRGpuUploader *u);
 
 struct CAVRGpuContext {
+  int device;            // CUDA device index the context's stream and buffers live on
   cudaStream_t stream;
   CAVRGpuUploader *uploader; // made at the first volume upload that needs it
   cudaEvent_t start, stop;

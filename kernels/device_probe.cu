@@ -15,9 +15,10 @@ extern "C" int cavr_cuda_device_count(int *count, char *msg, size_t msgSize) {
   return 0;
 }
 
-extern "C" int cavr_cuda_device_info(char *name, size_t nameSize, size_t *totalBytes, char *msg, size_t msgSize) {
+extern "C" int cavr_cuda_device_info(int device, char *name, size_t nameSize, size_t *totalBytes, char *msg,
+                                     size_t msgSize) {
   cudaDeviceProp prop;
-  CAVR_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  CAVR_CUDA_CHECK(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   std::snprintf(name, nameSize, "%s", prop.name);
   *totalBytes = prop.totalGlobalMem;
   return 0;
@@ -28,7 +29,7 @@ extern "C" int cavr_cuda_memory_info(size_t *freeBytes, size_t *totalBytes, char
   return 0;
 }
 
-extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize) {
+extern "C" int cavr_cuda_context_create_on(CAVRGpuContext **out, int device, char *msg, size_t msgSize) {
   *out = nullptr;
   CAVRGpuContext *c = new (std::nothrow) CAVRGpuContext();
   if (!c) {
@@ -36,7 +37,8 @@ extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t 
     return 3;
   }
   std::memset(c, 0, sizeof *c);
-  cudaError_t e = cudaSetDevice(0);
+  c->device = device;
+  cudaError_t e = cudaSetDevice(device);
   if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
   if (e == cudaSuccess) e = cudaEventCreate(&c->start);
   if (e == cudaSuccess) e = cudaEventCreate(&c->stop);
@@ -47,6 +49,17 @@ extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t 
     return code;
   }
   *out = c;
+  return 0;
+}
+
+extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize) {
+  return cavr_cuda_context_create_on(out, 0, msg, msgSize);
+}
+
+extern "C" int cavr_cuda_context_make_current(CAVRGpuContext *ctx, char *msg, size_t msgSize) {
+  int now = -1;
+  if (cudaGetDevice(&now) == cudaSuccess && now == ctx->device) return 0;
+  CAVR_CUDA_CHECK(cudaSetDevice(ctx->device), "cudaSetDevice");
   return 0;
 }
 

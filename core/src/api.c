@@ -121,16 +121,19 @@ CAVRError cavrTuneDevice(CAVRDevice device, CAVRScalarType type, char *path, siz
 
 /* ------------------------------------------------------------------------------------------------ device */
 
-CAVRDevice cavrNewDevice(CAVRBackend backend) {
+CAVRDevice cavrNewDevice(CAVRBackend backend) { return cavrNewDeviceOnGpu(backend, -1); }
+
+CAVRDevice cavrNewDeviceOnGpu(CAVRBackend backend, int gpu) {
   const CAVRBackendOps *ops = NULL;
   char msg[400] = "";
+  int index = gpu < 0 ? -1 : gpu;
   if (backend != CAVR_BACKEND_AUTO && backend != CAVR_BACKEND_CPU && backend != CAVR_BACKEND_CUDA) {
     cavr_set_error(NULL, CAVR_ERROR_INVALID_ARGUMENT, "cavrNewDevice: unknown back end %d", (int)backend);
     return NULL;
   }
   if (backend == CAVR_BACKEND_CUDA || backend == CAVR_BACKEND_AUTO) {
     CAVRError err = CAVR_ERROR_NONE;
-    ops = cavr_cuda_backend(msg, sizeof msg, &err);
+    ops = cavr_cuda_backend(msg, sizeof msg, &err, &index);
     if (!ops && backend == CAVR_BACKEND_CUDA) {
       cavr_set_error(NULL, err, "cavrNewDevice: CUDA back end unavailable: %s", msg);
       return NULL;
@@ -144,6 +147,7 @@ CAVRDevice cavrNewDevice(CAVRBackend backend) {
   }
   atomic_init(&d->refs, 1);
   pthread_mutex_init(&d->lock, NULL);
+  d->gpu = ops->kind == CAVR_BACKEND_CUDA ? index : -1;
   if (ops->init) {
     CAVRError err = ops->init(d, msg, sizeof msg);
     if (err != CAVR_ERROR_NONE) {
@@ -158,6 +162,7 @@ CAVRDevice cavrNewDevice(CAVRBackend backend) {
   }
   d->ops = ops;
   d->backend = ops->kind;
+  d->gpu = ops->kind == CAVR_BACKEND_CUDA ? index : -1;
   if (d->backend == CAVR_BACKEND_CUDA)
     snprintf(d->name, sizeof d->name, "CUDA (%s)", msg);
   else if (msg[0])
@@ -166,6 +171,8 @@ CAVRDevice cavrNewDevice(CAVRBackend backend) {
     snprintf(d->name, sizeof d->name, "CPU");
   return d;
 }
+
+int cavrGetDeviceGpu(CAVRDevice device) { return device ? device->gpu : -1; }
 
 CAVRError cavrRetainDevice(CAVRDevice device) {
   if (!device) return CAVR_ERROR_INVALID_ARGUMENT;

@@ -125,7 +125,15 @@ void cavr_classify_cells(const CAVRVolume vol, const float *rgba, int count, flo
                          uint8_t *out);
 
 /** The CUDA back end (cuda_backend.c); NULL with a reason when no GPU or not built. */
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err);
+const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu);
+
+/**
+ * The CUDA device index a cavr device uses (gpu_select.c; issue 14 item 4), of `count` visible: `requested` when
+ * >= 0, else $CAVR_GPU, else the MPI local rank (OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK,
+ * MPI_LOCALRANKID, SLURM_LOCALID, PMI_LOCAL_RANK; the first set) modulo count, else 0. Returns -1 when the
+ * requested index or $CAVR_GPU is not a visible GPU or none is visible; `why` says which rule decided, or why not.
+ */
+int cavr_choose_gpu(int requested, int count, char *why, size_t whySize);
 
 /** Column-major 4x4 helpers (matrix.c). */
 void cavr_mat4_mul(const double a[16], const double b[16], double out[16]);

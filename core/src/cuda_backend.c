@@ -76,7 +76,7 @@ static CAVRGpuContext *context(CAVRDevice dev) { return ((CudaDevice *)dev->back
 
 static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   CAVRGpuContext *ctx = NULL;
-  int code = cavr_cuda_context_create(&ctx, msg, msgSize);
+  int code = cavr_cuda_context_create_on(&ctx, dev->gpu, msg, msgSize);
   if (code) return (CAVRError)code;
   CudaDevice *cd = (CudaDevice *)calloc(1, sizeof *cd);
   if (!cd) {
@@ -87,7 +87,8 @@ static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   cd->ctx = ctx;
   size_t bytes = 0;
   char why[256];
-  if (cavr_cuda_device_info(cd->gpu, sizeof cd->gpu, &bytes, why, sizeof why) != 0) snprintf(cd->gpu, sizeof cd->gpu, "unknown GPU");
+  if (cavr_cuda_device_info(dev->gpu, cd->gpu, sizeof cd->gpu, &bytes, why, sizeof why) != 0)
+    snprintf(cd->gpu, sizeof cd->gpu, "unknown GPU");
   cd->memoryMiB = (int)(bytes >> 20);
   cavr_cuda_upload_prepare(ctx); /* volume upload staging, made in the background */
   dev->backendData = cd;
@@ -249,6 +250,11 @@ static int over_limit(double bytes) {
  * Only a commit that changes nothing but geometry (same version) uploads nothing.
  */
 static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
+  {
+    char why[256];
+    if (cavr_cuda_context_make_current(context(dev), why, sizeof why))
+      return cavr_set_error(dev, CAVR_ERROR_CUDA, "%s", why);
+  }
   CudaVolume *cv = (CudaVolume *)vol->backendVolume;
   if (cv && cv->version == vol->version) return CAVR_ERROR_NONE; /* geometry only: nothing to upload */
   CAVRGpuContext *ctx = context(dev);
@@ -374,6 +380,11 @@ static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
 }
 
 static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+  {
+    char why[256];
+    if (cavr_cuda_context_make_current(context(dev), why, sizeof why))
+      return cavr_set_error(dev, CAVR_ERROR_CUDA, "%s", why);
+  }
   const CAVRVolume vol = job->volume;
   const CAVRTransferFunction tf = job->tf;
   const CAVRSettingsDesc *s = job->settings;
@@ -676,7 +687,7 @@ static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
                                        cuda_release_frame_buffer, cuda_tune};
 
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
+const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;
   char why[256] = "";
   if (cavr_cuda_device_count(&count, why, sizeof why) != 0 || count == 0) {
@@ -684,14 +695,24 @@ const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *er
     *err = CAVR_ERROR_NO_GPU;
     return NULL;
   }
+  const int index = cavr_choose_gpu(*gpu, count, why, sizeof why);
+  if (index < 0) {
+    snprintf(msg, msgSize, "%s", why);
+    *err = CAVR_ERROR_INVALID_ARGUMENT;
+    return NULL;
+  }
+  *gpu = index;
   char name[128];
   size_t bytes = 0;
-  if (cavr_cuda_device_info(name, sizeof name, &bytes, why, sizeof why) == 0)
-    snprintf(msg, msgSize, "%s, %.0f GiB", name, bytes / 1073741824.0);
+  if (cavr_cuda_device_info(index, name, sizeof name, &bytes, why, sizeof why) == 0) {
+    if (count > 1) snprintf(msg, msgSize, "%s, %.0f GiB, GPU %d of %d", name, bytes / 1073741824.0, index, count);
+    else snprintf(msg, msgSize, "%s, %.0f GiB", name, bytes / 1073741824.0);
+  }
   return &cudaOps;
 }
 #else
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err) {
+const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
+  (void)gpu;
   snprintf(msg, msgSize, "this cavr library was built without CUDA");
   *err = CAVR_ERROR_UNSUPPORTED;
   return NULL;

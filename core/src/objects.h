@@ -18,6 +18,7 @@ struct CAVRDeviceImpl {
   const struct CAVRBackendOps *ops;
   void *backendData;
   int threads;                   /* CPU threads, 0 = all cores */
+  int gpu;                       /* CUDA device index (CUDA back end), else -1 */
   pthread_mutex_t lock;          /* guards the error state */
   CAVRError error;
   char message[512];

@@ -22,6 +22,21 @@ typedef void (*CAVRErrorCallback)(void *user, CAVRError code, const char *messag
  * CAVR_ERROR_NO_GPU, CAVR_ERROR_OUT_OF_MEMORY. Thread safe.
  */
 CAVR_API CAVRDevice cavrNewDevice(CAVRBackend backend);
+
+/**
+ * cavrNewDevice on a chosen GPU (issue 14, item 4: one GPU per MPI rank). `gpu` >= 0: that CUDA device index
+ * (0 .. visible GPUs - 1); -1 (what cavrNewDevice does): $CAVR_GPU if set, else the process's MPI local rank
+ * (OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID or PMI_LOCAL_RANK)
+ * modulo the visible GPUs, else 0. The device's name then ends in "GPU i of n" when more than one is visible.
+ * Ignored by the CPU back end. Returns NULL like cavrNewDevice, and also with CAVR_ERROR_INVALID_ARGUMENT when the
+ * index or $CAVR_GPU names no visible GPU (CAVR_BACKEND_CUDA; AUTO then uses the CPU and says why in its name).
+ * Thread safe. Rendering from another thread than the one that made the device is fine: each commit and render
+ * makes the device's GPU current on the calling thread.
+ */
+CAVR_API CAVRDevice cavrNewDeviceOnGpu(CAVRBackend backend, int gpu);
+
+/** The CUDA device index a device renders on, or -1 (CPU back end, NULL). */
+CAVR_API int cavrGetDeviceGpu(CAVRDevice device);
 /** Add a reference. Returns CAVR_ERROR_INVALID_ARGUMENT for NULL. */
 CAVR_API CAVRError cavrRetainDevice(CAVRDevice device);
 /** Drop a reference; the last one frees the device. NULL is a no-op. Objects made on the device retain it. */
