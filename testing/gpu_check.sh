@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | ncu-big | profile | compressive | solver | commit | iso | rotation
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | ncu-big | profile | compressive | solver | commit | iso | rotation | final
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
@@ -182,6 +182,28 @@ if [ "$MODE" = compressive ]; then
   $B --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda --mode solve --repeat 9 \
      --name ct_shoulder --csv "$OUT/compressive_solve_gpu.csv" | tee -a "$OUT/compressive_gpu.txt"
   cat "$OUT"/cs_*.log "$OUT/compressive_test.log" > "$OUT/compressive_checks.log"; rm -f "$OUT"/cs_*.log "$OUT"/configure.log
+  exit 0
+fi
+if [ "$MODE" = final ]; then
+  # One short call after a merge: every GPU test (C and GPU labels), memcheck on the isosurface kernels, the rotation
+  # kernels at 1024^3, and isosurface AUTO beside both methods on Colin27 (data/) facing XY, XZ, ZY at 1024^2.
+  (cd build-gpu && ctest --output-on-failure -L gpu > "$OUT/gpu_tests.log" 2>&1); echo "ctest -L gpu: rc=$?"
+  grep -E "tests passed|Passed|Failed|SKIP|worst|isosurface AUTO|variants|CHECK failed|FAIL" "$OUT/gpu_tests.log" | cut -c1-220 | head -60
+  (cd build-gpu && ctest -L c -E "test_io|test_empty_space|test_threads|test_pieces|test_api_header" 2>&1 | tail -3)
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_iso --quick > "$OUT/cs_iso.log" 2>&1
+  echo "memcheck test_gpu_iso --quick: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_iso.log")"
+  build-gpu/testing/cavr-bench --rotation 1024 --out "$OUT" > "$OUT/rotation_bench.txt" 2>&1; tail -33 "$OUT/rotation_bench.txt"
+  R=build-gpu/core/cavr-render
+  for view in XY:0:0 XZ:90:0 ZY:0:90 Y45:0:45; do
+    IFS=: read -r vn rx ry <<< "$view"
+    for m in standard warp auto; do
+      j=$($R .devdata/raw/colin27_ch2better_301x370x316_uint8.raw --dims 301,370,316 --type uint8 --size 1024x1024 \
+        --backend cuda --blend iso --iso 50 --iso-method $m --shade --rotate-x "$rx" --rotate-y "$ry" --repeat 7 --json \
+        -o none 2>/dev/null)
+      echo "iso colin27 $vn $m $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("kernel_ms %.4f frame_ms %.4f last %s" % (d["kernel_ms"], d["ms_median"], d["iso_method"]))' "$j")"
+    done
+  done | tee "$OUT/iso_auto.txt"
+  rm -f "$OUT/configure.log" "$OUT/build.log" "$OUT/cs_iso.log"
   exit 0
 fi
 if [ "$MODE" = rotation ]; then

@@ -400,13 +400,14 @@ int main(int argc, char **argv) {
            commit.milliseconds > 0 ? (double)commit.voxelBytes / (commit.milliseconds * 1e6) : 0.0,
            commit.uploadMilliseconds, commit.uploadGBps, commit.cellMilliseconds, (unsigned long long)commit.deviceBytes);
     printf("\"backend\": \"%s\", \"device\": \"%s\", \"strategy\": \"%s\", \"block\": \"%dx%d\", "
-           "\"rotation\": %d, \"auto_table\": %d, \"kernel_ms\": %.4f, \"transfer_ms\": %.4f, \"host_planes\": \"%s\", "
+           "\"rotation\": %d, \"auto_table\": %d, \"iso_method\": \"%s\", \"kernel_ms\": %.4f, \"transfer_ms\": %.4f, \"host_planes\": \"%s\", "
            "\"width\": %d, \"height\": %d, \"repeat\": %d, "
            "\"ms_median\": %.4f, \"ms_min\": %.4f, \"samples\": %llu, \"rays\": %llu, \"rays_hit\": %llu, "
            "\"sample_fraction\": %g, \"reconstruction\": \"%s\", \"adaptive\": %d, \"solve_ms\": %.4f, "
            "\"iterations\": %d, \"output\": \"%s\"}\n",
            backend_name(stats.backend), device, stats.backend == CAVR_BACKEND_CUDA ? strategies[stats.strategy] : "cpu",
-           stats.blockWidth, stats.blockHeight, stats.rotation, stats.autoTable, stats.kernelMilliseconds,
+           stats.blockWidth, stats.blockHeight, stats.rotation, stats.autoTable,
+           stats.isoMethod == CAVR_ISO_WARP_MARCHING ? "warp" : "standard", stats.kernelMilliseconds,
            stats.transferMilliseconds, hostPlaneNames, width, height, repeat, median,
            times[0], (unsigned long long)stats.samples, (unsigned long long)stats.raysCast,
            (unsigned long long)stats.rays, fraction, fraction < 1.0 ? (reconstruction == CAVR_RECONSTRUCTION_REFINE ? "refine" : reconstruction ? "local" : "global") : "none",
