@@ -113,6 +113,22 @@ int cavr_cuda_volume_rotate_variant(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int
 int cavr_cuda_array_copy_bandwidth(CAVRGpuContext *ctx, CAVRGpuVolume *vol, double *gbPerSecond, char *msg,
                                    size_t msgSize);
 /**
+ * Super-sampling on the device (issue 12, item 6; core/src/supersample.c): keep the W x H float RGBA and depth of
+ * the frame just rendered (the 5-ray pattern's centre rays) in buffers of the context, before the larger frame
+ * replaces the context's planes.
+ */
+int cavr_cuda_supersample_keep_centre(CAVRGpuContext *ctx, int W, int H, char *msg, size_t msgSize);
+/**
+ * Reduce the G W x G H frame just rendered (the context's float RGBA and depth planes) to W x H: each pixel's
+ * premultiplied RGBA is the mean of its G x G rays (and the kept centre ray when withCentre; n rays in all),
+ * clamped to [0, 1], RGBA8 from it, depth the nearest. The non-NULL host planes (W x H uchar4 / float4 / float)
+ * receive the result; devicePlanes[0..2] the device copies (valid until the next call). *kernelMs, *transferMs:
+ * the reduction and the copy back, ms.
+ */
+int cavr_cuda_supersample_reduce(CAVRGpuContext *ctx, int W, int H, int G, int n, int withCentre,
+                                 unsigned char *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs,
+                                 float *transferMs, void *devicePlanes[3], char *msg, size_t msgSize);
+/**
  * Copy the whole array back for tests: extent[0] x extent[1] x extent[2] values of the storage type, x fastest
  * (cavr_cuda_volume_extent; the volume's dims, or cube^3 when padded). Blocking.
  */

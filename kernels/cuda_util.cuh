@@ -42,6 +42,11 @@ struct CAVRGpuContext {
   float4 *work;          size_t workCap;                        // global solver vectors
   int *iterations;                                              // local solver: most iterations of a block
   float4 *iso;           size_t isoCap;                         // warp marching: rays and hits (kernels/iso.cu)
+  float4 *ssCentre;      size_t ssCentreCap;                    // super-sampling (supersample.cu): the centre rays,
+  float *ssCentreDepth;  size_t ssCentreDepthCap;               // and the W x H result planes
+  uchar4 *ss8;           size_t ss8Cap;
+  float4 *ssF;           size_t ssFCap;
+  float *ssD;            size_t ssDCap;
   // Copies back to the host (cavr_cuda_queue_copies): an event after the last copy, and page-locked scalars read
   // back with the image ([0] sample count, [1] iterations), so that no read-back forces its own synchronisation.
   cudaEvent_t copied;

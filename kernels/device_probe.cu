@@ -77,6 +77,11 @@ extern "C" void cavr_cuda_context_destroy(CAVRGpuContext *c) {
   cudaFree(c->work);
   cudaFree(c->iterations);
   cudaFree(c->iso);
+  cudaFree(c->ssCentre);
+  cudaFree(c->ssCentreDepth);
+  cudaFree(c->ss8);
+  cudaFree(c->ssF);
+  cudaFree(c->ssD);
   if (c->hostScalars) cudaFreeHost(c->hostScalars);
   if (c->copied) cudaEventDestroy(c->copied);
   if (c->start) cudaEventDestroy(c->start);

@@ -59,6 +59,13 @@ typedef struct CAVRBackendOps {
   void (*releaseFrameBuffer)(CAVRDevice device, CAVRFrameBuffer fb);
   /** Measure and save AUTO's table for a CAVRStorage (cavrTuneDevice); path receives the file. NULL: no tuning. */
   CAVRError (*tune)(CAVRDevice device, int storage, char *path, size_t pathSize);
+  /**
+   * Super-sampling on the back end (supersample.c); both NULL: the host averages. keepCentre: keep the W x H frame
+   * just rendered for job->fb (the 5-ray pattern's centre). reduce: average the G x G rays per pixel of the larger
+   * frame just rendered (n rays with the kept centre when n == 5) into job->fb's host and device planes.
+   */
+  CAVRError (*supersampleKeepCentre)(CAVRDevice device, const CAVRRenderJob *job);
+  CAVRError (*supersampleReduce)(CAVRDevice device, const CAVRRenderJob *job, int G, int n, CAVRRenderStats *stats);
 } CAVRBackendOps;
 
 /** Per-frame values every back end derives the same way from a job (frame_constants.c). */

@@ -683,9 +683,33 @@ static CAVRError cuda_block_deviation(CAVRDevice dev, const CAVRRenderJob *job, 
   return CAVR_ERROR_NONE;
 }
 
+static CAVRError cuda_supersample_keep_centre(CAVRDevice dev, const CAVRRenderJob *job) {
+  char msg[400];
+  int code = cavr_cuda_supersample_keep_centre(context(dev), job->fb->width, job->fb->height, msg, sizeof msg);
+  return code ? cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg) : CAVR_ERROR_NONE;
+}
+
+static CAVRError cuda_supersample_reduce(CAVRDevice dev, const CAVRRenderJob *job, int G, int n,
+                                         CAVRRenderStats *stats) {
+  CAVRFrameBuffer fb = job->fb;
+  const unsigned want = fb->hostChannels;
+  char msg[400];
+  float ms = 0.0f, transferMs = 0.0f;
+  int code = cavr_cuda_supersample_reduce(context(dev), fb->width, fb->height, G, n, n == 5,
+                                          (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
+                                          (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
+                                          (float *)host_plane(fb, CAVR_FB_DEPTH, want), &ms, &transferMs,
+                                          fb->devicePlanes, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
+  stats->kernelMilliseconds += ms;
+  stats->transferMilliseconds += transferMs;
+  return CAVR_ERROR_NONE;
+}
+
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
-                                       cuda_release_frame_buffer, cuda_tune};
+                                       cuda_release_frame_buffer, cuda_tune, cuda_supersample_keep_centre,
+                                       cuda_supersample_reduce};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;

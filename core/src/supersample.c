@@ -2,6 +2,7 @@
  * supersample.c - super-sampling by a larger frame: the camera maps pixel (x, y) of a G W x G H frame to the
  * sub-pixel ((x + 0.5) / G, (y + 0.5) / G) of the W x H one, so the G x G grid of rays of a pixel (offsets
  * (i + 0.5) / G) is exactly the G x G block of the larger frame, cast by the back end's own kernels unchanged.
+ * The CUDA back end averages on the device (kernels/supersample.cu): the larger frame is not copied back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,10 @@ CAVRError cavr_render_supersampled(CAVRDevice dev, const CAVRBackendOps *ops, co
     if (!big) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for the super-sampled frame");
     fb->superFb = big;
   }
-  CAVRError e = cavrSetFrameBufferHostChannels(big, CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH);
+  /* On a back end that reduces on the device (CUDA) the larger frame never leaves it: only the W x H result is
+     copied back. Otherwise its float colour and depth come to the host and are averaged here. */
+  const int onDevice = ops->supersampleReduce != NULL;
+  CAVRError e = cavrSetFrameBufferHostChannels(big, onDevice ? 0u : CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH);
   if (e) return e;
   if (fb->opaqueDepth) {
     if (!big->opaqueDepth) big->opaqueDepth = (float *)malloc(sizeof(float) * (size_t)G * W * G * H);
@@ -36,10 +40,21 @@ CAVRError cavr_render_supersampled(CAVRDevice dev, const CAVRBackendOps *ops, co
     free(big->opaqueDepth);
     big->opaqueDepth = NULL;
   }
+  if (onDevice && n == 5) { /* the centre rays first, kept on the device before the larger frame replaces them */
+    const unsigned keep = fb->hostChannels;
+    fb->hostChannels = 0u;
+    CAVRRenderJob centre = *job;
+    centre.deviceOnly = 1;
+    e = render(dev, ops, &centre, stats);
+    fb->hostChannels = keep;
+    if (!e) e = ops->supersampleKeepCentre(dev, job);
+    if (e) return e;
+  }
   CAVRRenderJob sub = *job;
   sub.fb = big;
-  sub.deviceOnly = 0;
+  sub.deviceOnly = onDevice;
   if ((e = render(dev, ops, &sub, stats))) return e;
+  if (onDevice) return ops->supersampleReduce(dev, job, G, n, stats);
   /* The 5-ray pattern: the 2 x 2 grid and the centre, which the normal frame casts. */
   if (n == 5) {
     const unsigned keep = fb->hostChannels;
