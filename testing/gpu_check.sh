@@ -203,6 +203,14 @@ if [ "$MODE" = final ]; then
       echo "iso colin27 $vn $m $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("kernel_ms %.4f frame_ms %.4f last %s" % (d["kernel_ms"], d["ms_median"], d["iso_method"]))' "$j")"
     done
   done | tee "$OUT/iso_auto.txt"
+  # Issue 12 item 6 with the device-side super-sampling: cubic + shading + 5 rays, 25% of the rays vs the full frame.
+  if [ -f .devdata/ct_shoulder_512x512x450_uint8.raw.gz ]; then
+    RAW=.devdata/raw/ct_shoulder_512x512x450_uint8.raw
+    [ -f "$RAW" ] || gunzip -c .devdata/ct_shoulder_512x512x450_uint8.raw.gz > "$RAW"
+    build-gpu/testing/cavr-compressive-bench --volume "$RAW" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda \
+      --size 1024 --repeat 3 --shade 1 --fractions 0.25,0.5 --interpolation cubic --supersample 5 --name ct_cubic_ss5 \
+      --csv "$OUT/iso_compressive.csv" 2>&1 | tee "$OUT/iso_compressive.txt" | tail -12
+  fi
   rm -f "$OUT/configure.log" "$OUT/build.log" "$OUT/cs_iso.log"
   exit 0
 fi
