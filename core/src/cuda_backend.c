@@ -54,8 +54,10 @@ typedef struct CudaVolume {
                                                      class and shape (running mean of two), 0 = not yet */
   float seenState[CAVR_TUNE_CLASSES][3];           /* AUTO: the same per class of the view as uploaded (x along the
                                                      rays) and rotation state */
-  float seenIso[CAVR_TUNE_CLASSES][2];             /* AUTO isosurfaces: kernel ns per ray observed on this volume per
-                                                     stored class, one thread per ray [0] and warp marching [1] */
+  float seenIso[CAVR_TUNE_CLASSES][2];             /* AUTO isosurfaces: least kernel ns per ray observed on this
+                                                     volume per stored class, one thread per ray [0] and warp
+                                                     marching [1] */
+  unsigned char seenIsoCount[CAVR_TUNE_CLASSES][2]; /* and how many frames measured it (saturating) */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -475,8 +477,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
     if (s->isoMethod == CAVR_ISO_AUTO && !cv->noRotate) {
       /* Per view (Wang 2014's future work, issue 12 item 3): the method the measured table prices cheaper for the
-         view's class as stored, then checked on this volume as the block shapes are: the first frames of a class
-         run each method once, after that the one that ran cheaper per ray here is kept. */
+         view's class as stored, then checked on this volume: the first four frames of a class alternate the two
+         methods (the table's first), after that the one with the lower least cost per ray here is kept. Two frames
+         each, because a kernel's first launch in a process also pays its module loading (measured: a first
+         standard frame of 2.5x its cost made AUTO keep the slower warp marching). */
       double d[3], r[3], u[3];
       cavr_to_stored(dirI, cv->rotation, d);
       cavr_to_stored(rightI, cv->rotation, r);
@@ -484,9 +488,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       isoClass = cavr_tune_class(d, r, u);
       const CAVRTuneTable *it = strategy == CAVR_STRATEGY_AUTO ? auto_table(dev, cv->storage) : NULL;
       const float *seen = cv->seenIso[isoClass];
+      const unsigned char *cnt = cv->seenIsoCount[isoClass];
       int m = cavr_tune_iso_method(it, isoClass);
-      if (seen[m] > 0.0f && seen[1 - m] <= 0.0f) m = 1 - m;
-      else if (seen[0] > 0.0f && seen[1] > 0.0f) m = seen[1] < seen[0] ? 1 : 0;
+      if (cnt[m] < 2 || cnt[1 - m] < 2) m = cnt[m] <= cnt[1 - m] ? m : 1 - m;
+      else m = seen[1] < seen[0] ? 1 : 0;
       p.isoMethod = m;
     }
   }
@@ -628,7 +633,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   if (isoClass >= 0 && !rl && p.width > 0 && p.height > 0) { /* full frames only */
     const float ns = (float)(kernelMs * 1e6 / ((double)p.width * p.height));
     float *seen = &cv->seenIso[isoClass][p.isoMethod];
-    *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
+    unsigned char *cnt = &cv->seenIsoCount[isoClass][p.isoMethod];
+    *seen = *cnt == 0 || ns < *seen ? ns : *seen;
+    if (*cnt < 255) ++*cnt;
   }
   if (seenClass >= 0 && samples > 0 && !rl) { /* full frames only: a ray list's cost per sample differs */
     const float ns = (float)(kernelMs * 1e6 / (double)samples);

@@ -117,8 +117,8 @@ CAVR_API CAVRError cavrSetRenderIsoValues(CAVRRenderSettings settings, int count
 /**
  * GPU method of the isosurface blend mode (CAVRIsoMethod; Wang et al. 2014). AUTO picks per view class: with the
  * AUTO strategy, the method AUTO's per-GPU measured table (cavrTuneDevice) prices cheaper, then checked on the
- * volume (the first frames of a view class run each method once; the one that ran cheaper per ray is kept; the
- * method used is in CAVRRenderStats.isoMethod). Other strategies: STANDARD first, then the same check.
+ * volume (the first four frames of a view class alternate the methods; the one whose least cost per ray was lower
+ * is kept; the method used is in CAVRRenderStats.isoMethod). Other strategies: STANDARD first, then the same check.
  * Default AUTO. Errors: CAVR_ERROR_INVALID_ARGUMENT.
  */
 CAVR_API CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings settings, CAVRIsoMethod method);
