@@ -303,6 +303,10 @@ int main(int argc, char **argv) {
   check(&b, cavrSetRenderInterpolation(b.set, cubic ? CAVR_INTERPOLATION_CUBIC : CAVR_INTERPOLATION_TRILINEAR),
         "interpolation");
   check(&b, cavrSetRenderSupersampling(b.set, rays), "supersampling");
+  /* The paired full frame casts the same rays (filter and rays per pixel), only every pixel of them. */
+  check(&b, cavrSetRenderInterpolation(b.fullSet, cubic ? CAVR_INTERPOLATION_CUBIC : CAVR_INTERPOLATION_TRILINEAR),
+        "interpolation");
+  check(&b, cavrSetRenderSupersampling(b.fullSet, rays), "supersampling");
   if (lambda > 0.0 || tolerance >= 0.0 || filter != 1 || iterations != 30)
     check(&b, cavrSetRenderReconstructionSolver(b.set, iterations, tolerance >= 0.0 ? tolerance : 1e-4,
                                                 lambda > 0.0 ? lambda : 0.01, (CAVRGramFilter)filter), "solver");
