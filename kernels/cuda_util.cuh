@@ -38,7 +38,9 @@ struct CAVRGpuContext {
   uint64_t cellsStamp;   // stamp of the macro cells in `cells` (0: none)
   // compressive rendering
   unsigned *rays;        size_t raysCap;  uint64_t raysStamp;   // ray list (pixel indices)
+  unsigned *rays2;       size_t raysCap2; uint64_t raysStamp2;  // the list before it (cavr_cuda_two_slots)
   unsigned char *mask;   size_t maskCap;  uint64_t maskStamp;   // sampling mask
+  unsigned char *mask2;  size_t maskCap2; uint64_t maskStamp2;  // the mask before it
   float4 *work;          size_t workCap;                        // global solver vectors
   int *iterations;                                              // local solver: most iterations of a block
   float4 *iso;           size_t isoCap;                         // warp marching: rays and hits (kernels/iso.cu)
@@ -52,6 +54,24 @@ struct CAVRGpuContext {
   cudaEvent_t copied;
   unsigned long long *hostScalars;                              // cudaMallocHost, 2 values
 };
+
+// Two cached uploads of one kind (ray lists, sampling masks), so that two frame buffers rendered in turn (super-
+// sampling's centre and larger frame, both compressive) do not re-upload theirs every frame: the current one is
+// (*p, *cap, *stamp), the one before it (*p2, *cap2, *stamp2). Returns true when `stamp` is cached (it becomes the
+// current one); false when the caller must upload into the current slot, which then holds the older of the two
+// (the one just used moves to the second slot).
+template <typename T>
+static inline bool cavr_cuda_two_slots(T **p, size_t *cap, uint64_t *stamp, T **p2, size_t *cap2, uint64_t *stamp2,
+                                       uint64_t want, size_t bytes) {
+  if (*stamp == want && *cap >= bytes) return true;
+  T *tp = *p;
+  *p = *p2, *p2 = tp;
+  size_t tc = *cap;
+  *cap = *cap2, *cap2 = tc;
+  uint64_t ts = *stamp;
+  *stamp = *stamp2, *stamp2 = ts;
+  return *stamp == want && *cap >= bytes;
+}
 
 // The copy event and the page-locked scalars, made at first use (freed by cavr_cuda_context_destroy).
 static inline int cavr_cuda_copy_resources(CAVRGpuContext *ctx, char *msg, size_t msgSize) {

@@ -77,6 +77,8 @@ extern "C" void cavr_cuda_context_destroy(CAVRGpuContext *c) {
   cudaFree(c->work);
   cudaFree(c->iterations);
   cudaFree(c->iso);
+  cudaFree(c->rays2);
+  cudaFree(c->mask2);
   cudaFree(c->ssCentre);
   cudaFree(c->ssCentreDepth);
   cudaFree(c->ss8);

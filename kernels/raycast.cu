@@ -542,7 +542,8 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->cells, cells, cellCount, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (macro cells)");
     ctx->cellsStamp = cellsStamp;
   }
-  if (rays && (raysStamp != ctx->raysStamp || ctx->raysCap < rayCount * sizeof(unsigned))) {
+  if (rays && !cavr_cuda_two_slots(&ctx->rays, &ctx->raysCap, &ctx->raysStamp, &ctx->rays2, &ctx->raysCap2,
+                                   &ctx->raysStamp2, raysStamp, rayCount * sizeof(unsigned))) {
     if ((code = ensure(&ctx->rays, &ctx->raysCap, (rayCount > 0 ? rayCount : 1) * sizeof(unsigned), "cudaMalloc (ray list)", msg, msgSize))) return code;
     ctx->raysStamp = 0;
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->rays, rays, rayCount * sizeof(unsigned), cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (ray list)");

@@ -547,7 +547,9 @@ __global__ void block_deviation_kernel(int W, int H, const unsigned char *mask, 
 // Upload the sampling mask when its stamp changed.
 static int upload_mask(CAVRGpuContext *ctx, size_t pixels, const uint8_t *mask, uint64_t maskStamp, char *msg,
                        size_t msgSize) {
-  if (maskStamp == ctx->maskStamp && ctx->maskCap >= pixels) return 0;
+  if (cavr_cuda_two_slots(&ctx->mask, &ctx->maskCap, &ctx->maskStamp, &ctx->mask2, &ctx->maskCap2, &ctx->maskStamp2,
+                          maskStamp, pixels))
+    return 0;
   if (ctx->maskCap < pixels) {
     cudaFree(ctx->mask);
     ctx->mask = nullptr;
