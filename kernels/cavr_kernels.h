@@ -209,6 +209,24 @@ int cavr_cuda_block_deviation(CAVRGpuContext *ctx, int width, int height, const 
 int cavr_cuda_copy_bandwidth(size_t bytes, double *gbPerSecond, char *msg, size_t msgSize);
 int cavr_cuda_texture_ceiling(double *fetchesPerSecond, char *msg, size_t msgSize);
 
+/*
+ * CUDA-OpenGL interop (kernels/gl_interop.cu; issue 14, item 3): the frame's planes into OpenGL textures without a
+ * trip through host memory. All need the OpenGL context that owns the textures current on the calling thread.
+ */
+/** *same = 1 when the current OpenGL context runs on the current CUDA device (cudaGLGetDevices), else 0 with the
+    reason in msg (no context current, another GPU); returns non-zero only for a failing CUDA runtime. */
+int cavr_cuda_gl_same_device(int *same, char *msg, size_t msgSize);
+/** Register GL_TEXTURE_2D `texture` for writing (cudaGraphicsGLRegisterImage, write-discard); *resource receives the
+    registration. Returns 4 (CAVR_ERROR_UNSUPPORTED) when CUDA refuses the texture (unknown name, a format it does not
+    map: RGBA8, RGBA32F and R32F are mapped). */
+int cavr_cuda_gl_register_texture(unsigned int texture, void **resource, char *msg, size_t msgSize);
+/** Drop a registration (cudaGraphicsUnregisterResource); NULL is a no-op; failures (context gone) are ignored. */
+void cavr_cuda_gl_unregister(void *resource);
+/** Copy `height` rows of `rowBytes` from device memory `src` into the registered texture (map, cudaMemcpy2DToArrayAsync,
+    unmap, on the context's stream; the unmap orders GL's later reads after the copy; the host does not wait). */
+int cavr_cuda_gl_copy_to_texture(CAVRGpuContext *ctx, void *resource, const void *src, size_t rowBytes, int height,
+                                 char *msg, size_t msgSize);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,6 +96,16 @@ CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callba
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes, size_t *totalBytes) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  if (!freeBytes || !totalBytes)
+    return cavr_set_error(device, CAVR_ERROR_INVALID_ARGUMENT, "cavrGetDeviceMemoryInfo: NULL output");
+  *freeBytes = *totalBytes = 0;
+  if (!device->ops->memoryInfo)
+    return cavr_set_error(device, CAVR_ERROR_UNSUPPORTED, "cavrGetDeviceMemoryInfo: the CPU back end has no device memory");
+  return device->ops->memoryInfo(device, freeBytes, totalBytes);
+}
+
 CAVRError cavrTuneDevice(CAVRDevice device, CAVRScalarType type, char *path, size_t pathSize) {
   if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
   int storage;
@@ -875,6 +885,28 @@ CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled) {
 void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel) {
   if (!fb || channel < CAVR_FB_COLOR_RGBA8 || channel > CAVR_FB_DEPTH) return NULL;
   return fb->devicePlanes[channel];
+}
+
+CAVRError cavrCopyFrameBufferToGLTexture(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned texture) {
+  CHECK_HANDLE(fb, "cavrCopyFrameBufferToGLTexture");
+  if (channel < CAVR_FB_COLOR_RGBA8 || channel > CAVR_FB_DEPTH || texture == 0)
+    return ARG_ERROR(fb, "cavrCopyFrameBufferToGLTexture: channel %d, texture %u (a plane and a texture name)",
+                     (int)channel, texture);
+  if (!fb->device->ops->copyToGL)
+    return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                          "cavrCopyFrameBufferToGLTexture: the CPU back end renders into host memory; draw "
+                          "cavrGetFrameBufferData instead");
+  if (!fb->devicePlanes[channel])
+    return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                          "cavrCopyFrameBufferToGLTexture: the last render left no image on the GPU (none yet, a volume "
+                          "rendered on the CPU, or super-sampling); its host planes hold it");
+  return fb->device->ops->copyToGL(fb->device, fb, channel, texture);
+}
+
+CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb) {
+  CHECK_HANDLE(fb, "cavrReleaseFrameBufferGLTextures");
+  if (fb->device->ops->releaseGL) fb->device->ops->releaseGL(fb->device, fb);
+  return CAVR_ERROR_NONE;
 }
 
 CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count) {

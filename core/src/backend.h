@@ -59,6 +59,15 @@ typedef struct CAVRBackendOps {
   void (*releaseFrameBuffer)(CAVRDevice device, CAVRFrameBuffer fb);
   /** Measure and save AUTO's table for a CAVRStorage (cavrTuneDevice); path receives the file. NULL: no tuning. */
   CAVRError (*tune)(CAVRDevice device, int storage, char *path, size_t pathSize);
+  /**
+   * Copy the device plane `channel` of the last render into the GL texture `texture` of the current context
+   * (cavrCopyFrameBufferToGLTexture; api.c has checked that the plane is on the device). NULL: unsupported.
+   */
+  CAVRError (*copyToGL)(CAVRDevice device, CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned texture);
+  /** Drop the frame buffer's GL registrations (cavrReleaseFrameBufferGLTextures, and before it is freed); may be NULL. */
+  void (*releaseGL)(CAVRDevice device, CAVRFrameBuffer fb);
+  /** Free and total bytes of the device's memory now (cavrGetDeviceMemoryInfo). NULL: unsupported. */
+  CAVRError (*memoryInfo)(CAVRDevice device, size_t *freeBytes, size_t *totalBytes);
 } CAVRBackendOps;
 
 /** Per-frame values every back end derives the same way from a job (frame_constants.c). */

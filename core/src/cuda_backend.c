@@ -371,12 +371,60 @@ static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsi
   return plane;
 }
 
-static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
+static void cuda_release_gl(CAVRDevice dev, CAVRFrameBuffer fb) {
   (void)dev;
+  for (int c = 0; c < 3; ++c) {
+    cavr_cuda_gl_unregister(fb->glResource[c]);
+    fb->glResource[c] = NULL;
+    fb->glTexture[c] = 0;
+  }
+  fb->glChecked = 0;
+}
+
+static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
   for (int c = 0; c < 3; ++c) {
     cavr_cuda_host_unregister(fb->pinned[c]);
     fb->pinned[c] = NULL;
   }
+  cuda_release_gl(dev, fb);
+}
+
+/* The device plane into a GL texture (issue 14, item 3). The first copy checks that the current GL context runs on
+   this GPU (else CAVR_ERROR_UNSUPPORTED until cavrReleaseFrameBufferGLTextures) and each new texture name of a plane
+   is registered once; the copy is queued on the context's stream behind the render. */
+static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned texture) {
+  char msg[400] = "";
+  if (fb->glChecked == 0) {
+    int same = 0;
+    int code = cavr_cuda_gl_same_device(&same, msg, sizeof msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTexture: %s", msg);
+    fb->glChecked = same ? 1 : -1;
+  }
+  if (fb->glChecked < 0)
+    return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
+                          "cavrCopyFrameBufferToGLTexture: the current OpenGL context is not on this device's GPU%s%s",
+                          msg[0] ? ": " : "", msg);
+  if (fb->glResource[channel] && fb->glTexture[channel] != texture) {
+    cavr_cuda_gl_unregister(fb->glResource[channel]);
+    fb->glResource[channel] = NULL;
+  }
+  if (!fb->glResource[channel]) {
+    int code = cavr_cuda_gl_register_texture(texture, &fb->glResource[channel], msg, sizeof msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTexture: %s", msg);
+    fb->glTexture[channel] = texture;
+  }
+  static const size_t pixelBytes[3] = {4, 16, 4};
+  int code = cavr_cuda_gl_copy_to_texture(context(dev), fb->glResource[channel], fb->devicePlanes[channel],
+                                          (size_t)fb->width * pixelBytes[channel], fb->height, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTexture: %s", msg);
+  return CAVR_ERROR_NONE;
+}
+
+static CAVRError cuda_memory_info(CAVRDevice dev, size_t *freeBytes, size_t *totalBytes) {
+  char msg[400];
+  int code = cavr_cuda_memory_info(freeBytes, totalBytes, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrGetDeviceMemoryInfo: %s", msg);
+  return CAVR_ERROR_NONE;
 }
 
 static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
@@ -685,7 +733,8 @@ static CAVRError cuda_block_deviation(CAVRDevice dev, const CAVRRenderJob *job, 
 
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
-                                       cuda_release_frame_buffer, cuda_tune};
+                                       cuda_release_frame_buffer, cuda_tune, cuda_copy_to_gl, cuda_release_gl,
+                                       cuda_memory_info};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;

@@ -9,25 +9,58 @@
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkObjectFactory.h"
+#include "vtkOpenGLQuadHelper.h"
+#include "vtkOpenGLRenderUtilities.h"
+#include "vtkOpenGLRenderWindow.h"
+#include "vtkOpenGLShaderCache.h"
+#include "vtkOpenGLState.h"
 #include "vtkPiecewiseFunction.h"
+#include "vtkProp3D.h"
+#include "vtkPropCollection.h"
 #include "vtkRayCastImageDisplayHelper.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkScalarsToColors.h"
+#include "vtkShaderProgram.h"
 #include "vtkSmartPointer.h"
+#include "vtkTextureObject.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
+#if __has_include("vtk_glad.h")
+#include "vtk_glad.h" // VTK >= 9.4
+#else
+#include "vtk_glew.h"
+#endif
 
 #include "cavr/cavr.h"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace
 {
 constexpr int TableSize = 1024;
+
+// True when the renderer holds a visible prop other than a volume that can draw opaque geometry: only then is the
+// window's depth buffer worth reading back for the rays to stop at (it costs a GPU -> host copy every frame).
+bool HasOpaqueGeometry(vtkRenderer* ren)
+{
+  vtkPropCollection* props = ren->GetViewProps();
+  vtkCollectionSimpleIterator it;
+  props->InitTraversal(it);
+  while (vtkProp* prop = props->GetNextProp(it))
+  {
+    if (prop->GetVisibility() && vtkProp3D::SafeDownCast(prop) && !vtkVolume::SafeDownCast(prop) &&
+      prop->HasOpaqueGeometry())
+    {
+      return true;
+    }
+  }
+  return false;
+}
 
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
 void ToColumnMajor(vtkMatrix4x4* m, double out[16])
@@ -50,6 +83,10 @@ public:
 
   void ReleaseAll()
   {
+    if (this->FrameBuffer)
+    {
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer); // while the window's context may still be current
+    }
     cavrReleaseFrameBuffer(this->FrameBuffer);
     cavrReleaseRenderSettings(this->Settings);
     cavrReleaseCamera(this->Camera);
@@ -66,6 +103,107 @@ public:
     this->TableTime = 0;
     this->VolumeReady = false;
     this->HaveVolume = false;
+    this->InteropRefused = false;
+  }
+
+  /** The GPU display's textures and quad (interop path), released with the window's context current. */
+  void ReleaseGL(vtkWindow* window)
+  {
+    if (this->FrameBuffer)
+    {
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+    }
+    for (vtkTextureObject* t : { this->ColorTexture.GetPointer(), this->DepthTexture.GetPointer() })
+    {
+      if (t)
+      {
+        t->ReleaseGraphicsResources(window);
+      }
+    }
+    this->ColorTexture = nullptr;
+    this->DepthTexture = nullptr;
+    if (this->Quad)
+    {
+      this->Quad->ReleaseGraphicsResources(window);
+    }
+    this->Quad.reset();
+    this->InteropWindow = nullptr;
+    this->InteropRefused = false;
+  }
+
+  /**
+   * Draw the last GPU render through OpenGL textures: the colour (premultiplied RGBA8) and depth planes copied on the
+   * GPU (cavrCopyFrameBufferToGLTexture), then a quad over the viewport blends the colour (ONE, ONE_MINUS_SRC_ALPHA)
+   * and writes the volume's depth for the depth test only (no depth writes). Returns CAVR_ERROR_NONE when drawn.
+   */
+  CAVRError DrawInterop(vtkOpenGLRenderWindow* win, int width, int height)
+  {
+    if (this->InteropWindow != win)
+    {
+      this->ReleaseGL(win);
+      this->InteropWindow = win;
+    }
+    if (!this->ColorTexture)
+    {
+      this->ColorTexture = vtkSmartPointer<vtkTextureObject>::New();
+      this->DepthTexture = vtkSmartPointer<vtkTextureObject>::New();
+      this->ColorTexture->SetContext(win);
+      this->DepthTexture->SetContext(win);
+    }
+    if (static_cast<int>(this->ColorTexture->GetWidth()) != width ||
+      static_cast<int>(this->ColorTexture->GetHeight()) != height || !this->ColorTexture->GetHandle())
+    {
+      // New storage under the same names: registrations of the old storage must go first.
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+      if (!this->ColorTexture->Create2D(width, height, 4, VTK_UNSIGNED_CHAR, false) ||
+        !this->DepthTexture->Create2D(width, height, 1, VTK_FLOAT, false))
+      {
+        return CAVR_ERROR_UNSUPPORTED;
+      }
+    }
+    CAVRError e = cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_COLOR_RGBA8, this->ColorTexture->GetHandle());
+    if (e == CAVR_ERROR_NONE)
+    {
+      e = cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_DEPTH, this->DepthTexture->GetHandle());
+    }
+    if (e != CAVR_ERROR_NONE)
+    {
+      return e;
+    }
+    if (!this->Quad)
+    {
+      std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\n");
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
+        "  gl_FragData[0] = texture(cavrColor, texCoord);\n"
+        "  gl_FragDepth = texture(cavrDepth, texCoord).r;\n");
+      this->Quad.reset(new vtkOpenGLQuadHelper(
+        win, vtkOpenGLRenderUtilities::GetFullScreenQuadVertexShader().c_str(), fs.c_str(), ""));
+    }
+    if (!this->Quad->Program)
+    {
+      return CAVR_ERROR_UNSUPPORTED;
+    }
+    win->GetShaderCache()->ReadyShaderProgram(this->Quad->Program);
+    vtkOpenGLState* state = win->GetState();
+    vtkOpenGLState::ScopedglEnableDisable blendSaver(state, GL_BLEND);
+    vtkOpenGLState::ScopedglEnableDisable depthSaver(state, GL_DEPTH_TEST);
+    vtkOpenGLState::ScopedglBlendFuncSeparate blendFuncSaver(state);
+    vtkOpenGLState::ScopedglDepthMask depthMaskSaver(state);
+    vtkOpenGLState::ScopedglDepthFunc depthFuncSaver(state);
+    state->vtkglEnable(GL_BLEND);
+    state->vtkglBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    state->vtkglEnable(GL_DEPTH_TEST);
+    state->vtkglDepthFunc(GL_LEQUAL);
+    state->vtkglDepthMask(GL_FALSE);
+    this->ColorTexture->Activate();
+    this->DepthTexture->Activate();
+    this->Quad->Program->SetUniformi("cavrColor", this->ColorTexture->GetTextureUnit());
+    this->Quad->Program->SetUniformi("cavrDepth", this->DepthTexture->GetTextureUnit());
+    this->Quad->Render();
+    this->DepthTexture->Deactivate();
+    this->ColorTexture->Deactivate();
+    return CAVR_ERROR_NONE;
   }
 
   /** The device's first error as "CODE: message". */
@@ -101,6 +239,14 @@ public:
   std::string LastBackend;
   std::string LastError;
   vtkSmartPointer<vtkRayCastImageDisplayHelper> Display;
+  // GPU display (interop path)
+  vtkSmartPointer<vtkTextureObject> ColorTexture;
+  vtkSmartPointer<vtkTextureObject> DepthTexture;
+  std::unique_ptr<vtkOpenGLQuadHelper> Quad;
+  vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
+  bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
+  unsigned HostChannels = CAVR_FB_HOST_RGBA8; // what the frame buffer copies back now
+  std::string LastDisplay;
 };
 
 vtkStandardNewMacro(vtkCavrVolumeMapper);
@@ -121,8 +267,15 @@ const char* vtkCavrVolumeMapper::GetLastBackendName()
 }
 
 //------------------------------------------------------------------------------
+const char* vtkCavrVolumeMapper::GetLastDisplayPathName()
+{
+  return this->Internals->LastDisplay.c_str();
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
+  this->Internals->ReleaseGL(window);
   this->Internals->ReleaseAll();
   this->Internals->Display = nullptr;
   this->Superclass::ReleaseGraphicsResources(window);
@@ -561,14 +714,25 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       in.FrameBufferSize[0] = in.FrameBufferSize[1] = 0;
       return;
     }
-    // Only the 8-bit colour comes back from the GPU: step 8 draws it, alone, at one depth for the whole
-    // volume (also under MPI, where IceT composites the pieces in visibility order from the window's
-    // pixels, not from cavr's depth or float planes).
-    cavrSetFrameBufferHostChannels(in.FrameBuffer, CAVR_FB_HOST_RGBA8);
+    in.HostChannels = ~0u; // set below
   }
+  // Display path (step 8): through OpenGL textures on the GPU when the CUDA back end renders into an OpenGL window of
+  // the same GPU (the image then stays on the GPU: no host planes), else through host memory, where only the 8-bit
+  // colour comes back: step 8 draws it, alone, at one depth for the whole volume (also under MPI, where IceT
+  // composites the pieces in visibility order from the window's pixels, not from cavr's depth or float planes).
   vtkRenderWindow* win = ren->GetRenderWindow();
+  vtkOpenGLRenderWindow* glWin = vtkOpenGLRenderWindow::SafeDownCast(win);
+  const bool distributed = this->RenderExtent[0] <= this->RenderExtent[1];
+  const bool interop = this->DisplayPath == DISPLAY_AUTO && glWin && !distributed && !in.InteropRefused &&
+    cavrGetDeviceBackend(in.Device) == CAVR_BACKEND_CUDA;
+  const unsigned hostChannels = interop ? 0u : CAVR_FB_HOST_RGBA8;
+  if (hostChannels != in.HostChannels)
+  {
+    cavrSetFrameBufferHostChannels(in.FrameBuffer, hostChannels);
+    in.HostChannels = hostChannels;
+  }
   in.Depth.resize(static_cast<size_t>(width) * height);
-  if (win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
+  if (HasOpaqueGeometry(ren) && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
   }
@@ -600,8 +764,37 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
                 << stats.raysCast << " rays cast, reconstruction " << stats.solveMilliseconds << " ms ("
                 << stats.iterations << " iterations)");
 
-  // 8. Blend the premultiplied image into the window. The quad sits at the volume's nearest depth so
-  //    that opaque geometry in front of the whole volume hides it (rays already stop at geometry).
+  // 8. Blend the premultiplied image into the window: on the GPU when it is there (a volume that fell back to the CPU
+  //    left it on the host, with every plane), else through host memory.
+  if (interop)
+  {
+    e = in.DrawInterop(glWin, width, height);
+    if (e == CAVR_ERROR_NONE)
+    {
+      in.LastDisplay = "interop";
+      return;
+    }
+    const char* why = "";
+    cavrGetDeviceError(in.Device, &why); // read (and clear) the reason: it is a choice of path, not a failure
+    if (cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))
+    {
+      // The image is on the GPU but cannot reach this window there (a context on another GPU, a texture CUDA
+      // refuses): host path from now on; this frame is rendered again with the colour copied back.
+      vtkDebugMacro(<< "cavr Volume: display through host memory: " << why);
+      in.InteropRefused = true;
+      in.HostChannels = CAVR_FB_HOST_RGBA8;
+      cavrSetFrameBufferHostChannels(in.FrameBuffer, in.HostChannels);
+      e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
+      if (e != CAVR_ERROR_NONE)
+      {
+        fail(in.DeviceError(e));
+        return;
+      }
+    }
+  }
+  in.LastDisplay = "host";
+  // The quad sits at the volume's nearest depth so that opaque geometry in front of the whole volume hides it (rays
+  // already stop at geometry).
   if (!in.Display)
   {
     in.Display = vtkSmartPointer<vtkRayCastImageDisplayHelper>::Take(vtkRayCastImageDisplayHelper::New());
@@ -655,4 +848,6 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "LastRenderTime: " << this->LastRenderTime << " ms" << endl;
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
+  os << indent << "DisplayPath: " << this->DisplayPath << endl;
+  os << indent << "LastDisplayPath: " << this->Internals->LastDisplay << endl;
 }

@@ -6,7 +6,8 @@
  * function, scalar opacity function and its unit distance, shading coefficients, interpolation), the
  * selected single-component scalar array (point or cell data) and the opaque depth already in the render
  * window; it renders a premultiplied RGBA image of the viewport with the core and blends it into the
- * window (ONE, ONE_MINUS_SRC_ALPHA) through VTK's ray-cast image display helper. Rays stop at opaque
+ * window (ONE, ONE_MINUS_SRC_ALPHA): from CUDA through OpenGL textures on the GPU, or through host memory and
+ * VTK's ray-cast image display helper (see SetDisplayPath). Rays stop at opaque
  * geometry, and geometry in front of the volume stays visible. Under MPI each rank renders its own piece
  * and IceT blends the images in visibility order.
  *
@@ -125,6 +126,28 @@ public:
   vtkGetMacro(NumberOfThreads, int);
   ///@}
 
+  enum DisplayPaths
+  {
+    DISPLAY_AUTO = 0,
+    DISPLAY_HOST = 1
+  };
+
+  ///@{
+  /**
+   * How the image reaches the window. 0 auto (default): when the CUDA back end rendered the frame and the window is an
+   * OpenGL window on the same GPU, the colour and depth planes go from CUDA into two OpenGL textures on the GPU
+   * (cavrCopyFrameBufferToGLTexture) and a full-viewport quad blends them in, writing the volume's per-pixel depth
+   * for the depth test; otherwise (CPU back end, a volume that fell back to the CPU, a piece of distributed data that
+   * IceT composites, a context on another GPU) the 8-bit colour comes to host memory and VTK's ray-cast image display
+   * helper draws it. 1 host: always the second. Both give the same picture.
+   */
+  vtkSetClampMacro(DisplayPath, int, DISPLAY_AUTO, DISPLAY_HOST);
+  vtkGetMacro(DisplayPath, int);
+  ///@}
+
+  /** How the last frame reached the window: "interop" (GPU textures), "host" ("" before the first). */
+  const char* GetLastDisplayPathName();
+
   /** Milliseconds and samples of the last core render (0 before the first). */
   vtkGetMacro(LastRenderTime, double);
   vtkGetMacro(LastSampleCount, double);
@@ -156,6 +179,7 @@ protected:
   vtkTypeBool CubicInterpolation = 0;
   int Supersampling = 1;
   double InteractiveUpdateRate = 1.0;
+  int DisplayPath = DISPLAY_AUTO;
 
 private:
   vtkCavrVolumeMapper(const vtkCavrVolumeMapper&) = delete;

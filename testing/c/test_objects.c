@@ -107,6 +107,24 @@ int main(void) {
   CHECK_OK(cavrGetFrameBufferHostChannels(s.fb, &mask));
   CHECK(mask == CAVR_FB_HOST_ALL);
   cavrGetDeviceError(s.dev, NULL);
+  /* Issue 14, item 3: the GPU-only calls answer UNSUPPORTED on the CPU back end (and record why), refuse bad
+     arguments, and releasing GL registrations that were never made is a no-op. */
+  CHECK_ERR(cavrCopyFrameBufferToGLTexture(NULL, CAVR_FB_COLOR_RGBA8, 1u), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrCopyFrameBufferToGLTexture(s.fb, CAVR_FB_COLOR_RGBA8, 0u), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrCopyFrameBufferToGLTexture(s.fb, (CAVRFrameBufferChannel)3, 1u), CAVR_ERROR_INVALID_ARGUMENT);
+  cavrGetDeviceError(s.dev, NULL);
+  CHECK_ERR(cavrCopyFrameBufferToGLTexture(s.fb, CAVR_FB_DEPTH, 1u), CAVR_ERROR_UNSUPPORTED);
+  CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_UNSUPPORTED && strstr(m, "cavrCopyFrameBufferToGLTexture"));
+  CHECK_OK(cavrReleaseFrameBufferGLTextures(s.fb));
+  CHECK_ERR(cavrReleaseFrameBufferGLTextures(NULL), CAVR_ERROR_INVALID_ARGUMENT);
+  {
+    size_t freeBytes = 1, totalBytes = 1;
+    CHECK_ERR(cavrGetDeviceMemoryInfo(NULL, &freeBytes, &totalBytes), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrGetDeviceMemoryInfo(s.dev, NULL, &totalBytes), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrGetDeviceMemoryInfo(s.dev, &freeBytes, &totalBytes), CAVR_ERROR_UNSUPPORTED);
+    CHECK(freeBytes == 0 && totalBytes == 0);
+    cavrGetDeviceError(s.dev, NULL);
+  }
   /* The CPU back end writes every plane whatever the mask (so the requested ones always): poison the planes,
      render with each mask, compare with the render that copied everything. */
   {
