@@ -13,9 +13,11 @@
 // window instead. Per frame of a camera orbit (FRAMES frames, 360/FRAMES degrees of azimuth apart, 20 degrees of
 // elevation), the time of Render() + WaitForCompletion() with VTK's vtkOpenGLGPUVolumeRayCastMapper, with cavr's
 // vtkCavrVolumeMapper displaying through host memory, and with it displaying through OpenGL textures (CUDA-OpenGL
-// interop), each alone in the renderer, and cavrRender's time through the C API for the same view (RGBA8 to the
+// interop), each alone in the renderer, the last once more with a small opaque sphere beside the volume (the mapper
+// then reads the window's depth back for the rays), and cavrRender's time through the C API for the same view (RGBA8 to the
 // host, as above); medians and means over the frames after 3 warm-up frames of each, and PSNR of each mapper's window
 // against the C API's image at one view. Appends to OUTDIR/vtk_mapper_orbit.csv.
+#include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkImageData.h>
@@ -26,9 +28,11 @@
 #include <vtkPNGWriter.h>
 #include <vtkPiecewiseFunction.h>
 #include <vtkPointData.h>
+#include <vtkPolyDataMapper.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
+#include <vtkSphereSource.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkVolume.h>
 #include <vtkVolumeProperty.h>
@@ -148,10 +152,24 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   texVol->SetProperty(prop);
   ren->AddVolume(hostVol);
   ren->AddVolume(texVol);
-  vtkVolume *vols[3] = {vtkVol, hostVol, texVol};
-  const char *names[4] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_c_api"};
+  // A small opaque sphere outside the volume's corner: with it in the scene the mapper reads the window's depth buffer
+  // back for the rays to stop at (path 3: the interop path with that read).
+  vtkNew<vtkSphereSource> sphere;
+  double b[6];
+  img->GetBounds(b);
+  sphere->SetCenter(b[0] - 0.05 * (b[1] - b[0]), b[2], b[4]);
+  sphere->SetRadius(0.02 * (b[1] - b[0]));
+  vtkNew<vtkPolyDataMapper> sphereMapper;
+  sphereMapper->SetInputConnection(sphere->GetOutputPort());
+  vtkNew<vtkActor> sphereActor;
+  sphereActor->SetMapper(sphereMapper);
+  ren->AddActor(sphereActor);
+  vtkVolume *vols[4] = {vtkVol, hostVol, texVol, texVol};
+  const char *names[5] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
+                          "cavr_c_api"};
   auto timed = [&](int path) {
-    for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(v == path);
+    for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(vols[v] == vols[path]);
+    sphereActor->SetVisibility(path == 3);
     const double a = now_ms();
     win->Render();
     win->WaitForCompletion();
@@ -178,17 +196,17 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   vc->OrthogonalizeViewUp();
   ren->ResetCameraClippingRange();
   CAVRRenderStats st;
-  for (int path = 0; path < 3; ++path)
+  for (int path = 0; path < 4; ++path)
     for (int i = 0; i < 3; ++i) timed(path);
   for (int i = 0; i < 3; ++i) capi(&st);
-  std::vector<double> t[4], kernel;
+  std::vector<double> t[5], kernel;
   double psnrHost = 0.0, psnrTex = 0.0;
   for (int k = 0; k < frames; ++k) {
     vc->Azimuth(360.0 / frames);
     vc->OrthogonalizeViewUp();
     ren->ResetCameraClippingRange();
-    for (int path = 0; path < 3; ++path) t[path].push_back(timed(path));
-    t[3].push_back(capi(&st));
+    for (int path = 0; path < 4; ++path) t[path].push_back(timed(path));
+    t[4].push_back(capi(&st));
     kernel.push_back(st.kernelMilliseconds);
     if (k == frames / 3) { // the windows' pictures against the C API's, same view
       const unsigned char *ref = static_cast<const unsigned char *>(cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8));
@@ -209,8 +227,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   const std::string csvPath = out + "/vtk_mapper_orbit.csv";
   FILE *csv = std::fopen(csvPath.c_str(), "a");
   if (!csv) die("cannot write " + csvPath);
-  double med[4], avg[4];
-  for (int p = 0; p < 4; ++p) {
+  double med[5], avg[5];
+  for (int p = 0; p < 5; ++p) {
     med[p] = median(t[p]);
     avg[p] = 0.0;
     for (double x : t[p]) avg[p] += x / t[p].size();
@@ -220,11 +238,11 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   std::fclose(csv);
   std::printf("orbit %dx%dx%d %s, %dx%d window, %d frames (median / mean ms of Render() + WaitForCompletion()):\n",
               dims[0], dims[1], dims[2], tf.c_str(), size, size, frames);
-  for (int p = 0; p < 4; ++p)
-    std::printf("  %-20s %9.3f %9.3f\n", names[p], med[p], avg[p]);
+  for (int p = 0; p < 5; ++p)
+    std::printf("  %-30s %9.3f %9.3f\n", names[p], med[p], avg[p]);
   std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (interop); mapper / C API: %.2fx (host) "
               "%.2fx (interop); PSNR vs C API: %.2f dB (host) %.2f dB (interop); display path %s\n",
-              median(kernel), med[0] / med[1], med[0] / med[2], med[1] / med[3], med[2] / med[3], psnrHost, psnrTex,
+              median(kernel), med[0] / med[1], med[0] / med[2], med[1] / med[4], med[2] / med[4], psnrHost, psnrTex,
               texMapper->GetLastDisplayPathName());
   return 0;
 }
