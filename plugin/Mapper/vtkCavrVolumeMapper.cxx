@@ -17,7 +17,6 @@
 #include "vtkPiecewiseFunction.h"
 #include "vtkProp3D.h"
 #include "vtkPropCollection.h"
-#include "vtkRayCastImageDisplayHelper.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkScalarsToColors.h"
@@ -35,6 +34,7 @@
 #include "cavr/cavr.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -132,11 +132,12 @@ public:
   }
 
   /**
-   * Draw the last GPU render through OpenGL textures: the colour (premultiplied RGBA8) and depth planes copied on the
-   * GPU (cavrCopyFrameBufferToGLTexture), then a quad over the viewport blends the colour (ONE, ONE_MINUS_SRC_ALPHA)
-   * and writes the volume's depth for the depth test only (no depth writes). Returns CAVR_ERROR_NONE when drawn.
+   * Draw the last render through two OpenGL textures, the colour (premultiplied RGBA8) and the depth: filled on the
+   * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTexture) or uploaded from the host planes. A quad
+   * over the viewport then blends the colour (ONE, ONE_MINUS_SRC_ALPHA), pixel for texel, with the volume's depth
+   * for the depth test (LEQUAL; no depth writes). Returns CAVR_ERROR_NONE when drawn.
    */
-  CAVRError DrawInterop(vtkOpenGLRenderWindow* win, int width, int height)
+  CAVRError Draw(vtkOpenGLRenderWindow* win, int width, int height, bool fromDevice)
   {
     if (this->InteropWindow != win)
     {
@@ -161,14 +162,31 @@ public:
         return CAVR_ERROR_UNSUPPORTED;
       }
     }
-    CAVRError e = cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_COLOR_RGBA8, this->ColorTexture->GetHandle());
-    if (e == CAVR_ERROR_NONE)
+    if (fromDevice)
     {
-      e = cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_DEPTH, this->DepthTexture->GetHandle());
+      CAVRError e =
+        cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_COLOR_RGBA8, this->ColorTexture->GetHandle());
+      if (e == CAVR_ERROR_NONE)
+      {
+        e = cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_DEPTH, this->DepthTexture->GetHandle());
+      }
+      if (e != CAVR_ERROR_NONE)
+      {
+        return e;
+      }
     }
-    if (e != CAVR_ERROR_NONE)
+    else
     {
-      return e;
+      // New storage for the textures: CUDA's registrations of the old one (an earlier frame through the GPU path)
+      // must go first; the next such frame registers them again.
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+      void* rgba = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_COLOR_RGBA8));
+      void* depth = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_DEPTH));
+      if (!this->ColorTexture->Create2DFromRaw(width, height, 4, VTK_UNSIGNED_CHAR, rgba) ||
+        !this->DepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, depth))
+      {
+        return CAVR_ERROR_UNSUPPORTED;
+      }
     }
     if (!this->Quad)
     {
@@ -231,21 +249,19 @@ public:
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double Origin[3] = { 0, 0, 0 };
-  double Bounds[6] = { 0, 0, 0, 0, 0, 0 };
   vtkMTimeType TableTime = 0;
   std::vector<float> Table;
   std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
   std::vector<float> Depth;
   std::string LastBackend;
   std::string LastError;
-  vtkSmartPointer<vtkRayCastImageDisplayHelper> Display;
-  // GPU display (interop path)
+  // The display: textures and a quad (both paths)
   vtkSmartPointer<vtkTextureObject> ColorTexture;
   vtkSmartPointer<vtkTextureObject> DepthTexture;
   std::unique_ptr<vtkOpenGLQuadHelper> Quad;
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
-  unsigned HostChannels = CAVR_FB_HOST_RGBA8; // what the frame buffer copies back now
+  unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
   std::string LastDisplay;
 };
 
@@ -277,13 +293,13 @@ void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
   this->Internals->ReleaseGL(window);
   this->Internals->ReleaseAll();
-  this->Internals->Display = nullptr;
   this->Superclass::ReleaseGraphicsResources(window);
 }
 
 //------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 {
+  const auto start = std::chrono::steady_clock::now();
   vtkInternals& in = *this->Internals;
   // Report each distinct problem once; a good frame clears it. Nothing is drawn on error.
   auto fail = [&](const std::string& msg) {
@@ -433,6 +449,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   {
     vtkWarningMacro(<< "cavr Volume ignores the image's direction matrix (rendered axis-aligned).");
   }
+  // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
+  int local[6] = { 0, -1, 0, -1, 0, -1 };
+  if (!cellFlag && this->RenderExtent[0] <= this->RenderExtent[1])
+  {
+    for (int a = 0; a < 3; ++a)
+    {
+      local[2 * a] = std::max(this->RenderExtent[2 * a] - extent[2 * a], 0);
+      local[2 * a + 1] = std::min(this->RenderExtent[2 * a + 1] - extent[2 * a], dims[a] - 1);
+    }
+  }
   // Upload when the array, its contents or the geometry changed.
   const std::vector<unsigned long long> key = { reinterpret_cast<unsigned long long>(scalars),
     static_cast<unsigned long long>(scalars->GetMTime()), static_cast<unsigned long long>(image->GetMTime()),
@@ -491,7 +517,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     {
       e = cavrSetVolumeOrigin(in.Volume, first);
     }
+    // The whole volume's render extent goes with the voxels into one commit (a volume too large for the GPU is then
+    // tried, and reported, once); a piece's own extent is committed on its own below, so that a bad one keeps the
+    // voxels.
     in.RenderExtentSet = false;
+    if (e == CAVR_ERROR_NONE && local[0] > local[1])
+    {
+      e = cavrSetVolumeRenderExtent(in.Volume, nullptr);
+      in.RenderExtentSet = e == CAVR_ERROR_NONE;
+      std::copy(local, local + 6, in.RenderExtent);
+    }
     if (e == CAVR_ERROR_NONE)
     {
       e = cavrCommitVolume(in.Volume);
@@ -502,23 +537,12 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       return false;
     }
     std::copy(first, first + 3, in.Origin);
-    cavrGetVolumeBounds(in.Volume, in.Bounds);
     in.VolumeReady = true;
     in.HaveVolume = true;
   }
   if (!in.VolumeReady)
   {
     return false; // the same bad data as last time: already reported
-  }
-  // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
-  int local[6] = { 0, -1, 0, -1, 0, -1 };
-  if (!cellFlag && this->RenderExtent[0] <= this->RenderExtent[1])
-  {
-    for (int a = 0; a < 3; ++a)
-    {
-      local[2 * a] = std::max(this->RenderExtent[2 * a] - extent[2 * a], 0);
-      local[2 * a + 1] = std::min(this->RenderExtent[2 * a + 1] - extent[2 * a], dims[a] - 1);
-    }
   }
   if (!in.RenderExtentSet || !std::equal(local, local + 6, in.RenderExtent))
   {
@@ -535,7 +559,6 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     std::copy(local, local + 6, in.RenderExtent);
     in.RenderExtentSet = true;
-    cavrGetVolumeBounds(in.Volume, in.Bounds);
   }
   return true;
   };
@@ -716,16 +739,22 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     in.HostChannels = ~0u; // set below
   }
-  // Display path (step 8): through OpenGL textures on the GPU when the CUDA back end renders into an OpenGL window of
-  // the same GPU (the image then stays on the GPU: no host planes), else through host memory, where only the 8-bit
-  // colour comes back: step 8 draws it, alone, at one depth for the whole volume (also under MPI, where IceT
-  // composites the pieces in visibility order from the window's pixels, not from cavr's depth or float planes).
+  // Display path (step 8): the colour and depth planes go into OpenGL textures on the GPU when the CUDA back end
+  // renders into an OpenGL window of the same GPU (the image then stays on the GPU: no host planes), else they come to
+  // host memory and are uploaded (also under MPI, where IceT composites the pieces in visibility order from the
+  // window's pixels).
   vtkRenderWindow* win = ren->GetRenderWindow();
   vtkOpenGLRenderWindow* glWin = vtkOpenGLRenderWindow::SafeDownCast(win);
+  if (!glWin)
+  {
+    fail(std::string("the render window is a ") + (win ? win->GetClassName() : "null") +
+      ", not an OpenGL window: cavr Volume draws through OpenGL");
+    return;
+  }
   const bool distributed = this->RenderExtent[0] <= this->RenderExtent[1];
-  const bool interop = this->DisplayPath == DISPLAY_AUTO && glWin && !distributed && !in.InteropRefused &&
+  const bool interop = this->DisplayPath == DISPLAY_AUTO && !distributed && !in.InteropRefused &&
     cavrGetDeviceBackend(in.Device) == CAVR_BACKEND_CUDA;
-  const unsigned hostChannels = interop ? 0u : CAVR_FB_HOST_RGBA8;
+  const unsigned hostChannels = interop ? 0u : CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH;
   if (hostChannels != in.HostChannels)
   {
     cavrSetFrameBufferHostChannels(in.FrameBuffer, hostChannels);
@@ -764,14 +793,15 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
                 << stats.raysCast << " rays cast, reconstruction " << stats.solveMilliseconds << " ms ("
                 << stats.iterations << " iterations)");
 
-  // 8. Blend the premultiplied image into the window: on the GPU when it is there (a volume that fell back to the CPU
-  //    left it on the host, with every plane), else through host memory.
+  // 8. Blend the premultiplied image into the window: from the GPU when it is there (a volume that fell back to the CPU
+  //    left it on the host, with every plane), else from host memory.
   if (interop)
   {
-    e = in.DrawInterop(glWin, width, height);
+    e = in.Draw(glWin, width, height, true);
     if (e == CAVR_ERROR_NONE)
     {
       in.LastDisplay = "interop";
+      this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       return;
     }
     const char* why = "";
@@ -779,10 +809,10 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     if (cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))
     {
       // The image is on the GPU but cannot reach this window there (a context on another GPU, a texture CUDA
-      // refuses): host path from now on; this frame is rendered again with the colour copied back.
+      // refuses): host path from now on; this frame is rendered again with the planes copied back.
       vtkDebugMacro(<< "cavr Volume: display through host memory: " << why);
       in.InteropRefused = true;
-      in.HostChannels = CAVR_FB_HOST_RGBA8;
+      in.HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH;
       cavrSetFrameBufferHostChannels(in.FrameBuffer, in.HostChannels);
       e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
       if (e != CAVR_ERROR_NONE)
@@ -792,37 +822,13 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       }
     }
   }
+  if (in.Draw(glWin, width, height, false) != CAVR_ERROR_NONE)
+  {
+    fail("cannot make the OpenGL textures or the shader that draw the image");
+    return;
+  }
   in.LastDisplay = "host";
-  // The quad sits at the volume's nearest depth so that opaque geometry in front of the whole volume hides it (rays
-  // already stop at geometry).
-  if (!in.Display)
-  {
-    in.Display = vtkSmartPointer<vtkRayCastImageDisplayHelper>::Take(vtkRayCastImageDisplayHelper::New());
-    if (!in.Display)
-    {
-      fail("no ray-cast image display helper is available in this VTK build");
-      return;
-    }
-    in.Display->PreMultipliedColorsOn();
-  }
-  vtkNew<vtkMatrix4x4> mvp;
-  vtkMatrix4x4::Multiply4x4(projection, modelView, mvp);
-  float nearest = 1.0f;
-  for (int corner = 0; corner < 8; ++corner)
-  {
-    double p[4] = { in.Bounds[corner & 1], in.Bounds[2 + ((corner >> 1) & 1)], in.Bounds[4 + ((corner >> 2) & 1)],
-      1.0 };
-    double q[4];
-    mvp->MultiplyPoint(p, q);
-    double depth = q[3] > 0.0 ? 0.5 * q[2] / q[3] + 0.5 : 0.0;
-    nearest = std::min(nearest, static_cast<float>(depth));
-  }
-  nearest = std::min(std::max(nearest, 1e-6f), 1.0f);
-  int size[2] = { width, height };
-  int imageOrigin[2] = { 0, 0 };
-  in.Display->RenderTexture(vol, ren, size, size, size, imageOrigin, nearest,
-    const_cast<unsigned char*>(
-      static_cast<const unsigned char*>(cavrGetFrameBufferData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))));
+  this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 //------------------------------------------------------------------------------
@@ -846,6 +852,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
      << this->RenderExtent[2] << " " << this->RenderExtent[3] << " " << this->RenderExtent[4] << " "
      << this->RenderExtent[5] << endl;
   os << indent << "LastRenderTime: " << this->LastRenderTime << " ms" << endl;
+  os << indent << "LastDrawTime: " << this->LastDrawTime << " ms" << endl;
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
   os << indent << "DisplayPath: " << this->DisplayPath << endl;

@@ -14,7 +14,8 @@
 // elevation), the time of Render() + WaitForCompletion() with VTK's vtkOpenGLGPUVolumeRayCastMapper, with cavr's
 // vtkCavrVolumeMapper displaying through host memory, and with it displaying through OpenGL textures (CUDA-OpenGL
 // interop), each alone in the renderer, the last once more with a small opaque sphere beside the volume (the mapper
-// then reads the window's depth back for the rays), and cavrRender's time through the C API for the same view (RGBA8 to the
+// then reads the window's depth back for the rays), and with nothing visible (VTK's own cost of a frame); the mappers'
+// own Render() calls (vtkCavrVolumeMapper::GetLastDrawTime); and cavrRender's time through the C API for the same view (RGBA8 to the
 // host, as above); medians and means over the frames after 3 warm-up frames of each, and PSNR of each mapper's window
 // against the C API's image at one view. Appends to OUTDIR/vtk_mapper_orbit.csv.
 #include <vtkActor.h>
@@ -164,9 +165,12 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   vtkNew<vtkActor> sphereActor;
   sphereActor->SetMapper(sphereMapper);
   ren->AddActor(sphereActor);
-  vtkVolume *vols[4] = {vtkVol, hostVol, texVol, texVol};
-  const char *names[5] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
-                          "cavr_c_api"};
+  // Series: 0-3 the window's frames (path 5: nothing visible, VTK's own cost of a frame), 4 the C API, 6-7 the
+  // mappers' own Render() calls (LastDrawTime) in the host and interop frames.
+  vtkVolume *vols[6] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr};
+  const char *names[8] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
+                          "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
+                          "cavr_mapper_interop_render_call"};
   auto timed = [&](int path) {
     for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(vols[v] == vols[path]);
     sphereActor->SetVisibility(path == 3);
@@ -196,16 +200,20 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   vc->OrthogonalizeViewUp();
   ren->ResetCameraClippingRange();
   CAVRRenderStats st;
-  for (int path = 0; path < 4; ++path)
+  for (int path : {0, 1, 2, 3, 5})
     for (int i = 0; i < 3; ++i) timed(path);
   for (int i = 0; i < 3; ++i) capi(&st);
-  std::vector<double> t[5], kernel;
+  std::vector<double> t[8], kernel;
   double psnrHost = 0.0, psnrTex = 0.0;
   for (int k = 0; k < frames; ++k) {
     vc->Azimuth(360.0 / frames);
     vc->OrthogonalizeViewUp();
     ren->ResetCameraClippingRange();
-    for (int path = 0; path < 4; ++path) t[path].push_back(timed(path));
+    for (int path : {0, 1, 2, 3, 5}) {
+      t[path].push_back(timed(path));
+      if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
+      if (path == 2) t[7].push_back(texMapper->GetLastDrawTime());
+    }
     t[4].push_back(capi(&st));
     kernel.push_back(st.kernelMilliseconds);
     if (k == frames / 3) { // the windows' pictures against the C API's, same view
@@ -227,8 +235,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   const std::string csvPath = out + "/vtk_mapper_orbit.csv";
   FILE *csv = std::fopen(csvPath.c_str(), "a");
   if (!csv) die("cannot write " + csvPath);
-  double med[5], avg[5];
-  for (int p = 0; p < 5; ++p) {
+  double med[8], avg[8];
+  for (int p = 0; p < 8; ++p) {
     med[p] = median(t[p]);
     avg[p] = 0.0;
     for (double x : t[p]) avg[p] += x / t[p].size();
@@ -238,8 +246,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   std::fclose(csv);
   std::printf("orbit %dx%dx%d %s, %dx%d window, %d frames (median / mean ms of Render() + WaitForCompletion()):\n",
               dims[0], dims[1], dims[2], tf.c_str(), size, size, frames);
-  for (int p = 0; p < 5; ++p)
-    std::printf("  %-30s %9.3f %9.3f\n", names[p], med[p], avg[p]);
+  for (int p = 0; p < 8; ++p)
+    std::printf("  %-32s %9.3f %9.3f\n", names[p], med[p], avg[p]);
   std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (interop); mapper / C API: %.2fx (host) "
               "%.2fx (interop); PSNR vs C API: %.2f dB (host) %.2f dB (interop); display path %s\n",
               median(kernel), med[0] / med[1], med[0] / med[2], med[1] / med[4], med[2] / med[4], psnrHost, psnrTex,
