@@ -222,10 +222,11 @@ int cavr_cuda_gl_same_device(int *same, char *msg, size_t msgSize);
 int cavr_cuda_gl_register_texture(unsigned int texture, void **resource, char *msg, size_t msgSize);
 /** Drop a registration (cudaGraphicsUnregisterResource); NULL is a no-op; failures (context gone) are ignored. */
 void cavr_cuda_gl_unregister(void *resource);
-/** Copy `height` rows of `rowBytes` from device memory `src` into the registered texture (map, cudaMemcpy2DToArrayAsync,
-    unmap, on the context's stream; the unmap orders GL's later reads after the copy; the host does not wait). */
-int cavr_cuda_gl_copy_to_texture(CAVRGpuContext *ctx, void *resource, const void *src, size_t rowBytes, int height,
-                                 char *msg, size_t msgSize);
+/** Copy, for each of `count` (1 to 3) registered textures, `height` rows of rowBytes[i] from device memory srcs[i] into
+    resources[i] (one map of all, cudaMemcpy2DToArrayAsync each, one unmap, on the context's stream; the unmap orders GL's
+    later reads after the copies; the host does not wait). */
+int cavr_cuda_gl_copy_to_textures(CAVRGpuContext *ctx, int count, void *const *resources, const void *const *srcs,
+                                  const size_t *rowBytes, int height, char *msg, size_t msgSize);
 
 #ifdef __cplusplus
 }

@@ -65,17 +65,27 @@ extern "C" void cavr_cuda_gl_unregister(void *resource) {
     cudaGetLastError(); // the context (or the texture) went first: nothing left to free on our side
 }
 
-extern "C" int cavr_cuda_gl_copy_to_texture(CAVRGpuContext *ctx, void *resource, const void *src, size_t rowBytes,
-                                            int height, char *msg, size_t msgSize) {
-  cudaGraphicsResource *r = static_cast<cudaGraphicsResource *>(resource);
-  CAVR_CUDA_CHECK(cudaGraphicsMapResources(1, &r, ctx->stream), "cudaGraphicsMapResources");
-  cudaArray_t array = nullptr;
-  cudaError_t e = cudaGraphicsSubResourceGetMappedArray(&array, r, 0, 0);
-  if (e == cudaSuccess)
-    e = cudaMemcpy2DToArrayAsync(array, 0, 0, src, rowBytes, rowBytes, (size_t)height, cudaMemcpyDeviceToDevice,
-                                 ctx->stream);
-  // Unmapping orders GL's later use of the texture after the copy on the stream; the host does not wait.
-  const cudaError_t u = cudaGraphicsUnmapResources(1, &r, ctx->stream);
+extern "C" int cavr_cuda_gl_copy_to_textures(CAVRGpuContext *ctx, int count, void *const *resources,
+                                             const void *const *srcs, const size_t *rowBytes, int height, char *msg,
+                                             size_t msgSize) {
+  if (count < 1 || count > 3) {
+    std::snprintf(msg, msgSize, "cavr_cuda_gl_copy_to_textures: %d textures (1 to 3)", count);
+    return 2;
+  }
+  cudaGraphicsResource *r[3];
+  for (int i = 0; i < count; ++i) r[i] = static_cast<cudaGraphicsResource *>(resources[i]);
+  // One map and one unmap for all the planes: each is a synchronisation between OpenGL and CUDA.
+  CAVR_CUDA_CHECK(cudaGraphicsMapResources(count, r, ctx->stream), "cudaGraphicsMapResources");
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < count && e == cudaSuccess; ++i) {
+    cudaArray_t array = nullptr;
+    e = cudaGraphicsSubResourceGetMappedArray(&array, r[i], 0, 0);
+    if (e == cudaSuccess)
+      e = cudaMemcpy2DToArrayAsync(array, 0, 0, srcs[i], rowBytes[i], rowBytes[i], (size_t)height,
+                                   cudaMemcpyDeviceToDevice, ctx->stream);
+  }
+  // Unmapping orders GL's later use of the textures after the copies on the stream; the host does not wait.
+  const cudaError_t u = cudaGraphicsUnmapResources(count, r, ctx->stream);
   if (e != cudaSuccess) return cavr_cuda_fail(e, "copying a plane into an OpenGL texture", msg, msgSize);
   if (u != cudaSuccess) return cavr_cuda_fail(u, "cudaGraphicsUnmapResources", msg, msgSize);
   return 0;

@@ -887,20 +887,20 @@ void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel ch
   return fb->devicePlanes[channel];
 }
 
-CAVRError cavrCopyFrameBufferToGLTexture(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned texture) {
-  CHECK_HANDLE(fb, "cavrCopyFrameBufferToGLTexture");
-  if (channel < CAVR_FB_COLOR_RGBA8 || channel > CAVR_FB_DEPTH || texture == 0)
-    return ARG_ERROR(fb, "cavrCopyFrameBufferToGLTexture: channel %d, texture %u (a plane and a texture name)",
-                     (int)channel, texture);
+CAVRError cavrCopyFrameBufferToGLTextures(CAVRFrameBuffer fb, const unsigned textures[3]) {
+  CHECK_HANDLE(fb, "cavrCopyFrameBufferToGLTextures");
+  if (!textures || (!textures[0] && !textures[1] && !textures[2]))
+    return ARG_ERROR(fb, "cavrCopyFrameBufferToGLTextures: no texture named (textures[c] for CAVRFrameBufferChannel c)");
   if (!fb->device->ops->copyToGL)
     return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
-                          "cavrCopyFrameBufferToGLTexture: the CPU back end renders into host memory; draw "
+                          "cavrCopyFrameBufferToGLTextures: the CPU back end renders into host memory; draw "
                           "cavrGetFrameBufferData instead");
-  if (!fb->devicePlanes[channel])
-    return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
-                          "cavrCopyFrameBufferToGLTexture: the last render left no image on the GPU (none yet, a volume "
-                          "rendered on the CPU, or super-sampling); its host planes hold it");
-  return fb->device->ops->copyToGL(fb->device, fb, channel, texture);
+  for (int c = 0; c < 3; ++c)
+    if (textures[c] && !fb->devicePlanes[c])
+      return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                            "cavrCopyFrameBufferToGLTextures: the last render left no image on the GPU (none yet, a "
+                            "volume rendered on the CPU, or super-sampling); its host planes hold it");
+  return fb->device->ops->copyToGL(fb->device, fb, textures);
 }
 
 CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb) {

@@ -60,10 +60,11 @@ typedef struct CAVRBackendOps {
   /** Measure and save AUTO's table for a CAVRStorage (cavrTuneDevice); path receives the file. NULL: no tuning. */
   CAVRError (*tune)(CAVRDevice device, int storage, char *path, size_t pathSize);
   /**
-   * Copy the device plane `channel` of the last render into the GL texture `texture` of the current context
-   * (cavrCopyFrameBufferToGLTexture; api.c has checked that the plane is on the device). NULL: unsupported.
+   * Copy the device planes of the last render into the GL textures of the current context, textures[c] for
+   * CAVRFrameBufferChannel c, 0: not that plane (cavrCopyFrameBufferToGLTextures; api.c has checked that the planes
+   * are on the device). NULL: unsupported.
    */
-  CAVRError (*copyToGL)(CAVRDevice device, CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned texture);
+  CAVRError (*copyToGL)(CAVRDevice device, CAVRFrameBuffer fb, const unsigned textures[3]);
   /** Drop the frame buffer's GL registrations (cavrReleaseFrameBufferGLTextures, and before it is freed); may be NULL. */
   void (*releaseGL)(CAVRDevice device, CAVRFrameBuffer fb);
   /** Free and total bytes of the device's memory now (cavrGetDeviceMemoryInfo). NULL: unsupported. */

@@ -389,34 +389,44 @@ static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
   cuda_release_gl(dev, fb);
 }
 
-/* The device plane into a GL texture (issue 14, item 3). The first copy checks that the current GL context runs on
+/* The device planes into GL textures (issue 14, item 3). The first copy checks that the current GL context runs on
    this GPU (else CAVR_ERROR_UNSUPPORTED until cavrReleaseFrameBufferGLTextures) and each new texture name of a plane
-   is registered once; the copy is queued on the context's stream behind the render. */
-static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsigned texture) {
+   is registered once; the copies are queued on the context's stream behind the render, all under one map. */
+static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, const unsigned textures[3]) {
   char msg[400] = "";
   if (fb->glChecked == 0) {
     int same = 0;
     int code = cavr_cuda_gl_same_device(&same, msg, sizeof msg);
-    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTexture: %s", msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
     fb->glChecked = same ? 1 : -1;
   }
   if (fb->glChecked < 0)
     return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
-                          "cavrCopyFrameBufferToGLTexture: the current OpenGL context is not on this device's GPU%s%s",
+                          "cavrCopyFrameBufferToGLTextures: the current OpenGL context is not on this device's GPU%s%s",
                           msg[0] ? ": " : "", msg);
-  if (fb->glResource[channel] && fb->glTexture[channel] != texture) {
-    cavr_cuda_gl_unregister(fb->glResource[channel]);
-    fb->glResource[channel] = NULL;
-  }
-  if (!fb->glResource[channel]) {
-    int code = cavr_cuda_gl_register_texture(texture, &fb->glResource[channel], msg, sizeof msg);
-    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTexture: %s", msg);
-    fb->glTexture[channel] = texture;
-  }
   static const size_t pixelBytes[3] = {4, 16, 4};
-  int code = cavr_cuda_gl_copy_to_texture(context(dev), fb->glResource[channel], fb->devicePlanes[channel],
-                                          (size_t)fb->width * pixelBytes[channel], fb->height, msg, sizeof msg);
-  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTexture: %s", msg);
+  void *resources[3];
+  const void *srcs[3];
+  size_t rowBytes[3];
+  int count = 0;
+  for (int c = 0; c < 3; ++c) {
+    if (!textures[c]) continue;
+    if (fb->glResource[c] && fb->glTexture[c] != textures[c]) {
+      cavr_cuda_gl_unregister(fb->glResource[c]);
+      fb->glResource[c] = NULL;
+    }
+    if (!fb->glResource[c]) {
+      int code = cavr_cuda_gl_register_texture(textures[c], &fb->glResource[c], msg, sizeof msg);
+      if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
+      fb->glTexture[c] = textures[c];
+    }
+    resources[count] = fb->glResource[c];
+    srcs[count] = fb->devicePlanes[c];
+    rowBytes[count] = (size_t)fb->width * pixelBytes[c];
+    ++count;
+  }
+  int code = cavr_cuda_gl_copy_to_textures(context(dev), count, resources, srcs, rowBytes, fb->height, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
   return CAVR_ERROR_NONE;
 }
 

@@ -111,7 +111,7 @@ struct CAVRFrameBufferImpl {
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */
   uint64_t maskStamp;
   struct CAVRFrameBufferImpl *superFb; /* super-sampling (supersample.c): the larger frame, kept between frames */
-  /* CUDA-OpenGL interop (cavrCopyFrameBufferToGLTexture): per plane, the GL texture name registered with CUDA and its
+  /* CUDA-OpenGL interop (cavrCopyFrameBufferToGLTextures): per plane, the GL texture name registered with CUDA and its
      registration (NULL: none), dropped by the back end's releaseGL */
   unsigned glTexture[3];
   void *glResource[3];

@@ -133,7 +133,7 @@ public:
 
   /**
    * Draw the last render through two OpenGL textures, the colour (premultiplied RGBA8) and the depth: filled on the
-   * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTexture) or uploaded from the host planes. A quad
+   * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTextures) or uploaded from the host planes. A quad
    * over the viewport then blends the colour (ONE, ONE_MINUS_SRC_ALPHA), pixel for texel, with the volume's depth
    * for the depth test (LEQUAL; no depth writes). Returns CAVR_ERROR_NONE when drawn.
    */
@@ -164,12 +164,10 @@ public:
     }
     if (fromDevice)
     {
-      CAVRError e =
-        cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_COLOR_RGBA8, this->ColorTexture->GetHandle());
-      if (e == CAVR_ERROR_NONE)
-      {
-        e = cavrCopyFrameBufferToGLTexture(this->FrameBuffer, CAVR_FB_DEPTH, this->DepthTexture->GetHandle());
-      }
+      unsigned textures[3] = { 0, 0, 0 };
+      textures[CAVR_FB_COLOR_RGBA8] = this->ColorTexture->GetHandle();
+      textures[CAVR_FB_DEPTH] = this->DepthTexture->GetHandle();
+      const CAVRError e = cavrCopyFrameBufferToGLTextures(this->FrameBuffer, textures);
       if (e != CAVR_ERROR_NONE)
       {
         return e;

@@ -136,7 +136,7 @@ public:
   /**
    * How the image reaches the window. 0 auto (default): when the CUDA back end rendered the frame and the window is an
    * OpenGL window on the same GPU, the colour and depth planes go from CUDA into two OpenGL textures on the GPU
-   * (cavrCopyFrameBufferToGLTexture); otherwise (CPU back end, a volume that fell back to the CPU, a piece of
+   * (cavrCopyFrameBufferToGLTextures); otherwise (CPU back end, a volume that fell back to the CPU, a piece of
    * distributed data that IceT composites, a context on another GPU) both planes come to host memory and are uploaded
    * into the textures. 1 host: always the second. Either way a full-viewport quad blends the colour in, pixel for
    * texel, with the volume's per-pixel depth for the depth test: both give the same picture.

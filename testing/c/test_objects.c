@@ -109,12 +109,15 @@ int main(void) {
   cavrGetDeviceError(s.dev, NULL);
   /* Issue 14, item 3: the GPU-only calls answer UNSUPPORTED on the CPU back end (and record why), refuse bad
      arguments, and releasing GL registrations that were never made is a no-op. */
-  CHECK_ERR(cavrCopyFrameBufferToGLTexture(NULL, CAVR_FB_COLOR_RGBA8, 1u), CAVR_ERROR_INVALID_ARGUMENT);
-  CHECK_ERR(cavrCopyFrameBufferToGLTexture(s.fb, CAVR_FB_COLOR_RGBA8, 0u), CAVR_ERROR_INVALID_ARGUMENT);
-  CHECK_ERR(cavrCopyFrameBufferToGLTexture(s.fb, (CAVRFrameBufferChannel)3, 1u), CAVR_ERROR_INVALID_ARGUMENT);
-  cavrGetDeviceError(s.dev, NULL);
-  CHECK_ERR(cavrCopyFrameBufferToGLTexture(s.fb, CAVR_FB_DEPTH, 1u), CAVR_ERROR_UNSUPPORTED);
-  CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_UNSUPPORTED && strstr(m, "cavrCopyFrameBufferToGLTexture"));
+  {
+    const unsigned none[3] = {0u, 0u, 0u}, depth[3] = {0u, 0u, 1u};
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(NULL, depth), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(s.fb, NULL), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(s.fb, none), CAVR_ERROR_INVALID_ARGUMENT);
+    cavrGetDeviceError(s.dev, NULL);
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(s.fb, depth), CAVR_ERROR_UNSUPPORTED);
+    CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_UNSUPPORTED && strstr(m, "cavrCopyFrameBufferToGLTextures"));
+  }
   CHECK_OK(cavrReleaseFrameBufferGLTextures(s.fb));
   CHECK_ERR(cavrReleaseFrameBufferGLTextures(NULL), CAVR_ERROR_INVALID_ARGUMENT);
   {

@@ -451,7 +451,8 @@ int run_soak(long frames, CAVRDevice meter) {
     cam->SetParallelProjection(0);
     s.ren->ResetCamera();
     s.ren->ResetCameraClippingRange();
-    s.win->Render();
+    for (int k = 0; k < 4; ++k) s.win->Render(); // buffers released by the frames before are freed by the driver once
+    s.win->WaitForCompletion();                  // the GPU is done with them
   };
   canonical();
   const size_t freeBefore = freeBytes(), rssBefore = rss_bytes();
