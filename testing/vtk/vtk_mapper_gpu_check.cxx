@@ -18,10 +18,10 @@
 // strategy and display path on both inputs (8- and 16-bit), FRAMES frames at random views, transfer functions, window
 // sizes and inputs (changed every 50 frames), strategies, display paths, shading, blend modes and with or without an
 // opaque sphere. Memory is read in one fixed state (input, window size, strategy, path, view) before, every 2000 frames
-// and after: device memory must be within 1 MiB of before, host RSS (after malloc_trim) within 16 MiB, and no error
-// or warning may have been reported. Then a volume that does not fit on the GPU renders on the CPU with a warning,
-// equals the CPU back end's picture (>= 45 dB), and leaves device memory where it was (1 MiB): once by the core's
-// fault injection (CAVR_CUDA_VOLUME_LIMIT) and once for real (the GPU filled first, a 391 MiB volume).
+// and after: device memory in use may not grow by more than 1 MiB, host RSS (after malloc_trim) by more than 16 MiB,
+// and no error or warning may have been reported. Then a volume that does not fit on the GPU renders on the CPU with a
+// warning, equals the CPU back end's picture (>= 45 dB), and leaves device memory where it was (1 MiB): once by the
+// core's fault injection (CAVR_CUDA_VOLUME_LIMIT) and once for real (the GPU filled first, a 391 MiB volume).
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
@@ -506,7 +506,11 @@ int run_soak(long frames, CAVRDevice meter) {
   std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through textures\n", frames, seconds,
               1e3 * seconds / std::max(1L, frames), cudaFrames, interopFrames);
   check(cudaFrames == frames, fmt("every frame on the CUDA back end (%.0f of %.0f)", cudaFrames, double(frames)));
-  check(std::fabs(dDev) <= 1.0, fmt("device memory flat: %+.3f MiB used after the frames (within 1 MiB)", dDev));
+  // A leak uses more memory; the driver may also give back some that it held at the first reading (measured on an H100:
+  // the readings alternate between the first one and 33.2 MiB less in use, never more), so the bound is one-sided.
+  std::printf("soak: device memory in use after the frames %+.3f MiB against before (%s 1 MiB either way)\n", dDev,
+              std::fabs(dDev) <= 1.0 ? "within" : "not within");
+  check(dDev <= 1.0, fmt("device memory flat: %+.3f MiB more in use after the frames (at most 1 MiB)", dDev));
   check(dRss <= 16.0, fmt("host RSS flat: %+.1f MiB after the frames (<= 16 MiB)", dRss));
   check(s.reports.errors == 0 && s.reports.warnings == 0,
         fmt("no error (%.0f) and no warning (%.0f) reported", s.reports.errors, s.reports.warnings));
