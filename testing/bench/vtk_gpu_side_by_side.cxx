@@ -117,6 +117,20 @@ void write_png(const std::string &path, const unsigned char *rgb, int w, int h, 
   png->SetFileName(path.c_str());
   png->Write();
 }
+// VTK's camera as cavr's (square image): view and projection, row-major in VTK, column-major in cavr; committed.
+void use_vtk_camera(CAVRDevice dev, CAVRCamera cam, vtkCamera *vc) {
+  double view[16], proj[16];
+  vtkMatrix4x4 *mv = vc->GetModelViewTransformMatrix();
+  vtkMatrix4x4 *mp = vc->GetProjectionTransformMatrix(1.0, -1, 1);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      view[4 * c + r] = mv->GetElement(r, c);
+      proj[4 * c + r] = mp->GetElement(r, c);
+    }
+  ok(dev, cavrSetCameraMatrices(cam, view, proj), "camera");
+  ok(dev, cavrCommitCamera(cam), "camera commit");
+}
+
 #if CAVR_BENCH_WITH_MAPPER
 std::vector<unsigned char> window_rgb(vtkRenderWindow *win, int size) {
   vtkNew<vtkUnsignedCharArray> px;
@@ -181,16 +195,7 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   };
   vtkCamera *vc = ren->GetActiveCamera();
   auto capi = [&](CAVRRenderStats *st) {
-    double view[16], proj[16];
-    vtkMatrix4x4 *mv = vc->GetModelViewTransformMatrix();
-    vtkMatrix4x4 *mp = vc->GetProjectionTransformMatrix(1.0, -1, 1);
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) {
-        view[4 * c + r] = mv->GetElement(r, c);
-        proj[4 * c + r] = mp->GetElement(r, c);
-      }
-    ok(dev, cavrSetCameraMatrices(cam, view, proj), "camera");
-    ok(dev, cavrCommitCamera(cam), "camera commit");
+    use_vtk_camera(dev, cam, vc);
     const double a = now_ms();
     ok(dev, cavrRender(fb, cv, ctfc, cam, set, st), "cavrRender");
     return now_ms() - a;
@@ -381,17 +386,7 @@ int main(int argc, char **argv) {
       win->WaitForCompletion();
       tv.push_back(now_ms() - a);
     }
-    // VTK's camera as cavr's: view and projection, row-major in VTK, column-major in cavr.
-    double view[16], proj[16];
-    vtkMatrix4x4 *mv = vc->GetModelViewTransformMatrix();
-    vtkMatrix4x4 *mp = vc->GetProjectionTransformMatrix(1.0, -1, 1);
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) {
-        view[4 * c + r] = mv->GetElement(r, c);
-        proj[4 * c + r] = mp->GetElement(r, c);
-      }
-    ok(dev, cavrSetCameraMatrices(cam, view, proj), "camera");
-    ok(dev, cavrCommitCamera(cam), "camera commit");
+    use_vtk_camera(dev, cam, vc);
     CAVRRenderStats st;
     for (int i = 0; i < 2; ++i) ok(dev, cavrRender(fb, cv, ctfc, cam, set, &st), "cavrRender");
     for (int i = 0; i < frames; ++i) {
