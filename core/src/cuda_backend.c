@@ -372,7 +372,9 @@ static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsi
 }
 
 static void cuda_release_gl(CAVRDevice dev, CAVRFrameBuffer fb) {
-  (void)dev;
+  char why[256];
+  if (fb->glResource[0] || fb->glResource[1] || fb->glResource[2])
+    (void)cavr_cuda_context_make_current(context(dev), why, sizeof why); /* best effort: the registrations' GPU */
   for (int c = 0; c < 3; ++c) {
     cavr_cuda_gl_unregister(fb->glResource[c]);
     fb->glResource[c] = NULL;
@@ -394,6 +396,8 @@ static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
    is registered once; the copies are queued on the context's stream behind the render, all under one map. */
 static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, const unsigned textures[3]) {
   char msg[400] = "";
+  if (cavr_cuda_context_make_current(context(dev), msg, sizeof msg)) /* this device's GPU: cudaGLGetDevices compares */
+    return cavr_set_error(dev, CAVR_ERROR_CUDA, "cavrCopyFrameBufferToGLTextures: %s", msg);
   if (fb->glChecked == 0) {
     int same = 0;
     int code = cavr_cuda_gl_same_device(&same, msg, sizeof msg);
@@ -432,6 +436,8 @@ static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, const unsig
 
 static CAVRError cuda_memory_info(CAVRDevice dev, size_t *freeBytes, size_t *totalBytes) {
   char msg[400];
+  if (cavr_cuda_context_make_current(context(dev), msg, sizeof msg))
+    return cavr_set_error(dev, CAVR_ERROR_CUDA, "cavrGetDeviceMemoryInfo: %s", msg);
   int code = cavr_cuda_memory_info(freeBytes, totalBytes, msg, sizeof msg);
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrGetDeviceMemoryInfo: %s", msg);
   return CAVR_ERROR_NONE;

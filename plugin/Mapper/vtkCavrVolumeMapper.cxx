@@ -750,8 +750,9 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     return;
   }
   const bool distributed = this->RenderExtent[0] <= this->RenderExtent[1];
+  // Super-sampled frames are averaged on the host (core/src/supersample.c): they take the host path too.
   const bool interop = this->DisplayPath == DISPLAY_AUTO && !distributed && !in.InteropRefused &&
-    cavrGetDeviceBackend(in.Device) == CAVR_BACKEND_CUDA;
+    this->Supersampling <= 1 && cavrGetDeviceBackend(in.Device) == CAVR_BACKEND_CUDA;
   const unsigned hostChannels = interop ? 0u : CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH;
   if (hostChannels != in.HostChannels)
   {

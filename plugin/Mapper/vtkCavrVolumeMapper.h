@@ -137,9 +137,9 @@ public:
    * How the image reaches the window. 0 auto (default): when the CUDA back end rendered the frame and the window is an
    * OpenGL window on the same GPU, the colour and depth planes go from CUDA into two OpenGL textures on the GPU
    * (cavrCopyFrameBufferToGLTextures); otherwise (CPU back end, a volume that fell back to the CPU, a piece of
-   * distributed data that IceT composites, a context on another GPU) both planes come to host memory and are uploaded
-   * into the textures. 1 host: always the second. Either way a full-viewport quad blends the colour in, pixel for
-   * texel, with the volume's per-pixel depth for the depth test: both give the same picture.
+   * distributed data that IceT composites, super-sampling, a context on another GPU) both planes come to host memory
+   * and are uploaded into the textures. 1 host: always the second. Either way a full-viewport quad blends the colour
+   * in, pixel for texel, with the volume's per-pixel depth for the depth test: both give the same picture.
    */
   vtkSetClampMacro(DisplayPath, int, DISPLAY_AUTO, DISPLAY_HOST);
   vtkGetMacro(DisplayPath, int);
