@@ -225,6 +225,25 @@ int cavr_cuda_block_deviation(CAVRGpuContext *ctx, int width, int height, const 
 int cavr_cuda_copy_bandwidth(size_t bytes, double *gbPerSecond, char *msg, size_t msgSize);
 int cavr_cuda_texture_ceiling(double *fetchesPerSecond, char *msg, size_t msgSize);
 
+/*
+ * CUDA-OpenGL interop (kernels/gl_interop.cu; issue 14, item 3): the frame's planes into OpenGL textures without a
+ * trip through host memory. All need the OpenGL context that owns the textures current on the calling thread.
+ */
+/** *same = 1 when the current OpenGL context runs on the current CUDA device (cudaGLGetDevices), else 0 with the
+    reason in msg (no context current, another GPU); returns non-zero only for a failing CUDA runtime. */
+int cavr_cuda_gl_same_device(int *same, char *msg, size_t msgSize);
+/** Register GL_TEXTURE_2D `texture` for writing (cudaGraphicsGLRegisterImage, write-discard); *resource receives the
+    registration. Returns 4 (CAVR_ERROR_UNSUPPORTED) when CUDA refuses the texture (unknown name, a format it does not
+    map: RGBA8, RGBA32F and R32F are mapped). */
+int cavr_cuda_gl_register_texture(unsigned int texture, void **resource, char *msg, size_t msgSize);
+/** Drop a registration (cudaGraphicsUnregisterResource); NULL is a no-op; failures (context gone) are ignored. */
+void cavr_cuda_gl_unregister(void *resource);
+/** Copy, for each of `count` (1 to 3) registered textures, `height` rows of rowBytes[i] from device memory srcs[i] into
+    resources[i] (one map of all, cudaMemcpy2DToArrayAsync each, one unmap, on the context's stream; the unmap orders GL's
+    later reads after the copies; the host does not wait). */
+int cavr_cuda_gl_copy_to_textures(CAVRGpuContext *ctx, int count, void *const *resources, const void *const *srcs,
+                                  const size_t *rowBytes, int height, char *msg, size_t msgSize);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,8 +5,55 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | ncu-big | profile | compressive | solver | commit | iso | rotation | final
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | ncu-big | profile | compressive | solver | commit | iso | rotation | final
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
+  # VTK on the GPU machine. Needs .vtkegl/ (carried): the GL loader debs and VTK 9.4.2 built with EGL
+  # (../shared/setup/vtk-egl/). Configured and built on its own (no full build first).
+  # vtk (issue 11, item 6): VTK's GPU ray caster and cavr's C API in one program.
+  # vtk-mapper (issue 14, items 2, 3, 5): vtkCavrVolumeMapper with the CUDA back end in an EGL window: the checks
+  # (CUDA = CPU through both display paths, an opaque sphere, re-rendering), the orbit benchmark (VTK's GPU mapper,
+  # cavr's mapper through host memory and through OpenGL textures, the C API; 512^3 and 1024^3, two transfer
+  # functions), then the soak (SOAK_FRAMES frames, default 10000) and the CPU fallback of a volume too large for the GPU.
+  for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [ -d /opt/vis ] || tar xJf .vtkegl/vtk-9.4.2-egl-install.tar.xz -C /opt
+  T0=$(date +%s)
+  cmake -S . -B build-vtk -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCAVR_BUILD_VTK_GPU_BENCH=ON -DVTK_DIR=/opt/vis/lib/cmake/vtk-9.4 -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+    >"$OUT/vtk_configure.log" 2>&1 || { tail -30 "$OUT/vtk_configure.log"; exit 1; }
+  TARGETS="cavr-vtk-gpu-bench"; [ "$MODE" = vtk-mapper ] && TARGETS="cavr-vtk-gpu-bench cavr-vtk-mapper-check"
+  cmake --build build-vtk -j16 --target $TARGETS >"$OUT/vtk_build.log" 2>&1 || { grep -E "error" "$OUT/vtk_build.log" | head -20; exit 1; }
+  echo "configured and built in $(( $(date +%s) - T0 )) s"
+  mkdir -p .devdata/raw
+  RAW=.devdata/raw/colin27_ch2better_301x370x316_uint8.raw
+  [ -f "$RAW" ] || gunzip -c data/colin27_ch2better_301x370x316_uint8.raw.gz > "$RAW"
+  export LD_LIBRARY_PATH=/opt/vis/lib:${LD_LIBRARY_PATH:-}
+  B=build-vtk/testing/cavr-vtk-gpu-bench
+  if [ "$MODE" = vtk ]; then
+    for n in 0 1024; do
+      $B "$RAW" 301 370 316 testing/bench/dense.tf 1024 0,30,60,90 20 "$OUT" $n
+      $B "$RAW" 301 370 316 testing/bench/mri.tf 1024 0,30,60,90 20 "$OUT" $n
+    done 2>&1 | tee "$OUT/vtk_side_by_side.txt"
+    rm -f "$OUT/vtk_configure.log" "$OUT/vtk_build.log"
+    exit 0
+  fi
+  C=build-vtk/testing/vtk/cavr-vtk-mapper-check
+  mkdir -p "$OUT/png"
+  $C check "$OUT/png" > "$OUT/mapper_check.log" 2>&1; echo "mapper check: rc=$?"
+  grep -E "^(FAIL|PASS|SKIP)|dB through|silhouette|in front|outside the" "$OUT/mapper_check.log" | cut -c1-190 | head -40
+  for n in 512 1024; do
+    for tf in mri dense; do
+      $B "$RAW" 301 370 316 testing/bench/$tf.tf 1024 0 ${ORBIT_FRAMES:-24} "$OUT/png" $n orbit 2>&1 | grep -v "^volume\|^cavr device\|^VTK window"
+    done
+  done | tee "$OUT/orbit.txt"
+  mv "$OUT/png/vtk_mapper_orbit.csv" "$OUT/" 2>/dev/null
+  $C soak ${SOAK_FRAMES:-10000} > "$OUT/mapper_soak.log" 2>&1; echo "mapper soak: rc=$?"
+  grep -E "^(ok|FAIL|PASS)|soak:|fallback" "$OUT/mapper_soak.log" | cut -c1-200 | head -40
+  tar czf "$OUT/png.tgz" -C "$OUT" png && rm -rf "$OUT/png"
+  rm -f "$OUT/vtk_configure.log"; gzip -f "$OUT/vtk_build.log"
+  exit 0
+fi
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 if [ "$MODE" = iso ]; then TARGETS="--target cavr-render test_gpu_iso cavr-compressive-bench"; else TARGETS=""; fi
@@ -40,24 +87,6 @@ fi
 if [ "$MODE" = big ]; then
   # Issue 11, item 5: a volume of >= 55% of device memory and one with more than 2048 voxels on an axis.
   build-gpu/testing/cavr-bench --big-volume ${BIG_N:-3584} --aniso ${ANISO:-512,512,4096} --out "$OUT" 2>&1 | tee "$OUT/big.log"
-  exit 0
-fi
-if [ "$MODE" = vtk ]; then
-  # Issue 11, item 6: VTK's GPU ray caster and cavr in one program. Needs .vtkegl/ (carried): the GL loader debs and
-  # VTK 9.4.2 built with EGL (../shared/setup/vtk-egl/).
-  for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
-  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-  [ -d /opt/vis ] || tar xJf .vtkegl/vtk-9.4.2-egl-install.tar.xz -C /opt
-  cmake -S . -B build-gpu -DCAVR_BUILD_VTK_GPU_BENCH=ON -DVTK_DIR=/opt/vis/lib/cmake/vtk-9.4 -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
-    >"$OUT/vtk_configure.log" 2>&1 || { tail -30 "$OUT/vtk_configure.log"; exit 1; }
-  cmake --build build-gpu -j16 --target cavr-vtk-gpu-bench >"$OUT/vtk_build.log" 2>&1 || { grep -E "error" "$OUT/vtk_build.log" | head -20; exit 1; }
-  RAW=.devdata/raw/colin27_ch2better_301x370x316_uint8.raw
-  export LD_LIBRARY_PATH=/opt/vis/lib:${LD_LIBRARY_PATH:-}
-  for n in 0 1024; do
-    build-gpu/testing/cavr-vtk-gpu-bench "$RAW" 301 370 316 testing/bench/dense.tf 1024 0,30,60,90 20 "$OUT" $n
-    build-gpu/testing/cavr-vtk-gpu-bench "$RAW" 301 370 316 testing/bench/mri.tf 1024 0,30,60,90 20 "$OUT" $n
-  done 2>&1 | tee "$OUT/vtk_side_by_side.txt"
-  rm -f "$OUT/vtk_configure.log" "$OUT/vtk_build.log"
   exit 0
 fi
 if [ "$MODE" = iso ]; then

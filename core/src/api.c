@@ -96,6 +96,16 @@ CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callba
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes, size_t *totalBytes) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  if (!freeBytes || !totalBytes)
+    return cavr_set_error(device, CAVR_ERROR_INVALID_ARGUMENT, "cavrGetDeviceMemoryInfo: NULL output");
+  *freeBytes = *totalBytes = 0;
+  if (!device->ops->memoryInfo)
+    return cavr_set_error(device, CAVR_ERROR_UNSUPPORTED, "cavrGetDeviceMemoryInfo: the CPU back end has no device memory");
+  return device->ops->memoryInfo(device, freeBytes, totalBytes);
+}
+
 CAVRError cavrTuneDevice(CAVRDevice device, CAVRScalarType type, char *path, size_t pathSize) {
   if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
   int storage;
@@ -875,6 +885,28 @@ CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled) {
 void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel) {
   if (!fb || channel < CAVR_FB_COLOR_RGBA8 || channel > CAVR_FB_DEPTH) return NULL;
   return fb->devicePlanes[channel];
+}
+
+CAVRError cavrCopyFrameBufferToGLTextures(CAVRFrameBuffer fb, const unsigned textures[3]) {
+  CHECK_HANDLE(fb, "cavrCopyFrameBufferToGLTextures");
+  if (!textures || (!textures[0] && !textures[1] && !textures[2]))
+    return ARG_ERROR(fb, "cavrCopyFrameBufferToGLTextures: no texture named (textures[c] for CAVRFrameBufferChannel c)");
+  if (!fb->device->ops->copyToGL)
+    return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                          "cavrCopyFrameBufferToGLTextures: the CPU back end renders into host memory; draw "
+                          "cavrGetFrameBufferData instead");
+  for (int c = 0; c < 3; ++c)
+    if (textures[c] && !fb->devicePlanes[c])
+      return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                            "cavrCopyFrameBufferToGLTextures: the last render left no image on the GPU (none yet, a "
+                            "volume rendered on the CPU, or super-sampling); its host planes hold it");
+  return fb->device->ops->copyToGL(fb->device, fb, textures);
+}
+
+CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb) {
+  CHECK_HANDLE(fb, "cavrReleaseFrameBufferGLTextures");
+  if (fb->device->ops->releaseGL) fb->device->ops->releaseGL(fb->device, fb);
+  return CAVR_ERROR_NONE;
 }
 
 CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count) {

@@ -66,6 +66,16 @@ typedef struct CAVRBackendOps {
    */
   CAVRError (*supersampleKeepCentre)(CAVRDevice device, const CAVRRenderJob *job);
   CAVRError (*supersampleReduce)(CAVRDevice device, const CAVRRenderJob *job, int G, int n, CAVRRenderStats *stats);
+  /**
+   * Copy the device planes of the last render into the GL textures of the current context, textures[c] for
+   * CAVRFrameBufferChannel c, 0: not that plane (cavrCopyFrameBufferToGLTextures; api.c has checked that the planes
+   * are on the device). NULL: unsupported.
+   */
+  CAVRError (*copyToGL)(CAVRDevice device, CAVRFrameBuffer fb, const unsigned textures[3]);
+  /** Drop the frame buffer's GL registrations (cavrReleaseFrameBufferGLTextures, and before it is freed); may be NULL. */
+  void (*releaseGL)(CAVRDevice device, CAVRFrameBuffer fb);
+  /** Free and total bytes of the device's memory now (cavrGetDeviceMemoryInfo). NULL: unsupported. */
+  CAVRError (*memoryInfo)(CAVRDevice device, size_t *freeBytes, size_t *totalBytes);
 } CAVRBackendOps;
 
 /** Per-frame values every back end derives the same way from a job (frame_constants.c). */

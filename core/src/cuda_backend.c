@@ -373,12 +373,76 @@ static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsi
   return plane;
 }
 
+static void cuda_release_gl(CAVRDevice dev, CAVRFrameBuffer fb) {
+  char why[256];
+  if (fb->glResource[0] || fb->glResource[1] || fb->glResource[2])
+    (void)cavr_cuda_context_make_current(context(dev), why, sizeof why); /* best effort: the registrations' GPU */
+  for (int c = 0; c < 3; ++c) {
+    cavr_cuda_gl_unregister(fb->glResource[c]);
+    fb->glResource[c] = NULL;
+    fb->glTexture[c] = 0;
+  }
+  fb->glChecked = 0;
+}
+
 static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
-  (void)dev;
   for (int c = 0; c < 3; ++c) {
     cavr_cuda_host_unregister(fb->pinned[c]);
     fb->pinned[c] = NULL;
   }
+  cuda_release_gl(dev, fb);
+}
+
+/* The device planes into GL textures (issue 14, item 3). The first copy checks that the current GL context runs on
+   this GPU (else CAVR_ERROR_UNSUPPORTED until cavrReleaseFrameBufferGLTextures) and each new texture name of a plane
+   is registered once; the copies are queued on the context's stream behind the render, all under one map. */
+static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, const unsigned textures[3]) {
+  char msg[400] = "";
+  if (cavr_cuda_context_make_current(context(dev), msg, sizeof msg)) /* this device's GPU: cudaGLGetDevices compares */
+    return cavr_set_error(dev, CAVR_ERROR_CUDA, "cavrCopyFrameBufferToGLTextures: %s", msg);
+  if (fb->glChecked == 0) {
+    int same = 0;
+    int code = cavr_cuda_gl_same_device(&same, msg, sizeof msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
+    fb->glChecked = same ? 1 : -1;
+  }
+  if (fb->glChecked < 0)
+    return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
+                          "cavrCopyFrameBufferToGLTextures: the current OpenGL context is not on this device's GPU%s%s",
+                          msg[0] ? ": " : "", msg);
+  static const size_t pixelBytes[3] = {4, 16, 4};
+  void *resources[3];
+  const void *srcs[3];
+  size_t rowBytes[3];
+  int count = 0;
+  for (int c = 0; c < 3; ++c) {
+    if (!textures[c]) continue;
+    if (fb->glResource[c] && fb->glTexture[c] != textures[c]) {
+      cavr_cuda_gl_unregister(fb->glResource[c]);
+      fb->glResource[c] = NULL;
+    }
+    if (!fb->glResource[c]) {
+      int code = cavr_cuda_gl_register_texture(textures[c], &fb->glResource[c], msg, sizeof msg);
+      if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
+      fb->glTexture[c] = textures[c];
+    }
+    resources[count] = fb->glResource[c];
+    srcs[count] = fb->devicePlanes[c];
+    rowBytes[count] = (size_t)fb->width * pixelBytes[c];
+    ++count;
+  }
+  int code = cavr_cuda_gl_copy_to_textures(context(dev), count, resources, srcs, rowBytes, fb->height, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
+  return CAVR_ERROR_NONE;
+}
+
+static CAVRError cuda_memory_info(CAVRDevice dev, size_t *freeBytes, size_t *totalBytes) {
+  char msg[400];
+  if (cavr_cuda_context_make_current(context(dev), msg, sizeof msg))
+    return cavr_set_error(dev, CAVR_ERROR_CUDA, "cavrGetDeviceMemoryInfo: %s", msg);
+  int code = cavr_cuda_memory_info(freeBytes, totalBytes, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrGetDeviceMemoryInfo: %s", msg);
+  return CAVR_ERROR_NONE;
 }
 
 static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
@@ -716,7 +780,7 @@ static CAVRError cuda_supersample_reduce(CAVRDevice dev, const CAVRRenderJob *jo
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
                                        cuda_release_frame_buffer, cuda_tune, cuda_supersample_keep_centre,
-                                       cuda_supersample_reduce};
+                                       cuda_supersample_reduce, cuda_copy_to_gl, cuda_release_gl, cuda_memory_info};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;

@@ -111,6 +111,11 @@ struct CAVRFrameBufferImpl {
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */
   uint64_t maskStamp;
   struct CAVRFrameBufferImpl *superFb; /* super-sampling (supersample.c): the larger frame, kept between frames */
+  /* CUDA-OpenGL interop (cavrCopyFrameBufferToGLTextures): per plane, the GL texture name registered with CUDA and its
+     registration (NULL: none), dropped by the back end's releaseGL */
+  unsigned glTexture[3];
+  void *glResource[3];
+  int glChecked;                 /* 1: the current GL context was found on this GPU; -1: not (UNSUPPORTED until releaseGL) */
 };
 
 /** Record an error on the device (keeps the first until read; calls the callback). Returns code. */

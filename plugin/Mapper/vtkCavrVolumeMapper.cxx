@@ -9,25 +9,58 @@
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkObjectFactory.h"
+#include "vtkOpenGLQuadHelper.h"
+#include "vtkOpenGLRenderUtilities.h"
+#include "vtkOpenGLRenderWindow.h"
+#include "vtkOpenGLShaderCache.h"
+#include "vtkOpenGLState.h"
 #include "vtkPiecewiseFunction.h"
-#include "vtkRayCastImageDisplayHelper.h"
+#include "vtkProp3D.h"
+#include "vtkPropCollection.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkScalarsToColors.h"
+#include "vtkShaderProgram.h"
 #include "vtkSmartPointer.h"
+#include "vtkTextureObject.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
+#if __has_include("vtk_glad.h")
+#include "vtk_glad.h" // VTK >= 9.4
+#else
+#include "vtk_glew.h"
+#endif
 
 #include "cavr/cavr.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace
 {
 constexpr int TableSize = 1024;
+
+// True when the renderer holds a visible prop other than a volume that can draw opaque geometry: only then is the
+// window's depth buffer worth reading back for the rays to stop at (it costs a GPU -> host copy every frame).
+bool HasOpaqueGeometry(vtkRenderer* ren)
+{
+  vtkPropCollection* props = ren->GetViewProps();
+  vtkCollectionSimpleIterator it;
+  props->InitTraversal(it);
+  while (vtkProp* prop = props->GetNextProp(it))
+  {
+    if (prop->GetVisibility() && vtkProp3D::SafeDownCast(prop) && !vtkVolume::SafeDownCast(prop) &&
+      prop->HasOpaqueGeometry())
+    {
+      return true;
+    }
+  }
+  return false;
+}
 
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
 void ToColumnMajor(vtkMatrix4x4* m, double out[16])
@@ -50,6 +83,10 @@ public:
 
   void ReleaseAll()
   {
+    if (this->FrameBuffer)
+    {
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer); // while the window's context may still be current
+    }
     cavrReleaseFrameBuffer(this->FrameBuffer);
     cavrReleaseRenderSettings(this->Settings);
     cavrReleaseCamera(this->Camera);
@@ -66,6 +103,123 @@ public:
     this->TableTime = 0;
     this->VolumeReady = false;
     this->HaveVolume = false;
+    this->InteropRefused = false;
+  }
+
+  /** The GPU display's textures and quad (interop path), released with the window's context current. */
+  void ReleaseGL(vtkWindow* window)
+  {
+    if (this->FrameBuffer)
+    {
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+    }
+    for (vtkTextureObject* t : { this->ColorTexture.GetPointer(), this->DepthTexture.GetPointer() })
+    {
+      if (t)
+      {
+        t->ReleaseGraphicsResources(window);
+      }
+    }
+    this->ColorTexture = nullptr;
+    this->DepthTexture = nullptr;
+    if (this->Quad)
+    {
+      this->Quad->ReleaseGraphicsResources(window);
+    }
+    this->Quad.reset();
+    this->InteropWindow = nullptr;
+    this->InteropRefused = false;
+  }
+
+  /**
+   * Draw the last render through two OpenGL textures, the colour (premultiplied RGBA8) and the depth: filled on the
+   * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTextures) or uploaded from the host planes. A quad
+   * over the viewport then blends the colour (ONE, ONE_MINUS_SRC_ALPHA), pixel for texel, with the volume's depth
+   * for the depth test (LEQUAL; no depth writes). Returns CAVR_ERROR_NONE when drawn.
+   */
+  CAVRError Draw(vtkOpenGLRenderWindow* win, int width, int height, bool fromDevice)
+  {
+    if (this->InteropWindow != win)
+    {
+      this->ReleaseGL(win);
+      this->InteropWindow = win;
+    }
+    if (!this->ColorTexture)
+    {
+      this->ColorTexture = vtkSmartPointer<vtkTextureObject>::New();
+      this->DepthTexture = vtkSmartPointer<vtkTextureObject>::New();
+      this->ColorTexture->SetContext(win);
+      this->DepthTexture->SetContext(win);
+    }
+    if (static_cast<int>(this->ColorTexture->GetWidth()) != width ||
+      static_cast<int>(this->ColorTexture->GetHeight()) != height || !this->ColorTexture->GetHandle())
+    {
+      // New storage under the same names: registrations of the old storage must go first.
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+      if (!this->ColorTexture->Create2D(width, height, 4, VTK_UNSIGNED_CHAR, false) ||
+        !this->DepthTexture->Create2D(width, height, 1, VTK_FLOAT, false))
+      {
+        return CAVR_ERROR_UNSUPPORTED;
+      }
+    }
+    if (fromDevice)
+    {
+      unsigned textures[3] = { 0, 0, 0 };
+      textures[CAVR_FB_COLOR_RGBA8] = this->ColorTexture->GetHandle();
+      textures[CAVR_FB_DEPTH] = this->DepthTexture->GetHandle();
+      const CAVRError e = cavrCopyFrameBufferToGLTextures(this->FrameBuffer, textures);
+      if (e != CAVR_ERROR_NONE)
+      {
+        return e;
+      }
+    }
+    else
+    {
+      // New storage for the textures: CUDA's registrations of the old one (an earlier frame through the GPU path)
+      // must go first; the next such frame registers them again.
+      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+      void* rgba = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_COLOR_RGBA8));
+      void* depth = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_DEPTH));
+      if (!this->ColorTexture->Create2DFromRaw(width, height, 4, VTK_UNSIGNED_CHAR, rgba) ||
+        !this->DepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, depth))
+      {
+        return CAVR_ERROR_UNSUPPORTED;
+      }
+    }
+    if (!this->Quad)
+    {
+      std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\n");
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
+        "  gl_FragData[0] = texture(cavrColor, texCoord);\n"
+        "  gl_FragDepth = texture(cavrDepth, texCoord).r;\n");
+      this->Quad.reset(new vtkOpenGLQuadHelper(
+        win, vtkOpenGLRenderUtilities::GetFullScreenQuadVertexShader().c_str(), fs.c_str(), ""));
+    }
+    if (!this->Quad->Program)
+    {
+      return CAVR_ERROR_UNSUPPORTED;
+    }
+    win->GetShaderCache()->ReadyShaderProgram(this->Quad->Program);
+    vtkOpenGLState* state = win->GetState();
+    vtkOpenGLState::ScopedglEnableDisable blendSaver(state, GL_BLEND);
+    vtkOpenGLState::ScopedglEnableDisable depthSaver(state, GL_DEPTH_TEST);
+    vtkOpenGLState::ScopedglBlendFuncSeparate blendFuncSaver(state);
+    vtkOpenGLState::ScopedglDepthMask depthMaskSaver(state);
+    vtkOpenGLState::ScopedglDepthFunc depthFuncSaver(state);
+    state->vtkglEnable(GL_BLEND);
+    state->vtkglBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    state->vtkglEnable(GL_DEPTH_TEST);
+    state->vtkglDepthFunc(GL_LEQUAL);
+    state->vtkglDepthMask(GL_FALSE);
+    this->ColorTexture->Activate();
+    this->DepthTexture->Activate();
+    this->Quad->Program->SetUniformi("cavrColor", this->ColorTexture->GetTextureUnit());
+    this->Quad->Program->SetUniformi("cavrDepth", this->DepthTexture->GetTextureUnit());
+    this->Quad->Render();
+    this->DepthTexture->Deactivate();
+    this->ColorTexture->Deactivate();
+    return CAVR_ERROR_NONE;
   }
 
   /** The device's first error as "CODE: message". */
@@ -93,14 +247,20 @@ public:
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double Origin[3] = { 0, 0, 0 };
-  double Bounds[6] = { 0, 0, 0, 0, 0, 0 };
   vtkMTimeType TableTime = 0;
   std::vector<float> Table;
   std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
   std::vector<float> Depth;
   std::string LastBackend;
   std::string LastError;
-  vtkSmartPointer<vtkRayCastImageDisplayHelper> Display;
+  // The display: textures and a quad (both paths)
+  vtkSmartPointer<vtkTextureObject> ColorTexture;
+  vtkSmartPointer<vtkTextureObject> DepthTexture;
+  std::unique_ptr<vtkOpenGLQuadHelper> Quad;
+  vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
+  bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
+  unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
+  std::string LastDisplay;
 };
 
 vtkStandardNewMacro(vtkCavrVolumeMapper);
@@ -121,16 +281,23 @@ const char* vtkCavrVolumeMapper::GetLastBackendName()
 }
 
 //------------------------------------------------------------------------------
+const char* vtkCavrVolumeMapper::GetLastDisplayPathName()
+{
+  return this->Internals->LastDisplay.c_str();
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
+  this->Internals->ReleaseGL(window);
   this->Internals->ReleaseAll();
-  this->Internals->Display = nullptr;
   this->Superclass::ReleaseGraphicsResources(window);
 }
 
 //------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 {
+  const auto start = std::chrono::steady_clock::now();
   vtkInternals& in = *this->Internals;
   // Report each distinct problem once; a good frame clears it. Nothing is drawn on error.
   auto fail = [&](const std::string& msg) {
@@ -280,6 +447,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   {
     vtkWarningMacro(<< "cavr Volume ignores the image's direction matrix (rendered axis-aligned).");
   }
+  // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
+  int local[6] = { 0, -1, 0, -1, 0, -1 };
+  if (!cellFlag && this->RenderExtent[0] <= this->RenderExtent[1])
+  {
+    for (int a = 0; a < 3; ++a)
+    {
+      local[2 * a] = std::max(this->RenderExtent[2 * a] - extent[2 * a], 0);
+      local[2 * a + 1] = std::min(this->RenderExtent[2 * a + 1] - extent[2 * a], dims[a] - 1);
+    }
+  }
   // Upload when the array, its contents or the geometry changed.
   const std::vector<unsigned long long> key = { reinterpret_cast<unsigned long long>(scalars),
     static_cast<unsigned long long>(scalars->GetMTime()), static_cast<unsigned long long>(image->GetMTime()),
@@ -338,7 +515,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     {
       e = cavrSetVolumeOrigin(in.Volume, first);
     }
+    // The whole volume's render extent goes with the voxels into one commit (a volume too large for the GPU is then
+    // tried, and reported, once); a piece's own extent is committed on its own below, so that a bad one keeps the
+    // voxels.
     in.RenderExtentSet = false;
+    if (e == CAVR_ERROR_NONE && local[0] > local[1])
+    {
+      e = cavrSetVolumeRenderExtent(in.Volume, nullptr);
+      in.RenderExtentSet = e == CAVR_ERROR_NONE;
+      std::copy(local, local + 6, in.RenderExtent);
+    }
     if (e == CAVR_ERROR_NONE)
     {
       e = cavrCommitVolume(in.Volume);
@@ -349,23 +535,12 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       return false;
     }
     std::copy(first, first + 3, in.Origin);
-    cavrGetVolumeBounds(in.Volume, in.Bounds);
     in.VolumeReady = true;
     in.HaveVolume = true;
   }
   if (!in.VolumeReady)
   {
     return false; // the same bad data as last time: already reported
-  }
-  // The piece's own part (ghost layers excluded), in this piece's voxel indices; point data only.
-  int local[6] = { 0, -1, 0, -1, 0, -1 };
-  if (!cellFlag && this->RenderExtent[0] <= this->RenderExtent[1])
-  {
-    for (int a = 0; a < 3; ++a)
-    {
-      local[2 * a] = std::max(this->RenderExtent[2 * a] - extent[2 * a], 0);
-      local[2 * a + 1] = std::min(this->RenderExtent[2 * a + 1] - extent[2 * a], dims[a] - 1);
-    }
   }
   if (!in.RenderExtentSet || !std::equal(local, local + 6, in.RenderExtent))
   {
@@ -382,7 +557,6 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     std::copy(local, local + 6, in.RenderExtent);
     in.RenderExtentSet = true;
-    cavrGetVolumeBounds(in.Volume, in.Bounds);
   }
   return true;
   };
@@ -561,14 +735,32 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       in.FrameBufferSize[0] = in.FrameBufferSize[1] = 0;
       return;
     }
-    // Only the 8-bit colour comes back from the GPU: step 8 draws it, alone, at one depth for the whole
-    // volume (also under MPI, where IceT composites the pieces in visibility order from the window's
-    // pixels, not from cavr's depth or float planes).
-    cavrSetFrameBufferHostChannels(in.FrameBuffer, CAVR_FB_HOST_RGBA8);
+    in.HostChannels = ~0u; // set below
   }
+  // Display path (step 8): the colour and depth planes go into OpenGL textures on the GPU when the CUDA back end
+  // renders into an OpenGL window of the same GPU (the image then stays on the GPU: no host planes), else they come to
+  // host memory and are uploaded (also under MPI, where IceT composites the pieces in visibility order from the
+  // window's pixels).
   vtkRenderWindow* win = ren->GetRenderWindow();
+  vtkOpenGLRenderWindow* glWin = vtkOpenGLRenderWindow::SafeDownCast(win);
+  if (!glWin)
+  {
+    fail(std::string("the render window is a ") + (win ? win->GetClassName() : "null") +
+      ", not an OpenGL window: cavr Volume draws through OpenGL");
+    return;
+  }
+  const bool distributed = this->RenderExtent[0] <= this->RenderExtent[1];
+  // Super-sampled frames are averaged on the host (core/src/supersample.c): they take the host path too.
+  const bool interop = this->DisplayPath == DISPLAY_AUTO && !distributed && !in.InteropRefused &&
+    this->Supersampling <= 1 && cavrGetDeviceBackend(in.Device) == CAVR_BACKEND_CUDA;
+  const unsigned hostChannels = interop ? 0u : CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH;
+  if (hostChannels != in.HostChannels)
+  {
+    cavrSetFrameBufferHostChannels(in.FrameBuffer, hostChannels);
+    in.HostChannels = hostChannels;
+  }
   in.Depth.resize(static_cast<size_t>(width) * height);
-  if (win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
+  if (HasOpaqueGeometry(ren) && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
   }
@@ -600,36 +792,42 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
                 << stats.raysCast << " rays cast, reconstruction " << stats.solveMilliseconds << " ms ("
                 << stats.iterations << " iterations)");
 
-  // 8. Blend the premultiplied image into the window. The quad sits at the volume's nearest depth so
-  //    that opaque geometry in front of the whole volume hides it (rays already stop at geometry).
-  if (!in.Display)
+  // 8. Blend the premultiplied image into the window: from the GPU when it is there (a volume that fell back to the CPU
+  //    left it on the host, with every plane), else from host memory.
+  if (interop)
   {
-    in.Display = vtkSmartPointer<vtkRayCastImageDisplayHelper>::Take(vtkRayCastImageDisplayHelper::New());
-    if (!in.Display)
+    e = in.Draw(glWin, width, height, true);
+    if (e == CAVR_ERROR_NONE)
     {
-      fail("no ray-cast image display helper is available in this VTK build");
+      in.LastDisplay = "interop";
+      this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       return;
     }
-    in.Display->PreMultipliedColorsOn();
+    const char* why = "";
+    cavrGetDeviceError(in.Device, &why); // read (and clear) the reason: it is a choice of path, not a failure
+    if (cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))
+    {
+      // The image is on the GPU but cannot reach this window there (a context on another GPU, a texture CUDA
+      // refuses): host path from now on; this frame is rendered again with the planes copied back.
+      vtkDebugMacro(<< "cavr Volume: display through host memory: " << why);
+      in.InteropRefused = true;
+      in.HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH;
+      cavrSetFrameBufferHostChannels(in.FrameBuffer, in.HostChannels);
+      e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
+      if (e != CAVR_ERROR_NONE)
+      {
+        fail(in.DeviceError(e));
+        return;
+      }
+    }
   }
-  vtkNew<vtkMatrix4x4> mvp;
-  vtkMatrix4x4::Multiply4x4(projection, modelView, mvp);
-  float nearest = 1.0f;
-  for (int corner = 0; corner < 8; ++corner)
+  if (in.Draw(glWin, width, height, false) != CAVR_ERROR_NONE)
   {
-    double p[4] = { in.Bounds[corner & 1], in.Bounds[2 + ((corner >> 1) & 1)], in.Bounds[4 + ((corner >> 2) & 1)],
-      1.0 };
-    double q[4];
-    mvp->MultiplyPoint(p, q);
-    double depth = q[3] > 0.0 ? 0.5 * q[2] / q[3] + 0.5 : 0.0;
-    nearest = std::min(nearest, static_cast<float>(depth));
+    fail("cannot make the OpenGL textures or the shader that draw the image");
+    return;
   }
-  nearest = std::min(std::max(nearest, 1e-6f), 1.0f);
-  int size[2] = { width, height };
-  int imageOrigin[2] = { 0, 0 };
-  in.Display->RenderTexture(vol, ren, size, size, size, imageOrigin, nearest,
-    const_cast<unsigned char*>(
-      static_cast<const unsigned char*>(cavrGetFrameBufferData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))));
+  in.LastDisplay = "host";
+  this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 //------------------------------------------------------------------------------
@@ -653,6 +851,9 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
      << this->RenderExtent[2] << " " << this->RenderExtent[3] << " " << this->RenderExtent[4] << " "
      << this->RenderExtent[5] << endl;
   os << indent << "LastRenderTime: " << this->LastRenderTime << " ms" << endl;
+  os << indent << "LastDrawTime: " << this->LastDrawTime << " ms" << endl;
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
+  os << indent << "DisplayPath: " << this->DisplayPath << endl;
+  os << indent << "LastDisplayPath: " << this->Internals->LastDisplay << endl;
 }

@@ -6,7 +6,8 @@
  * function, scalar opacity function and its unit distance, shading coefficients, interpolation), the
  * selected single-component scalar array (point or cell data) and the opaque depth already in the render
  * window; it renders a premultiplied RGBA image of the viewport with the core and blends it into the
- * window (ONE, ONE_MINUS_SRC_ALPHA) through VTK's ray-cast image display helper. Rays stop at opaque
+ * window (ONE, ONE_MINUS_SRC_ALPHA), pixel for pixel, with its per-pixel depth for the depth test: from CUDA through
+ * OpenGL textures on the GPU, or through host memory (see SetDisplayPath). Rays stop at opaque
  * geometry, and geometry in front of the volume stays visible. Under MPI each rank renders its own piece
  * and IceT blends the images in visibility order.
  *
@@ -125,6 +126,34 @@ public:
   vtkGetMacro(NumberOfThreads, int);
   ///@}
 
+  enum DisplayPaths
+  {
+    DISPLAY_AUTO = 0,
+    DISPLAY_HOST = 1
+  };
+
+  ///@{
+  /**
+   * How the image reaches the window. 0 auto (default): when the CUDA back end rendered the frame and the window is an
+   * OpenGL window on the same GPU, the colour and depth planes go from CUDA into two OpenGL textures on the GPU
+   * (cavrCopyFrameBufferToGLTextures); otherwise (CPU back end, a volume that fell back to the CPU, a piece of
+   * distributed data that IceT composites, super-sampling, a context on another GPU) both planes come to host memory
+   * and are uploaded into the textures. 1 host: always the second. Either way a full-viewport quad blends the colour
+   * in, pixel for texel, with the volume's per-pixel depth for the depth test: both give the same picture.
+   */
+  vtkSetClampMacro(DisplayPath, int, DISPLAY_AUTO, DISPLAY_HOST);
+  vtkGetMacro(DisplayPath, int);
+  ///@}
+
+  /** How the last frame reached the window: "interop" (GPU textures), "host" ("" before the first). */
+  const char* GetLastDisplayPathName();
+
+  /**
+   * Milliseconds of the mapper's last Render() call, wall clock: the core's render and the hand-over of the image to
+   * OpenGL (the GPU's drawing of it is not waited for). 0 before the first.
+   */
+  vtkGetMacro(LastDrawTime, double);
+
   /** Milliseconds and samples of the last core render (0 before the first). */
   vtkGetMacro(LastRenderTime, double);
   vtkGetMacro(LastSampleCount, double);
@@ -156,6 +185,8 @@ protected:
   vtkTypeBool CubicInterpolation = 0;
   int Supersampling = 1;
   double InteractiveUpdateRate = 1.0;
+  int DisplayPath = DISPLAY_AUTO;
+  double LastDrawTime = 0.0;
 
 private:
   vtkCavrVolumeMapper(const vtkCavrVolumeMapper&) = delete;

@@ -3,11 +3,22 @@
 // distance, camera (VTK's matrices handed to cavrSetCameraMatrices) and image size. Built only with
 // -DCAVR_BUILD_VTK_GPU_BENCH=ON against a VTK with EGL (the GPU machine: ../shared/setup/vtk-egl/).
 //
-//   cavr-vtk-gpu-bench VOLUME.raw NX NY NZ TF_FILE SIZE ANGLES(comma) FRAMES OUTDIR [RESAMPLE_N]
+//   cavr-vtk-gpu-bench VOLUME.raw NX NY NZ TF_FILE SIZE ANGLES(comma) FRAMES OUTDIR [RESAMPLE_N [orbit]]
 //
 // Per camera azimuth: VTK's frame (Render() + WaitForCompletion(), median of FRAMES after 2 warm-ups), cavr's frame
 // (cavrRender to the RGBA8 image on the host, median) and kernel, the ratio, and PSNR between the two RGB images
 // (over black). Writes OUTDIR/vtk_side_by_side.csv and, at the second angle, both images as PNG.
+//
+// With `orbit` (issue 14, items 2 and 3; built when cavr's mapper module is): end to end through VTK in the same
+// window instead. Per frame of a camera orbit (FRAMES frames, 360/FRAMES degrees of azimuth apart, 20 degrees of
+// elevation), the time of Render() + WaitForCompletion() with VTK's vtkOpenGLGPUVolumeRayCastMapper, with cavr's
+// vtkCavrVolumeMapper displaying through host memory, and with it displaying through OpenGL textures (CUDA-OpenGL
+// interop), each alone in the renderer, the last once more with a small opaque sphere beside the volume (the mapper
+// then reads the window's depth back for the rays), and with nothing visible (VTK's own cost of a frame); the mappers'
+// own Render() calls (vtkCavrVolumeMapper::GetLastDrawTime); and cavrRender's time through the C API for the same view (RGBA8 to the
+// host, as above); medians and means over the frames after 3 warm-up frames of each, and PSNR of each mapper's window
+// against the C API's image at one view. Appends to OUTDIR/vtk_mapper_orbit.csv.
+#include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkImageData.h>
@@ -18,9 +29,11 @@
 #include <vtkPNGWriter.h>
 #include <vtkPiecewiseFunction.h>
 #include <vtkPointData.h>
+#include <vtkPolyDataMapper.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
+#include <vtkSphereSource.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkVolume.h>
 #include <vtkVolumeProperty.h>
@@ -38,6 +51,9 @@
 
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
+#if CAVR_BENCH_WITH_MAPPER
+#include "vtkCavrVolumeMapper.h"
+#endif
 
 namespace {
 [[noreturn]] void die(const std::string &m) {
@@ -101,6 +117,149 @@ void write_png(const std::string &path, const unsigned char *rgb, int w, int h, 
   png->SetFileName(path.c_str());
   png->Write();
 }
+// VTK's camera as cavr's (square image): view and projection, row-major in VTK, column-major in cavr; committed.
+void use_vtk_camera(CAVRDevice dev, CAVRCamera cam, vtkCamera *vc) {
+  double view[16], proj[16];
+  vtkMatrix4x4 *mv = vc->GetModelViewTransformMatrix();
+  vtkMatrix4x4 *mp = vc->GetProjectionTransformMatrix(1.0, -1, 1);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      view[4 * c + r] = mv->GetElement(r, c);
+      proj[4 * c + r] = mp->GetElement(r, c);
+    }
+  ok(dev, cavrSetCameraMatrices(cam, view, proj), "camera");
+  ok(dev, cavrCommitCamera(cam), "camera commit");
+}
+
+#if CAVR_BENCH_WITH_MAPPER
+std::vector<unsigned char> window_rgb(vtkRenderWindow *win, int size) {
+  vtkNew<vtkUnsignedCharArray> px;
+  win->GetPixelData(0, 0, size - 1, size - 1, 0, px);
+  std::vector<unsigned char> rgb((size_t)size * size * 3);
+  if (px->GetNumberOfValues() == (vtkIdType)rgb.size()) std::memcpy(rgb.data(), px->GetPointer(0), rgb.size());
+  return rgb;
+}
+double psnr_rgb_rgba(const std::vector<unsigned char> &rgb, const unsigned char *rgba, size_t pixels) {
+  double se = 0.0;
+  for (size_t p = 0; p < pixels; ++p)
+    for (int c = 0; c < 3; ++c) {
+      const double d = (double)rgba[4 * p + c] - rgb[3 * p + c];
+      se += d * d;
+    }
+  return se > 0 ? 10.0 * std::log10(255.0 * 255.0 * 3.0 * pixels / se) : INFINITY;
+}
+
+// The orbit: VTK's GPU mapper, cavr's mapper through host memory and through OpenGL textures, and the C API.
+int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImageData *img, vtkVolumeProperty *prop,
+              CAVRDevice dev, CAVRVolume cv, CAVRTransferFunction ctfc, CAVRCamera cam, CAVRRenderSettings set,
+              CAVRFrameBuffer fb, int size, int frames, const std::string &out, const char *tfPath) {
+  vtkNew<vtkCavrVolumeMapper> hostMapper, texMapper;
+  vtkNew<vtkVolume> hostVol, texVol;
+  for (vtkCavrVolumeMapper *m : {hostMapper.GetPointer(), texMapper.GetPointer()}) {
+    m->SetInputData(img);
+    m->SetBackend(vtkCavrVolumeMapper::BACKEND_CUDA);
+    m->SetSampleDistance(0.5); // as VTK's mapper and the C API; strategy AUTO and early termination 0.99 as the API's defaults
+  }
+  hostMapper->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_HOST);
+  hostVol->SetMapper(hostMapper);
+  texVol->SetMapper(texMapper);
+  hostVol->SetProperty(prop);
+  texVol->SetProperty(prop);
+  ren->AddVolume(hostVol);
+  ren->AddVolume(texVol);
+  // A small opaque sphere outside the volume's corner: with it in the scene the mapper reads the window's depth buffer
+  // back for the rays to stop at (path 3: the interop path with that read).
+  vtkNew<vtkSphereSource> sphere;
+  double b[6];
+  img->GetBounds(b);
+  sphere->SetCenter(b[0] - 0.05 * (b[1] - b[0]), b[2], b[4]);
+  sphere->SetRadius(0.02 * (b[1] - b[0]));
+  vtkNew<vtkPolyDataMapper> sphereMapper;
+  sphereMapper->SetInputConnection(sphere->GetOutputPort());
+  vtkNew<vtkActor> sphereActor;
+  sphereActor->SetMapper(sphereMapper);
+  ren->AddActor(sphereActor);
+  // Series: 0-3 the window's frames (path 5: nothing visible, VTK's own cost of a frame), 4 the C API, 6-7 the
+  // mappers' own Render() calls (LastDrawTime) in the host and interop frames.
+  vtkVolume *vols[6] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr};
+  const char *names[8] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
+                          "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
+                          "cavr_mapper_interop_render_call"};
+  auto timed = [&](int path) {
+    for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(vols[v] == vols[path]);
+    sphereActor->SetVisibility(path == 3);
+    const double a = now_ms();
+    win->Render();
+    win->WaitForCompletion();
+    return now_ms() - a;
+  };
+  vtkCamera *vc = ren->GetActiveCamera();
+  auto capi = [&](CAVRRenderStats *st) {
+    use_vtk_camera(dev, cam, vc);
+    const double a = now_ms();
+    ok(dev, cavrRender(fb, cv, ctfc, cam, set, st), "cavrRender");
+    return now_ms() - a;
+  };
+  ren->ResetCamera();
+  vc->Elevation(20);
+  vc->OrthogonalizeViewUp();
+  ren->ResetCameraClippingRange();
+  CAVRRenderStats st;
+  for (int path : {0, 1, 2, 3, 5})
+    for (int i = 0; i < 3; ++i) timed(path);
+  for (int i = 0; i < 3; ++i) capi(&st);
+  std::vector<double> t[8], kernel;
+  double psnrHost = 0.0, psnrTex = 0.0;
+  for (int k = 0; k < frames; ++k) {
+    vc->Azimuth(360.0 / frames);
+    vc->OrthogonalizeViewUp();
+    ren->ResetCameraClippingRange();
+    for (int path : {0, 1, 2, 3, 5}) {
+      t[path].push_back(timed(path));
+      if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
+      if (path == 2) t[7].push_back(texMapper->GetLastDrawTime());
+    }
+    t[4].push_back(capi(&st));
+    kernel.push_back(st.kernelMilliseconds);
+    if (k == frames / 3) { // the windows' pictures against the C API's, same view
+      const unsigned char *ref = static_cast<const unsigned char *>(cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8));
+      timed(1);
+      psnrHost = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
+      timed(2);
+      const std::vector<unsigned char> tex = window_rgb(win, size);
+      psnrTex = psnr_rgb_rgba(tex, ref, (size_t)size * size);
+      int dims[3];
+      img->GetDimensions(dims);
+      write_png(out + "/orbit_" + std::to_string(dims[0]) + "_cavr_mapper_interop.png", tex.data(), size, size, 3);
+    }
+  }
+  int dims[3];
+  img->GetDimensions(dims);
+  std::string tf = tfPath;
+  tf = tf.substr(tf.find_last_of('/') + 1);
+  const std::string csvPath = out + "/vtk_mapper_orbit.csv";
+  FILE *csv = std::fopen(csvPath.c_str(), "a");
+  if (!csv) die("cannot write " + csvPath);
+  double med[8], avg[8];
+  for (int p = 0; p < 8; ++p) {
+    med[p] = median(t[p]);
+    avg[p] = 0.0;
+    for (double x : t[p]) avg[p] += x / t[p].size();
+    for (size_t k = 0; k < t[p].size(); ++k)
+      std::fprintf(csv, "%dx%dx%d,%s,%s,%zu,%.4f\n", dims[0], dims[1], dims[2], tf.c_str(), names[p], k, t[p][k]);
+  }
+  std::fclose(csv);
+  std::printf("orbit %dx%dx%d %s, %dx%d window, %d frames (median / mean ms of Render() + WaitForCompletion()):\n",
+              dims[0], dims[1], dims[2], tf.c_str(), size, size, frames);
+  for (int p = 0; p < 8; ++p)
+    std::printf("  %-32s %9.3f %9.3f\n", names[p], med[p], avg[p]);
+  std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (interop); mapper / C API: %.2fx (host) "
+              "%.2fx (interop); PSNR vs C API: %.2f dB (host) %.2f dB (interop); display path %s\n",
+              median(kernel), med[0] / med[1], med[0] / med[2], med[1] / med[4], med[2] / med[4], psnrHost, psnrTex,
+              texMapper->GetLastDisplayPathName());
+  return 0;
+}
+#endif
 } // namespace
 
 int main(int argc, char **argv) {
@@ -116,6 +275,7 @@ int main(int argc, char **argv) {
   }
   const std::string out = argv[9];
   const int resampleN = argc > 10 ? std::atoi(argv[10]) : 0;
+  const bool orbit = argc > 11 && std::strcmp(argv[11], "orbit") == 0;
 
   std::vector<unsigned char> vox((size_t)dims[0] * dims[1] * dims[2]);
   {
@@ -201,6 +361,13 @@ int main(int argc, char **argv) {
   std::printf("volume %dx%dx%d uint8, %dx%d image, sample distance 0.5 voxel, cavr commit %.1f ms\n", dims[0], dims[1],
               dims[2], size, size, commitMs);
 
+  if (orbit) {
+#if CAVR_BENCH_WITH_MAPPER
+    return run_orbit(win, ren, volume, img, prop, dev, cv, ctfc, cam, set, fb, size, frames, out, tfPath);
+#else
+    die("orbit: built without cavr's mapper module (no VTK mapper target)");
+#endif
+  }
   const std::string csvPath = out + "/vtk_side_by_side.csv";
   FILE *csv = std::fopen(csvPath.c_str(), "a");
   if (!csv) die("cannot write " + csvPath);
@@ -219,17 +386,7 @@ int main(int argc, char **argv) {
       win->WaitForCompletion();
       tv.push_back(now_ms() - a);
     }
-    // VTK's camera as cavr's: view and projection, row-major in VTK, column-major in cavr.
-    double view[16], proj[16];
-    vtkMatrix4x4 *mv = vc->GetModelViewTransformMatrix();
-    vtkMatrix4x4 *mp = vc->GetProjectionTransformMatrix(1.0, -1, 1);
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) {
-        view[4 * c + r] = mv->GetElement(r, c);
-        proj[4 * c + r] = mp->GetElement(r, c);
-      }
-    ok(dev, cavrSetCameraMatrices(cam, view, proj), "camera");
-    ok(dev, cavrCommitCamera(cam), "camera commit");
+    use_vtk_camera(dev, cam, vc);
     CAVRRenderStats st;
     for (int i = 0; i < 2; ++i) ok(dev, cavrRender(fb, cv, ctfc, cam, set, &st), "cavrRender");
     for (int i = 0; i < frames; ++i) {

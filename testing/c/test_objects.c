@@ -107,6 +107,27 @@ int main(void) {
   CHECK_OK(cavrGetFrameBufferHostChannels(s.fb, &mask));
   CHECK(mask == CAVR_FB_HOST_ALL);
   cavrGetDeviceError(s.dev, NULL);
+  /* Issue 14, item 3: the GPU-only calls answer UNSUPPORTED on the CPU back end (and record why), refuse bad
+     arguments, and releasing GL registrations that were never made is a no-op. */
+  {
+    const unsigned none[3] = {0u, 0u, 0u}, depth[3] = {0u, 0u, 1u};
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(NULL, depth), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(s.fb, NULL), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(s.fb, none), CAVR_ERROR_INVALID_ARGUMENT);
+    cavrGetDeviceError(s.dev, NULL);
+    CHECK_ERR(cavrCopyFrameBufferToGLTextures(s.fb, depth), CAVR_ERROR_UNSUPPORTED);
+    CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_UNSUPPORTED && strstr(m, "cavrCopyFrameBufferToGLTextures"));
+  }
+  CHECK_OK(cavrReleaseFrameBufferGLTextures(s.fb));
+  CHECK_ERR(cavrReleaseFrameBufferGLTextures(NULL), CAVR_ERROR_INVALID_ARGUMENT);
+  {
+    size_t freeBytes = 1, totalBytes = 1;
+    CHECK_ERR(cavrGetDeviceMemoryInfo(NULL, &freeBytes, &totalBytes), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrGetDeviceMemoryInfo(s.dev, NULL, &totalBytes), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrGetDeviceMemoryInfo(s.dev, &freeBytes, &totalBytes), CAVR_ERROR_UNSUPPORTED);
+    CHECK(freeBytes == 0 && totalBytes == 0);
+    cavrGetDeviceError(s.dev, NULL);
+  }
   /* The CPU back end writes every plane whatever the mask (so the requested ones always): poison the planes,
      render with each mask, compare with the render that copied everything. */
   {

@@ -65,6 +65,13 @@ CAVR_API CAVRError cavrGetDeviceError(CAVRDevice device, const char **message);
 CAVR_API CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callback, void *user);
 
 /**
+ * Free and total memory of the device's GPU now, in bytes (cudaMemGetInfo: every process's allocations count), for
+ * tests and tools that watch for leaks. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL device or output),
+ * CAVR_ERROR_UNSUPPORTED (the CPU back end; both outputs 0), CUDA errors.
+ */
+CAVR_API CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes, size_t *totalBytes);
+
+/**
  * Measure AUTO's table for voxels of `type` on this device's GPU and save it (issue 11, item 4): thread-block shape
  * and in-place rotation chosen per view from measured cost, the view classes of thread-block shaping (Sugimoto et
  * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 8

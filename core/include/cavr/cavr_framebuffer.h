@@ -87,6 +87,35 @@ CAVR_API CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled);
  */
 CAVR_API void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel);
 
+/**
+ * Copy planes of the last render, on the GPU, into OpenGL textures (CUDA-OpenGL interop; issue 14, item 3): a display
+ * path with no trip through host memory, for a window whose OpenGL context runs on the device's GPU.
+ * textures[c] names the GL_TEXTURE_2D that receives plane c (a CAVRFrameBufferChannel), 0 for a plane not copied, in
+ * the OpenGL context current on the calling thread; each of the frame buffer's size, with internal format GL_RGBA8
+ * for CAVR_FB_COLOR_RGBA8, GL_RGBA32F for CAVR_FB_COLOR_RGBA32F, GL_R32F for CAVR_FB_DEPTH (a depth-format texture
+ * cannot be mapped by CUDA); rows bottom to top, texel (x, y) = pixel (x, y), as in the plane. The first copy into
+ * a name registers the texture with CUDA (cudaGraphicsGLRegisterImage) and the frame buffer keeps the registration
+ * for later copies into that name, until cavrReleaseFrameBufferGLTextures or the frame buffer is released (respecify
+ * a texture's storage only after that). The planes are copied under one map of all the textures, queued behind the
+ * render; OpenGL's later use of the textures waits for the copies, the caller does not. Independent of
+ * cavrSetFrameBufferHostChannels (set it to 0 when nothing reads the host planes). Not thread safe with a render into
+ * the same frame buffer.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb or textures, no texture named); CAVR_ERROR_UNSUPPORTED: the CPU back
+ * end, a last render that left no image on the GPU (none yet, a volume rendered on the CPU because it did not fit, or
+ * super-sampling: then the host planes hold the image, all of them, so draw those), no OpenGL context current or one
+ * on another GPU (checked once by cudaGLGetDevices; answered again until cavrReleaseFrameBufferGLTextures), a texture
+ * CUDA refuses to register; CAVR_ERROR_CUDA on a failing copy. Each is recorded on the device.
+ */
+CAVR_API CAVRError cavrCopyFrameBufferToGLTextures(CAVRFrameBuffer fb, const unsigned textures[3]);
+
+/**
+ * Drop the frame buffer's CUDA registrations of OpenGL textures (cavrCopyFrameBufferToGLTextures) and forget the
+ * check of the current context. Call it with the textures' OpenGL context current, before deleting the textures or
+ * the context; releasing the frame buffer does it too (then the context should be current). No-op on the CPU back
+ * end. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL).
+ */
+CAVR_API CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb);
+
 #ifdef __cplusplus
 }
 #endif
