@@ -633,7 +633,7 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   const char *cap = getenv("CAVR_RAYCAST_REGCAP");
   const bool skip = p->skip != 0 && cells, shade = p->shade != 0;
   const bool cubic = p->interpolation == 2;
-  if (p->blend == 4) { // isosurfaces (iso.cu): their own kernels, one thread or one warp per ray
+  if (p->blend == 4 || p->blend == 5) { // isosurfaces and slices (iso.cu): their own kernels, one thread or warp per ray
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
     if ((code = cavr_iso_launch(ctx, f, ctx->table, msg, msgSize))) return code;
   } else {

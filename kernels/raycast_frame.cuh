@@ -133,7 +133,7 @@ __device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int
 
 // The isosurface blend mode (iso.cu), launched by cavr_cuda_render on its stream between its timing events: the
 // standard kernel (one thread per ray) or warp marching (Wang et al. 2014: ray set-up, one warp per ray, shading),
-// as p.isoMethod says. Returns 0 or a CAVRError code with msg.
+// as p.isoMethod says; for the slice blend mode (p.blend 5) its slice kernel. Returns 0 or a CAVRError code with msg.
 int cavr_iso_launch(CAVRGpuContext *ctx, const cavr_gpu::Frame &f, const float4 *table, char *msg, size_t msgSize);
 
 #endif

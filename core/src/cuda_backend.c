@@ -417,6 +417,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.isoCount = fc.isoCount;
   for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
   const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
+  /* Isosurfaces and slices run kernels/iso.cu's one-thread-per-ray kernels: no block shape, no rotation of their own. */
+  const int ownKernels = iso || s->blendMode == CAVR_BLEND_SLICE;
+  memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);
+  memcpy(p.sliceNormal, s->sliceNormal, sizeof p.sliceNormal);
 
   /* Policy: the view in index space (camera axes from the view matrix rows). */
   const double *V = cam->view;
@@ -432,7 +436,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                    : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
                                                       : s->shapingFlags;
   /* AUTO: the rotation state and block shape the measured table prices cheapest for this view. */
-  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !iso ? auto_table(dev, cv->storage) : NULL;
+  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !ownKernels ? auto_table(dev, cv->storage) : NULL;
   CAVRTuneChoice choice = {CAVR_ROT_NONE, -1, 0.0f};
   if (tuned)
     cavr_tune_choose(tuned, dirI, rightI, upI, s->rotation && !cv->noRotate, cv->rotation,
@@ -455,9 +459,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   }
   else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
     wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
-  if (iso) { /* isosurfaces read the volume as it lies (iso.cu maps through the rotation) */
+  if (ownKernels) { /* isosurfaces and slices read the volume as it lies (iso.cu maps through the rotation) */
     wantRotation = cv->rotation;
-    p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
+    if (iso) p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
   }
   if (cv->noRotate) wantRotation = CAVR_ROT_NONE;
   msg[0] = '\0';
