@@ -262,15 +262,7 @@ __device__ void write_hit(const Frame &f, const float4 *gtable, const IsoRay &r,
       depth = iso_depth(f, v);
     }
   }
-  float4 o;
-  o.x = clampf(out[0], 0.0f, 1.0f);
-  o.y = clampf(out[1], 0.0f, 1.0f);
-  o.z = clampf(out[2], 0.0f, 1.0f);
-  o.w = clampf(out[3], 0.0f, 1.0f);
-  f.rgbaf[pix] = o;
-  f.rgba8[pix] = make_uchar4((unsigned char)(o.x * 255.0f + 0.5f), (unsigned char)(o.y * 255.0f + 0.5f),
-                             (unsigned char)(o.z * 255.0f + 0.5f), (unsigned char)(o.w * 255.0f + 0.5f));
-  f.depth[pix] = depth;
+  write_pixel(f, pix, out, depth);
 }
 
 // Refine the crossing found between samples jHit - 1 (prev, prevValid) and jHit (cur), shade it and write the pixel

@@ -126,16 +126,8 @@ int main(int argc, char **argv) {
         }
       }
     }
-    c.tf = opaqueTf[0];
-    g.tf = opaqueTf[1];
-    cavrReleaseTransferFunction(mapTf[0]);
-    cavrReleaseTransferFunction(mapTf[1]);
-    release(&c);
-    release(&g);
+    release_pair(&c, &g, opaqueTf, mapTf);
   }
-  cavrReleaseDevice(cpu);
-  cavrReleaseDevice(gpu);
-  if (failures) printf("%d cases below threshold\n", failures);
-  CHECK(failures == 0);
+  finish_cpu_gpu(cpu, gpu, failures);
   return 0;
 }
