@@ -13,21 +13,18 @@
 #include <vtkCommand.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
-#include <vtkPNGWriter.h>
 #include <vtkPiecewiseFunction.h>
 #include <vtkPlane.h>
-#include <vtkPointData.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSphere.h>
 #include <vtkTransform.h>
-#include <vtkUnsignedCharArray.h>
 #include <vtkVolume.h>
 #include <vtkVolumeMapper.h>
 #include <vtkVolumeProperty.h>
-#include <vtkWindowToImageFilter.h>
 
 #include "vtkCavrVolumeMapper.h"
+#include "window_pixels.h"
 
 #include <cmath>
 #include <cstdio>
@@ -98,26 +95,7 @@ std::vector<unsigned char> render(vtkCavrVolumeMapper *mapper, vtkImageData *img
   cam->SetViewAngle(30.0);
   ren->ResetCameraClippingRange();
   win->Render();
-  vtkNew<vtkWindowToImageFilter> grab;
-  grab->SetInput(win);
-  grab->SetInputBufferTypeToRGB();
-  grab->ReadFrontBufferOff();
-  grab->Update();
-  if (!png.empty()) {
-    vtkNew<vtkPNGWriter> w;
-    w->SetFileName(png.c_str());
-    w->SetInputConnection(grab->GetOutputPort());
-    w->Write();
-  }
-  auto *scalars = vtkUnsignedCharArray::SafeDownCast(grab->GetOutput()->GetPointData()->GetScalars());
-  const unsigned char *p = scalars->GetPointer(0);
-  return std::vector<unsigned char>(p, p + Size * Size * 3);
-}
-
-double psnr(const std::vector<unsigned char> &a, const std::vector<unsigned char> &b) {
-  double se = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) se += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-  return se > 0.0 ? 10.0 * std::log10(255.0 * 255.0 * a.size() / se) : INFINITY;
+  return window_pixels(win, Size, png);
 }
 
 void count_warning(vtkObject *, unsigned long, void *clientData, void *) { ++*static_cast<int *>(clientData); }
