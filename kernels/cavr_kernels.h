@@ -126,8 +126,8 @@ typedef struct CAVRGpuRenderParams {
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
  * uploaded only when raysStamp changes), `opaqueDepth` width*height window
  * depths or NULL. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
- * slice_kernel (one sample per ray on the plane); interpolation 2 (cubic
- * B-spline) the kernels' cubic instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
+ * slice_kernel (one sample per ray on the plane); interpolation 2 (cubic B-spline) the kernels' cubic
+ * instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
  * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the
  * context's stream after the kernel, together with the sample count (into page-locked memory), and the call
  * synchronises once, after the last copy: page-locked host planes (cavr_cuda_host_register) are written by DMA,
