@@ -156,6 +156,9 @@ typedef struct CAVRGpuRenderParams {
   int isoMethod;             /* 0 standard (one thread per ray), 1 warp marching (one warp per ray; Wang 2014) */
   float isoSlack;            /* bound on |hardware trilinear - exact trilinear| (stored units): 3 filter stages with
                                 8-bit weights, each off by at most 1/256 of the volume's value range (plus margin) */
+  /* slice blend mode (blend 5; kernels/iso.cu: slice_kernel) */
+  double sliceOrigin[3];     /* a point of the plane, world units */
+  double sliceNormal[3];     /* its normal, unit length */
 } CAVRGpuRenderParams;
 
 /**
@@ -164,8 +167,9 @@ typedef struct CAVRGpuRenderParams {
  * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
  * uploaded only when raysStamp changes), `opaqueDepth` width*height window
- * depths or NULL. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead; interpolation 2 (cubic
- * B-spline) the kernels' cubic instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
+ * depths or NULL. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
+ * slice_kernel (one sample per ray on the plane); interpolation 2 (cubic B-spline) the kernels' cubic
+ * instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
  * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the
  * context's stream after the kernel, together with the sample count (into page-locked memory), and the call
  * synchronises once, after the last copy: page-locked host planes (cavr_cuda_host_register) are written by DMA,

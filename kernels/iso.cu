@@ -16,6 +16,10 @@
 // not taken and leaves its successor without a predecessor, which changes nothing; the standard kernel jumps to the
 // cell's exit, the warp to the exit of its last lane's cell when no lane's cell can see one.
 // Blend mode, shading, skipping and the filter are template parameters (one instantiation per combination).
+//
+// The slice blend mode (VTK's SLICE_BLEND) lives here too: slice_kernel takes, per ray, the one sample where the ray
+// meets the plane (iso_setup<true> finds it) and writes it as an isosurface hit (write_hit), as the CPU's
+// slice_sample does.
 #include <cfloat>
 
 #include "raycast_frame.cuh"
@@ -31,11 +35,13 @@ struct IsoRay {
   float tc[3], jStart;
   float dtc[3], jStop;
   float dw[3], jT0;
-  float jT1, pad[3];
+  float jT1, jSlice, pad[2]; // jSlice: the slice blend mode's sample (iso_setup<true>)
 };
 
-// The ray of pixel (px, py): raycast.cu's setup (double precision, once per ray). false when it misses the box.
-__device__ bool iso_setup(const Frame &f, int px, int py, IsoRay &r) {
+// The ray of pixel (px, py): raycast.cu's setup (double precision, once per ray). false when it misses the box; with
+// SLICE also when it does not meet the slice plane inside [t0, t1], else jSlice is where it does (core/src/cpu_backend.c:
+// slice_sample; a ray parallel to the plane misses).
+template <bool SLICE = false> __device__ bool iso_setup(const Frame &f, int px, int py, IsoRay &r) {
   const CAVRGpuRenderParams &p = f.p;
   double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3], nearW[3],
          dirW[3];
@@ -107,7 +113,16 @@ __device__ bool iso_setup(const Frame &f, int px, int py, IsoRay &r) {
   r.jStop = (float)(kStop - k0);
   r.jT0 = (float)((t0 - mAnchor) / st);
   r.jT1 = (float)((t1 - mAnchor) / st);
-  r.pad[0] = r.pad[1] = r.pad[2] = 0.0f;
+  r.jSlice = 0.0f;
+  r.pad[0] = r.pad[1] = 0.0f;
+  if (SLICE) {
+    const double *n = p.sliceNormal, *o = p.sliceOrigin;
+    const double denom = n[0] * dirW[0] + n[1] * dirW[1] + n[2] * dirW[2];
+    if (!(fabs(denom) > 1e-12)) return false;
+    const double ts = ((o[0] - nearW[0]) * n[0] + (o[1] - nearW[1]) * n[1] + (o[2] - nearW[2]) * n[2]) / denom;
+    if (!(ts >= t0 && ts <= t1)) return false;
+    r.jSlice = (float)((ts - mAnchor) / st);
+  }
   return true;
 }
 
@@ -269,17 +284,47 @@ __device__ float iso_depth(const Frame &f, const float v[3]) {
   return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
 }
 
+// Write pixel pix from a single-sample hit at sample j with stored value `value` (an isosurface crossing, a slice
+// sample): the transfer function's colour and raw opacity (the raw table: gtable[count..]), Phong at the hit's voxel
+// position, premultiplied, and its window depth (hit false, or opacity 0: an empty pixel). Adds the shading's samples
+// to *samples. core/src/cpu_backend.c: classify_raw.
+template <bool SHADE, bool CUBIC>
+__device__ void write_hit(const Frame &f, const float4 *gtable, const IsoRay &r, bool hit, float value, float j,
+                          size_t pix, unsigned *samples) {
+  const CAVRGpuRenderParams &p = f.p;
+  float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
+  if (hit) {
+    int i0;
+    float w;
+    tf_index(p, value, i0, w);
+    const float4 e0 = gtable[p.count + i0], e1 = gtable[p.count + i0 + 1];
+    const float a = e0.w + w * (e1.w - e0.w);
+    if (a > 0.0f) {
+      float rgb[3] = {e0.x + w * (e1.x - e0.x), e0.y + w * (e1.y - e0.y), e0.z + w * (e1.z - e0.z)};
+      float v[3];
+      iso_voxel(f, r, j, v);
+      if (SHADE) {
+        iso_shade<CUBIC>(f, r.dw, v, rgb);
+        *samples += 6;
+      }
+      for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
+      out[3] = a;
+      depth = iso_depth(f, v);
+    }
+  }
+  write_pixel(f, pix, out, depth);
+}
+
 // Refine the crossing found between samples jHit - 1 (prev, prevValid) and jHit (cur), shade it and write the pixel
 // (found false: an empty pixel). Adds the samples taken to *samples.
 template <bool SHADE, bool CUBIC>
 __device__ void iso_finish(const Frame &f, const float4 *gtable, const IsoRay &r, bool found, float jHit, float prev,
                            float cur, bool prevValid, size_t pix, unsigned *samples) {
   const CAVRGpuRenderParams &p = f.p;
-  float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
-  float frac;
+  float frac, iso = 0.0f;
   const int hit = found ? iso_crossing(p, prev, cur, prevValid, frac) : -1;
   if (hit >= 0) {
-    const float iso = p.iso[hit];
+    iso = p.iso[hit];
     if (frac < 1.0f) {
       float ja = jHit - 1.0f, jb = jHit, sa = prev, sb = cur;
       for (int it = 0; it < 4; ++it) {
@@ -295,36 +340,8 @@ __device__ void iso_finish(const Frame &f, const float4 *gtable, const IsoRay &r
       *samples += 4;
       jHit = sb != sa ? ja + (iso - sa) / (sb - sa) * (jb - ja) : jb;
     }
-    if (jHit <= r.jT1) {
-      jHit = fmaxf(jHit, r.jT0);
-      int i0;
-      float w;
-      tf_index(p, iso, i0, w);
-      const float4 e0 = gtable[p.count + i0], e1 = gtable[p.count + i0 + 1];
-      const float a = e0.w + w * (e1.w - e0.w);
-      if (a > 0.0f) {
-        float rgb[3] = {e0.x + w * (e1.x - e0.x), e0.y + w * (e1.y - e0.y), e0.z + w * (e1.z - e0.z)};
-        float v[3];
-        iso_voxel(f, r, jHit, v);
-        if (SHADE) {
-          iso_shade<CUBIC>(f, r.dw, v, rgb);
-          *samples += 6;
-        }
-        for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
-        out[3] = a;
-        depth = iso_depth(f, v);
-      }
-    }
   }
-  float4 o;
-  o.x = clampf(out[0], 0.0f, 1.0f);
-  o.y = clampf(out[1], 0.0f, 1.0f);
-  o.z = clampf(out[2], 0.0f, 1.0f);
-  o.w = clampf(out[3], 0.0f, 1.0f);
-  f.rgbaf[pix] = o;
-  f.rgba8[pix] = make_uchar4((unsigned char)(o.x * 255.0f + 0.5f), (unsigned char)(o.y * 255.0f + 0.5f),
-                             (unsigned char)(o.z * 255.0f + 0.5f), (unsigned char)(o.w * 255.0f + 0.5f));
-  f.depth[pix] = depth;
+  write_hit<SHADE, CUBIC>(f, gtable, r, hit >= 0 && jHit <= r.jT1, iso, fmaxf(jHit, r.jT0), pix, samples);
 }
 
 // Ray i's pixel: the ray list's i-th, or pixels in 16 x 16 tiles (texture locality), row-major tile order.
@@ -481,6 +498,20 @@ __global__ void __launch_bounds__(256) iso_shade_kernel(Frame f, unsigned count,
   add_samples(f, n);
 }
 
+// Slice: one thread per ray, the one sample where it meets the plane (core/src/cpu_backend.c: slice_sample).
+template <bool SHADE, bool CUBIC>
+__global__ void __launch_bounds__(256) slice_kernel(Frame f, const float4 *__restrict__ gtable) {
+  int px = 0, py = 0;
+  const bool inside = iso_pixel(f, blockIdx.x * blockDim.x + threadIdx.x, px, py);
+  IsoRay r;
+  r.jSlice = 0.0f;
+  const bool hit = inside && iso_setup<true>(f, px, py, r);
+  unsigned n = hit ? 1u : 0u;
+  const float s = hit ? iso_sample<CUBIC>(f, r, r.jSlice) : 0.0f;
+  if (inside) write_hit<SHADE, CUBIC>(f, gtable, r, hit, s, r.jSlice, (size_t)py * f.p.width + px, &n);
+  add_samples(f, n);
+}
+
 using StandardKernel = void (*)(Frame, const float4 *);
 using WarpKernel = void (*)(Frame, unsigned, const float4 *, float4 *);
 using ShadeKernel = void (*)(Frame, unsigned, const float4 *, const float4 *, const float4 *);
@@ -507,6 +538,13 @@ int cavr_iso_launch(CAVRGpuContext *ctx, const Frame &f, const float4 *table, ch
       f.rays ? f.rayCount : ((p.width + 15) / 16) * ((p.height + 15) / 16) * 256u; // rays (tile-padded pixels)
   if (count == 0) return 0;
   const unsigned blocks = (count + 255) / 256;
+  if (p.blend == 5) {
+    StandardKernel k = cubic ? (shade ? slice_kernel<true, true> : slice_kernel<false, true>)
+                             : (shade ? slice_kernel<true, false> : slice_kernel<false, false>);
+    k<<<blocks, 256, 0, ctx->stream>>>(f, table);
+    CAVR_CUDA_CHECK(cudaGetLastError(), "slice_kernel launch");
+    return 0;
+  }
   if (p.isoMethod != 1) {
     StandardKernel k = cubic ? pick_standard<true>(shade, skip) : pick_standard<false>(shade, skip);
     k<<<blocks, 256, 0, ctx->stream>>>(f, table);

@@ -463,16 +463,7 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     out[3] = a;
     if (a > 0.0f) depth = lane_depth(f, r, BLEND == 3 ? r.jMid : r.jBest);
   }
-  const size_t pix = (size_t)py * p.width + px;
-  float4 v;
-  v.x = clampf(out[0], 0.0f, 1.0f);
-  v.y = clampf(out[1], 0.0f, 1.0f);
-  v.z = clampf(out[2], 0.0f, 1.0f);
-  v.w = clampf(out[3], 0.0f, 1.0f);
-  f.rgbaf[pix] = v;
-  f.rgba8[pix] = make_uchar4((unsigned char)(v.x * 255.0f + 0.5f), (unsigned char)(v.y * 255.0f + 0.5f),
-                             (unsigned char)(v.z * 255.0f + 0.5f), (unsigned char)(v.w * 255.0f + 0.5f));
-  f.depth[pix] = depth;
+  write_pixel(f, (size_t)py * p.width + px, out, depth);
 }
 
 using Kernel = void (*)(Frame, const float4 *);
@@ -634,7 +625,7 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   const char *cap = getenv("CAVR_RAYCAST_REGCAP");
   const bool skip = p->skip != 0 && cells, shade = p->shade != 0;
   const bool cubic = p->interpolation == 2;
-  if (p->blend == 4) { // isosurfaces (iso.cu): their own kernels, one thread or one warp per ray
+  if (p->blend == 4 || p->blend == 5) { // isosurfaces and slices (iso.cu): their own kernels, one thread or warp per ray
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
     if ((code = cavr_iso_launch(ctx, f, ctx->table, msg, msgSize))) return code;
   } else {

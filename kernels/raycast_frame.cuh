@@ -124,6 +124,20 @@ __device__ __forceinline__ void tf_pos(const Frame &f, float u, int &i, float &w
   w = fmaf(u, f.top, 8388608.0f - fl);
 }
 
+// Store a pixel's premultiplied RGBA, clamped to [0, 1] (float and 8-bit planes), and its window depth: every
+// ray-casting kernel's last step (core/src/cpu_raycast.h: cavr_write_pixel).
+__device__ __forceinline__ void write_pixel(const Frame &f, size_t pix, const float out[4], float depth) {
+  float4 v;
+  v.x = clampf(out[0], 0.0f, 1.0f);
+  v.y = clampf(out[1], 0.0f, 1.0f);
+  v.z = clampf(out[2], 0.0f, 1.0f);
+  v.w = clampf(out[3], 0.0f, 1.0f);
+  f.rgbaf[pix] = v;
+  f.rgba8[pix] = make_uchar4((unsigned char)(v.x * 255.0f + 0.5f), (unsigned char)(v.y * 255.0f + 0.5f),
+                             (unsigned char)(v.z * 255.0f + 0.5f), (unsigned char)(v.w * 255.0f + 0.5f));
+  f.depth[pix] = depth;
+}
+
 __device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int cz) {
   const CAVRGpuRenderParams &p = f.p;
   return __ldg(f.cells + ((size_t)cz * p.cells[1] + cy) * p.cells[0] + cx) != 0;
@@ -133,7 +147,7 @@ __device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int
 
 // The isosurface blend mode (iso.cu), launched by cavr_cuda_render on its stream between its timing events: the
 // standard kernel (one thread per ray) or warp marching (Wang et al. 2014: ray set-up, one warp per ray, shading),
-// as p.isoMethod says. Returns 0 or a CAVRError code with msg.
+// as p.isoMethod says; for the slice blend mode (p.blend 5) its slice kernel. Returns 0 or a CAVRError code with msg.
 int cavr_iso_launch(CAVRGpuContext *ctx, const cavr_gpu::Frame &f, const float4 *table, char *msg, size_t msgSize);
 
 #endif

@@ -17,8 +17,9 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: cavr-render INPUT [-o out.png] [--size WxH] [--rotate-x DEG] [--rotate-y DEG] [--rotate-z DEG]\n"
           "                   [--projection ortho|perspective] [--tf PRESET|FILE] [--range MIN:MAX]\n"
-          "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average|iso] [--shade]\n"
+          "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average|iso|slice] [--shade]\n"
           "                   [--iso V[,V...]] [--iso-method standard|warp|auto] [--supersample 1|4|5|9|16]\n"
+          "                   [--slice-origin X,Y,Z] [--slice-normal X,Y,Z]\n"
           "                   [--interpolation nearest|linear|cubic] [--backend auto|cpu|cuda] [--threads N]\n"
           "                   [--strategy standard|shaped|auto] [--no-rotation]\n"
           "                   [--sample-fraction F] [--reconstruction global|local|refine] [--adaptive]\n"
@@ -41,6 +42,8 @@ static void usage(FILE *f) {
           "middle of the data range), coloured by the transfer function there; --iso-method picks the GPU's standard\n"
           "(one thread per ray) or warp-marching (one warp per ray) search. --supersample N casts N rays per pixel\n"
           "(4, 9, 16: N x N grids; 5: the centre and a 2x2 grid) and averages them. --interpolation cubic: B-spline.\n"
+          "--blend slice shows one sample per ray where it meets the plane through --slice-origin (world units, default\n"
+          "the volume's centre) with --slice-normal (default 0,0,1), coloured by the transfer function there.\n"
           "-o none writes no image (timings only).\n"
           "--host-planes names the frame-buffer planes a GPU render copies back to the host (default rgba8, which\n"
           "the PNG is written from; all = rgba8,rgba32f,depth); the JSON's transfer_ms is that copy's time.\n");
@@ -142,11 +145,12 @@ int main(int argc, char **argv) {
   CAVRIsoMethod isoMethod = CAVR_ISO_AUTO;
   unsigned hostPlanes = CAVR_FB_HOST_RGBA8; /* what the PNG needs */
   char hostPlaneNames[64] = "rgba8";
-  int dims[3] = {0, 0, 0};
+  int dims[3] = {0, 0, 0}, haveSliceOrigin = 0;
+  double sliceOrigin[3] = {0, 0, 0}, sliceNormal[3] = {0, 0, 1};
   double rot[3] = {0, 0, 0}, spacing[3] = {1, 1, 1}, range[2] = {0, 0}, sampleDistance = 0.5;
   enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
          O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT, O_FRACTION, O_RECON, O_ADAPTIVE,
-         O_HOST_PLANES, O_ISO, O_ISO_METHOD, O_SUPERSAMPLE };
+         O_HOST_PLANES, O_ISO, O_ISO_METHOD, O_SUPERSAMPLE, O_SLICE_ORIGIN, O_SLICE_NORMAL };
   static const struct option opts[] = {
       {"output", required_argument, 0, 'o'},  {"size", required_argument, 0, O_SIZE},
       {"rotate-x", required_argument, 0, O_RX}, {"rotate-y", required_argument, 0, O_RY},
@@ -163,6 +167,7 @@ int main(int argc, char **argv) {
       {"adaptive", no_argument, 0, O_ADAPTIVE}, {"host-planes", required_argument, 0, O_HOST_PLANES},
       {"iso", required_argument, 0, O_ISO}, {"iso-method", required_argument, 0, O_ISO_METHOD},
       {"supersample", required_argument, 0, O_SUPERSAMPLE},
+      {"slice-origin", required_argument, 0, O_SLICE_ORIGIN}, {"slice-normal", required_argument, 0, O_SLICE_NORMAL},
       {0, 0, 0, 0}};
   int c;
   while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -187,6 +192,13 @@ int main(int argc, char **argv) {
       if (!parse_double(optarg, &sampleDistance)) return fail("--sample-distance expects voxels", optarg);
       break;
     case O_BLEND: blend = optarg; break;
+    case O_SLICE_ORIGIN: case O_SLICE_NORMAL: {
+      double *v = c == O_SLICE_ORIGIN ? sliceOrigin : sliceNormal;
+      if (!parse_triple_double(optarg, v) || !isfinite(v[0] + v[1] + v[2]))
+        return fail(c == O_SLICE_ORIGIN ? "--slice-origin expects X,Y,Z" : "--slice-normal expects X,Y,Z", optarg);
+      haveSliceOrigin |= c == O_SLICE_ORIGIN;
+      break;
+    }
     case O_SHADE: shade = 1; break;
     case O_BACKEND: backend = optarg; break;
     case O_REPEAT:
@@ -276,7 +288,8 @@ int main(int argc, char **argv) {
   else if (!strcmp(blend, "minip")) blendMode = CAVR_BLEND_MINIMUM_INTENSITY;
   else if (!strcmp(blend, "average")) blendMode = CAVR_BLEND_AVERAGE_INTENSITY;
   else if (!strcmp(blend, "iso")) blendMode = CAVR_BLEND_ISOSURFACE;
-  else return fail("--blend expects composite, mip, minip, average or iso", blend);
+  else if (!strcmp(blend, "slice")) blendMode = CAVR_BLEND_SLICE;
+  else return fail("--blend expects composite, mip, minip, average, iso or slice", blend);
   CAVRBackend be;
   if (!strcmp(backend, "auto")) be = CAVR_BACKEND_AUTO;
   else if (!strcmp(backend, "cpu")) be = CAVR_BACKEND_CPU;
@@ -367,6 +380,8 @@ int main(int argc, char **argv) {
     isoValues[0] = 0.5 * (dataRange[0] + dataRange[1]);
     isoCount = 1;
   }
+  if (!haveSliceOrigin) /* default slice plane: through the volume's centre */
+    for (int a = 0; a < 3; ++a) sliceOrigin[a] = 0.5 * (bounds[2 * a] + bounds[2 * a + 1]);
   double minSpacing = fmin(file.spacing[0], fmin(file.spacing[1], file.spacing[2]));
   if (cavrSetTransferFunctionTable(tf, table, TF_SIZE, tfRange[0], tfRange[1]) || cavrCommitTransferFunction(tf) ||
       cavrSetCameraOrbit(cam, bounds, rot[0], rot[1], rot[2], proj, (double)width / height) || cavrCommitCamera(cam) ||
@@ -377,7 +392,8 @@ int main(int argc, char **argv) {
       cavrSetRenderStrategy(set, strategy, CAVR_SHAPING_ALL, rotation) ||
       cavrSetRenderCompressive(set, fraction, reconstruction, adaptive) ||
       cavrSetRenderIsoValues(set, isoCount, isoValues) || cavrSetRenderIsoMethod(set, isoMethod) ||
-      cavrSetRenderSupersampling(set, supersample) || cavrCommitRenderSettings(set))
+      cavrSetRenderSupersampling(set, supersample) || cavrSetRenderSlicePlane(set, sliceOrigin, sliceNormal) ||
+      cavrCommitRenderSettings(set))
     goto device_error;
   for (int i = 0; i < repeat; ++i) {
     if (cavrRender(fb, vol, tf, cam, set, &stats)) goto device_error;

@@ -620,7 +620,8 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
                         .adaptive = 0, .maxIterations = CAVR_DEFAULT_MAX_ITERATIONS,
                         .tolerance = CAVR_DEFAULT_TOLERANCE, .lambda = CAVR_DEFAULT_LAMBDA,
                         .gramFilter = CAVR_GRAM_FILTER_THESIS, .crop = 0, .cropBox = {0, 0, 0, 0, 0, 0},
-                        .isoCount = 1, .isoValues = {0.0f}, .isoMethod = CAVR_ISO_AUTO, .supersample = 1};
+                        .isoCount = 1, .isoValues = {0.0f}, .isoMethod = CAVR_ISO_AUTO, .supersample = 1,
+                        .sliceOrigin = {0.0, 0.0, 0.0}, .sliceNormal = {0.0, 0.0, 1.0}};
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -657,7 +658,7 @@ CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings s, int enabled, doub
 
 CAVRError cavrSetRenderBlendMode(CAVRRenderSettings s, CAVRBlendMode mode) {
   CHECK_HANDLE(s, "cavrSetRenderBlendMode");
-  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_ISOSURFACE)
+  if (mode < CAVR_BLEND_COMPOSITE || mode > CAVR_BLEND_SLICE)
     return ARG_ERROR(s, "cavrSetRenderBlendMode: unknown blend mode %d", (int)mode);
   s->staged.blendMode = (int)mode;
   s->dirty = 1;
@@ -781,6 +782,28 @@ CAVRError cavrSetRenderSupersampling(CAVRRenderSettings s, int raysPerPixel) {
   if (raysPerPixel != 1 && raysPerPixel != 4 && raysPerPixel != 5 && raysPerPixel != 9 && raysPerPixel != 16)
     return ARG_ERROR(s, "cavrSetRenderSupersampling: %d rays per pixel (1, 4, 5, 9 or 16)", raysPerPixel);
   s->staged.supersample = raysPerPixel;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderSlicePlane(CAVRRenderSettings s, const double origin[3], const double normal[3]) {
+  CHECK_HANDLE(s, "cavrSetRenderSlicePlane");
+  if (!origin || !normal) return ARG_ERROR(s, "cavrSetRenderSlicePlane: NULL %s", origin ? "normal" : "origin");
+  double len = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    if (!isfinite(origin[a]) || !isfinite(normal[a]))
+      return ARG_ERROR(s, "cavrSetRenderSlicePlane: coordinate %d of the origin (%g) or normal (%g) is not finite", a,
+                       origin[a], normal[a]);
+    len += normal[a] * normal[a];
+  }
+  len = sqrt(len);
+  if (!(len > 0.0) || !isfinite(len))
+    return ARG_ERROR(s, "cavrSetRenderSlicePlane: the normal (%g, %g, %g) has no direction", normal[0], normal[1],
+                     normal[2]);
+  for (int a = 0; a < 3; ++a) {
+    s->staged.sliceOrigin[a] = origin[a];
+    s->staged.sliceNormal[a] = normal[a] / len;
+  }
   s->dirty = 1;
   return CAVR_ERROR_NONE;
 }

@@ -85,7 +85,7 @@ typedef struct CAVRFrameConstants {
   double minSpacing;    /**< finest voxel spacing, world units */
   float step;           /**< sample distance, world units */
   float idxScale, idxBias; /**< transfer-function table index = stored value * idxScale + idxBias */
-  int shade, skip;      /**< shading (composite, isosurface) and empty-space skipping in effect */
+  int shade, skip;      /**< shading (composite, isosurface, slice) and empty-space skipping in effect */
   float boxLo[3], boxHi[3]; /**< where rays integrate, voxel coordinates: the render extent, cropped */
   int isoCount;         /**< isosurface blend mode: iso-values (0 in the other modes) */
   float isoStored[CAVR_MAX_ISO_VALUES]; /**< the iso-values in stored units (scalar - valueOffset) */

@@ -62,6 +62,8 @@ typedef struct CAVRSettingsDesc {
   float isoValues[8];       /**< scalar units (CAVR_MAX_ISO_VALUES) */
   int isoMethod;            /**< CAVRIsoMethod */
   int supersample;          /**< rays per pixel: 1, 4 (2x2), 5 (centre + 4, the thesis), 9 (3x3), 16 (4x4) */
+  double sliceOrigin[3];    /**< slice blend mode: a point of the plane, world units */
+  double sliceNormal[3];    /**< its normal, unit length */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

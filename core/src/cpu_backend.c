@@ -93,6 +93,24 @@ ALWAYS_INLINE void iso_position(const Prep *p, const CavrLattice *l, const CavrR
   for (int a = 0; a < 3; ++a) v[a] = l->of[a] + rel * r->df[a];
 }
 
+/* The colour of a single-sample hit (an isosurface crossing, a slice sample): the transfer function's colour and raw
+   opacity (as VTK's isosurface and slice modes) at stored value s, Phong-shaded at voxel position v when shading is
+   on, premultiplied into out. Returns 0 (out untouched) when the opacity is 0. */
+ALWAYS_INLINE int classify_raw(const Prep *p, int storage, int interp, float s, const float v[3], const CavrRay *r,
+                               float out[4], uint64_t *samples) {
+  int i0;
+  float f;
+  cavr_tf_index(p, s, &i0, &f);
+  const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
+  const float a = e0[3] + f * (e1[3] - e0[3]);
+  if (!(a > 0.0f)) return 0;
+  float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
+  if (p->shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+  for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
+  out[3] = a;
+  return 1;
+}
+
 /* The isosurface march: samples at the lattice midpoints from the last one at or before t0 to the first one at or
    past t1 (clamped into the data), so that every crossing inside [t0, t1] lies between two of them; the first
    crossing (iso_crossing) refined by 4 bisection steps and a linear interpolation in the last bracket, kept when it
@@ -162,21 +180,25 @@ ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrR
   double tHit = l.mAnchor + (double)(jHit * step);
   if (tHit > r->t1) return; /* behind opaque geometry or past the render box */
   if (tHit < r->t0) tHit = r->t0;
-  int i0;
-  float f;
-  cavr_tf_index(p, iso, &i0, &f);
-  const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
-  const float a = e0[3] + f * (e1[3] - e0[3]);
-  if (!(a > 0.0f)) return;
-  float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
-  if (p->shade) {
-    float v[3];
-    iso_position(p, &l, r, jHit, v);
-    cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
-  }
-  for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
-  out[3] = a;
-  *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)tHit);
+  float v[3];
+  iso_position(p, &l, r, jHit, v);
+  if (classify_raw(p, storage, interp, iso, v, r, out, samples)) *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)tHit);
+}
+
+/* Slice (VTK's SLICE_BLEND): the one sample where the ray meets the plane, when that lies in [t0, t1] (inside the
+   render box, in front of opaque geometry), classified as an isosurface hit; its window depth into *depth. A ray
+   parallel to the plane misses. The GPU (kernels/iso.cu: slice_kernel) takes the same sample. */
+ALWAYS_INLINE void slice_sample(const Prep *p, int storage, int interp, const CavrRay *r, float out[4], float *depth,
+                                uint64_t *samples) {
+  const double *n = p->sliceNormal, *o = p->sliceOrigin;
+  const double denom = n[0] * r->dirW[0] + n[1] * r->dirW[1] + n[2] * r->dirW[2];
+  if (!(fabs(denom) > 1e-12)) return;
+  const double t = ((o[0] - r->nearW[0]) * n[0] + (o[1] - r->nearW[1]) * n[1] + (o[2] - r->nearW[2]) * n[2]) / denom;
+  if (!(t >= r->t0 && t <= r->t1)) return;
+  const float v[3] = {(float)(r->o[0] + t * r->d[0]), (float)(r->o[1] + t * r->d[1]), (float)(r->o[2] + t * r->d[2])};
+  const float s = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
+  ++*samples;
+  if (classify_raw(p, storage, interp, s, v, r, out, samples)) *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)t);
 }
 
 ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int py, uint64_t *samples,
@@ -187,6 +209,7 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
     ++*rays;
     if (p->blend == CAVR_BLEND_COMPOSITE) cavr_composite_march(p, storage, interp, &r, out, &depth, samples);
     else if (p->blend == CAVR_BLEND_ISOSURFACE) iso_march(p, storage, interp, &r, out, &depth, samples);
+    else if (p->blend == CAVR_BLEND_SLICE) slice_sample(p, storage, interp, &r, out, &depth, samples);
     else intensity_march(p, storage, interp, &r, out, &depth, samples);
   }
   cavr_write_pixel(p, r.pix, out, depth);
@@ -441,6 +464,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.kp = s->specularPower;
   p.isoCount = fc.isoCount;
   for (int i = 0; i < fc.isoCount; ++i) p.isoStored[i] = fc.isoStored[i];
+  memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);
+  memcpy(p.sliceNormal, s->sliceNormal, sizeof p.sliceNormal);
   p.opaqueDepth = job->fb->opaqueDepth;
   p.rgba8 = job->fb->rgba8;
   p.rgbaf = job->fb->rgbaf;

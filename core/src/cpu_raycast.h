@@ -59,6 +59,7 @@ typedef struct Prep {
   float ert, ka, kd, ks, kp;
   int isoCount;                  /* isosurface blend mode: iso-values in stored units */
   float isoStored[CAVR_MAX_ISO_VALUES];
+  double sliceOrigin[3], sliceNormal[3]; /* slice blend mode: the plane, world units (normal of unit length) */
   const float *opaqueDepth;
   int hitX0, hitX1, hitY0, hitY1; /* pixels outside [hitX0, hitX1] x [hitY0, hitY1] miss the render box */
   /* outputs */

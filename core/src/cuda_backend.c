@@ -497,6 +497,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
   p.isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));
   const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
+  /* Isosurfaces and slices run kernels/iso.cu's one-thread-per-ray kernels: no block shape, no rotation of their own. */
+  const int ownKernels = iso || s->blendMode == CAVR_BLEND_SLICE;
+  memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);
+  memcpy(p.sliceNormal, s->sliceNormal, sizeof p.sliceNormal);
 
   /* Policy: the view in index space (camera axes from the view matrix rows). */
   const double *V = cam->view;
@@ -512,7 +516,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                    : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
                                                       : s->shapingFlags;
   /* AUTO: the rotation state and block shape the measured table prices cheapest for this view. */
-  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !iso ? auto_table(dev, cv->storage) : NULL;
+  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !ownKernels ? auto_table(dev, cv->storage) : NULL;
   CAVRTuneChoice choice = {CAVR_ROT_NONE, -1, 0.0f};
   if (tuned)
     cavr_tune_choose(tuned, dirI, rightI, upI, s->rotation && !cv->noRotate, cv->rotation,
@@ -536,10 +540,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
     wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
   int isoClass = -1; /* AUTO isosurfaces: the stored class whose observed cost this frame records */
-  if (iso) { /* isosurfaces read the volume as it lies (iso.cu maps through the rotation) */
+  if (ownKernels) { /* isosurfaces and slices read the volume as it lies (iso.cu maps through the rotation) */
     wantRotation = cv->rotation;
-    p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
-    if (s->isoMethod == CAVR_ISO_AUTO && !cv->noRotate) {
+    if (iso) p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
+    if (iso && s->isoMethod == CAVR_ISO_AUTO && !cv->noRotate) {
       /* Per view (Wang 2014's future work, issue 12 item 3): the method the measured table prices cheaper for the
          view's class as stored, then checked on this volume: the first four frames of a class alternate the two
          methods (the table's first), after that the one with the lower least cost per ray here is kept. Two frames

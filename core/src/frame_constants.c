@@ -21,7 +21,7 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   out->idxScale = (float)sc;
   out->idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
   const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
-  out->shade = s->shade && (s->blendMode == CAVR_BLEND_COMPOSITE || iso);
+  out->shade = s->shade && (s->blendMode == CAVR_BLEND_COMPOSITE || iso || s->blendMode == CAVR_BLEND_SLICE);
   /* Iso skipping is exact only while consecutive samples lie in the same or neighbouring macro cells. */
   out->skip = s->emptySpaceSkipping && (s->blendMode == CAVR_BLEND_COMPOSITE || (iso && s->sampleDistance <= 8.0f));
   out->isoCount = iso ? s->isoCount : 0;

@@ -17,6 +17,7 @@
 #include "vtkPiecewiseFunction.h"
 #include "vtkProp3D.h"
 #include "vtkPropCollection.h"
+#include "vtkPlane.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkScalarsToColors.h"
@@ -243,6 +244,7 @@ public:
   bool VolumeReady = false; // the input's current array is uploaded
   bool CropFlagsWarned = false;
   int SupersamplingWarned = 0; // the unsupported rays-per-pixel value last warned about
+  std::string SliceWarning; // the last slice-function problem reported (once per distinct problem)
   bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
@@ -633,6 +635,52 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     if (cavrSetRenderIsoValues(in.Settings, n, values) == CAVR_ERROR_NONE)
     {
       blend = CAVR_BLEND_ISOSURFACE;
+    }
+  }
+  // ParaView's Blend Mode "Slice" (vtkVolumeMapper::SLICE_BLEND) with the volume property's slice function, a
+  // vtkPlane in world coordinates, selects cavr's slice mode as VTK's GPU ray caster draws it: the plane goes into the
+  // volume's own coordinates (cavr's world: the camera carries the volume's matrix M), origin M^-1 o, normal M^T n.
+  else if (this->GetBlendMode() == vtkVolumeMapper::SLICE_BLEND)
+  {
+    vtkPlane* plane = vtkPlane::SafeDownCast(prop->GetSliceFunction());
+    if (plane)
+    {
+      double o[4] = { 0, 0, 0, 1 }, n[3], origin[4], normal[3];
+      plane->GetOrigin(o);
+      plane->GetNormal(n);
+      vtkNew<vtkMatrix4x4> inverse;
+      vtkMatrix4x4::Invert(vol->GetMatrix(), inverse);
+      inverse->MultiplyPoint(o, origin);
+      const double* m = vol->GetMatrix()->GetData(); // row-major
+      for (int a = 0; a < 3; ++a)
+      {
+        normal[a] = m[a] * n[0] + m[4 + a] * n[1] + m[8 + a] * n[2];
+      }
+      if (origin[3] != 0.0)
+      {
+        for (int a = 0; a < 3; ++a)
+        {
+          origin[a] /= origin[3];
+        }
+      }
+      if (cavrSetRenderSlicePlane(in.Settings, origin, normal) == CAVR_ERROR_NONE)
+      {
+        blend = CAVR_BLEND_SLICE;
+        in.SliceWarning.clear();
+      }
+    }
+    if (blend != CAVR_BLEND_SLICE)
+    {
+      const std::string what = plane ? "a plane without a usable normal"
+                                     : prop->GetSliceFunction() ? prop->GetSliceFunction()->GetClassName()
+                                                                : "no slice function";
+      if (what != in.SliceWarning)
+      {
+        vtkWarningMacro(<< "cavr Volume: Blend Mode Slice needs a plane (vtkPlane) as the volume property's slice "
+                           "function, got "
+                        << what << "; rendering with the cavr Blend Mode instead");
+        in.SliceWarning = what;
+      }
     }
   }
   cavrSetRenderBlendMode(in.Settings, blend);

@@ -60,7 +60,10 @@ public:
   ///@{
   /**
    * cavr blend mode: 0 composite, 1 maximum, 2 minimum, 3 average intensity. Default 0.
-   * (ParaView's own BlendMode property offers only composite, isosurface and slice.)
+   * It applies while vtkVolumeMapper's BlendMode is COMPOSITE_BLEND (ParaView's own Blend Mode offers only
+   * composite, isosurface and slice): ISOSURFACE_BLEND renders cavr's isosurfaces of the volume property's
+   * iso-values, SLICE_BLEND cavr's slice through the volume property's slice function (a vtkPlane; anything else
+   * gives a warning and this mode).
    */
   vtkSetClampMacro(CavrBlendMode, int, 0, 3);
   vtkGetMacro(CavrBlendMode, int);

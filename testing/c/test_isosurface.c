@@ -221,7 +221,7 @@ int main(void) {
   CHECK_ERR(cavrSetRenderIsoValues(sc.set, 1, bad + 1), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_ERR(cavrSetRenderIsoMethod(sc.set, (CAVRIsoMethod)3), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_ERR(cavrSetRenderSupersampling(sc.set, 3), CAVR_ERROR_INVALID_ARGUMENT);
-  CHECK_ERR(cavrSetRenderBlendMode(sc.set, (CAVRBlendMode)5), CAVR_ERROR_INVALID_ARGUMENT);
+  CHECK_ERR(cavrSetRenderBlendMode(sc.set, (CAVRBlendMode)6), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_ERR(cavrSetRenderInterpolation(sc.set, (CAVRInterpolation)3), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_OK(cavrSetRenderIsoValues(sc.set, 8, nine));
   CHECK_OK(cavrSetRenderIsoMethod(sc.set, CAVR_ISO_WARP_MARCHING));

@@ -33,6 +33,16 @@ for blend in composite mip minip average; do
        --size 32x32 -o "$T/b.png" >/dev/null; then pass "raw $blend"; else bad "raw $blend"; fi
 done
 
+# Slice: one sample per ray that meets the plane (through the volume's centre by default) inside the volume.
+J=$("$BIN" "$DATA/headsq_64x64x93_uint16.nhdr" --size 64x64 --backend cpu --blend slice --slice-normal 0.2,0.1,1 \
+    --json -o "$T/sl.png")
+if python3 - "$J" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])
+assert 0.9 * j["rays_hit"] <= j["samples"] <= j["rays_hit"] and j["samples"] > 0, j
+PY
+then pass "slice: one sample a ray"; else bad "slice JSON: $J"; fi
+
 printf '# test\n0 0 0 0 0\n128 1 0.5 0 0.1\n255 1 1 1 0.8\n' > "$T/t.tf"
 if "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --tf "$T/t.tf" --size 32x32 -o "$T/c.png" >/dev/null; then
   pass "transfer-function file"; else bad "transfer-function file"; fi
@@ -71,6 +81,8 @@ expect_fail "bad sample distance" "CAVR_ERROR_INVALID_ARGUMENT" "$BIN" "$DATA/bu
 expect_fail "bad sample fraction" "--sample-fraction expects" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --sample-fraction 1.5
 expect_fail "bad reconstruction" "--reconstruction expects" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --reconstruction fft
 expect_fail "adaptive global" "adaptive sampling needs the local" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --size 8x8 --sample-fraction 0.5 --reconstruction global --adaptive -o "$T/x.png"
+expect_fail "bad slice normal" "--slice-normal expects" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --blend slice --slice-normal 1,2
+expect_fail "zero slice normal" "CAVR_ERROR_INVALID_ARGUMENT" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --blend slice --slice-normal 0,0,0 -o "$T/x.png"
 expect_fail "unwritable output" "cannot write PNG" "$BIN" "$DATA/bucky_32x32x32_uint8.nhdr" --size 8x8 -o /nonexistent/x.png
 
 echo "cli: $fails failure(s)"

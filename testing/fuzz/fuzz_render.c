@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ok = cavrCommitCamera(cam) == CAVR_ERROR_NONE;
   else
     ok = 0;
-  cavrSetRenderBlendMode(set, (CAVRBlendMode)(o[0] % 5)); /* 4 is out of range */
+  cavrSetRenderBlendMode(set, (CAVRBlendMode)(o[0] % 7)); /* 6 is out of range; 5 (slice): the default plane */
   cavrSetRenderShading(set, o[1] & 1, (o[1] >> 1 & 7) / 7.0, (o[1] >> 4 & 7) / 7.0, o[2] / 255.0, 1.0 + o[3]);
   cavrSetRenderInterpolation(set, o[4] & 1 ? CAVR_INTERPOLATION_TRILINEAR : CAVR_INTERPOLATION_NEAREST);
   cavrSetRenderSampleDistance(set, 0.25 + (o[4] >> 1) / 32.0);

@@ -57,6 +57,25 @@ static inline void release(Scene *s) {
   cavrReleaseVolume(s->vol);
 }
 
+/* Release a CPU scene and a GPU scene whose transfer functions were swapped for a second pair during the test:
+   `own` (the ones the scenes were made with) goes back into them and is released with them, `extra` is released. */
+static inline void release_pair(Scene *c, Scene *g, CAVRTransferFunction own[2], CAVRTransferFunction extra[2]) {
+  c->tf = own[0];
+  g->tf = own[1];
+  cavrReleaseTransferFunction(extra[0]);
+  cavrReleaseTransferFunction(extra[1]);
+  release(c);
+  release(g);
+}
+
+/* The end of a CPU-against-GPU test: release both devices, say how many cases failed and exit 1 when any did. */
+static inline void finish_cpu_gpu(CAVRDevice cpu, CAVRDevice gpu, int failures) {
+  cavrReleaseDevice(cpu);
+  cavrReleaseDevice(gpu);
+  if (failures) printf("%d cases below threshold\n", failures);
+  CHECK(failures == 0);
+}
+
 /* A scene on dev with f's voxels and spacing, an n-entry table over [lo, hi], a size x size frame buffer whose
    RGBA32F plane comes back to the host (the plane the comparisons read). */
 static inline Scene gpu_scene(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, int n, double lo, double hi,

@@ -143,16 +143,8 @@ int main(int argc, char **argv) {
         failures += !ok;
       }
     }
-    c.tf = mapTf[0];
-    g.tf = mapTf[1];
-    cavrReleaseTransferFunction(isoTf[0]);
-    cavrReleaseTransferFunction(isoTf[1]);
-    release(&c);
-    release(&g);
+    release_pair(&c, &g, mapTf, isoTf);
   }
-  cavrReleaseDevice(cpu);
-  cavrReleaseDevice(gpu);
-  if (failures) printf("%d cases below threshold\n", failures);
-  CHECK(failures == 0);
+  finish_cpu_gpu(cpu, gpu, failures);
   return 0;
 }

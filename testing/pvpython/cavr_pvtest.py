@@ -69,6 +69,18 @@ def psnr(a, b):
     return math.inf if mse == 0 else 10.0 * math.log10(255.0 ** 2 / mse)
 
 
+def compare(ours, ref, label, what):
+    """PSNR (dB) of cavr's screenshot against the reference, printed with the largest error and the reference's
+    coverage (pixels brighter than 10); fails when the reference is nearly empty (under 5% covered)."""
+    p = psnr(ours, ref)
+    covered = np.mean(ref.max(axis=2) > 10)
+    print("%s: PSNR cavr vs %s = %.2f dB (max abs error %d of 255; %.0f%% covered)" %
+          (label, what, p, np.abs(ours - ref).max(), 100 * covered))
+    if covered < 0.05:
+        fail("reference image is nearly empty")
+    return p
+
+
 def raw_copy(nhdr):
     """A raw-encoded copy of a gzip NRRD volume (detached header) in OUT; returns its .nhdr path (the header
     itself when its data are raw already). ParaView's NRRD reader reads pieces (MPI ranks) of raw data only."""

@@ -9,16 +9,15 @@
 #include <vtkFixedPointVolumeRayCastMapper.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
-#include <vtkPNGWriter.h>
 #include <vtkPiecewiseFunction.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkVolume.h>
 #include <vtkVolumeProperty.h>
-#include <vtkWindowToImageFilter.h>
 
 #include "vtkCavrVolumeMapper.h"
+#include "window_pixels.h"
 
 #include <cmath>
 #include <cstdio>
@@ -77,25 +76,7 @@ std::vector<unsigned char> render(vtkVolumeMapper *mapper, vtkImageData *img, do
   ren->GetActiveCamera()->Azimuth(azimuth);
   ren->ResetCameraClippingRange();
   win->Render();
-  vtkNew<vtkWindowToImageFilter> grab;
-  grab->SetInput(win);
-  grab->SetInputBufferTypeToRGB();
-  grab->ReadFrontBufferOff();
-  grab->Update();
-  if (!png.empty()) {
-    vtkNew<vtkPNGWriter> w;
-    w->SetInputConnection(grab->GetOutputPort());
-    w->SetFileName(png.c_str());
-    w->Write();
-  }
-  const auto *p = static_cast<unsigned char *>(grab->GetOutput()->GetScalarPointer());
-  return std::vector<unsigned char>(p, p + 256 * 256 * 3);
-}
-
-double psnr(const std::vector<unsigned char> &a, const std::vector<unsigned char> &b) {
-  double se = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) se += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-  return se > 0.0 ? 10.0 * std::log10(255.0 * 255.0 * a.size() / se) : INFINITY;
+  return window_pixels(win, 256, png);
 }
 } // namespace
 

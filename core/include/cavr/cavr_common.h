@@ -83,7 +83,9 @@ typedef enum CAVRBlendMode {
   CAVR_BLEND_MAXIMUM_INTENSITY = 1,  /**< MIP: the largest scalar on the ray, mapped by the transfer function */
   CAVR_BLEND_MINIMUM_INTENSITY = 2,  /**< MinIP: the smallest scalar on the ray */
   CAVR_BLEND_AVERAGE_INTENSITY = 3,  /**< the length-weighted mean scalar on the ray */
-  CAVR_BLEND_ISOSURFACE = 4          /**< the first crossing of any iso-value (cavrSetRenderIsoValues), shaded */
+  CAVR_BLEND_ISOSURFACE = 4,         /**< the first crossing of any iso-value (cavrSetRenderIsoValues), shaded */
+  CAVR_BLEND_SLICE = 5               /**< one sample per ray where it meets a plane (cavrSetRenderSlicePlane), as VTK's
+                                          vtkVolumeMapper::SLICE_BLEND */
 } CAVRBlendMode;
 
 /** Most iso-values of the isosurface blend mode. */

@@ -132,6 +132,22 @@ CAVR_API CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings settings, CAVRIsoMe
  */
 CAVR_API CAVRError cavrSetRenderSupersampling(CAVRRenderSettings settings, int raysPerPixel);
 
+/**
+ * The plane of CAVR_BLEND_SLICE: the points x with normal . (x - origin) = 0, `origin` and `normal` 3 doubles each in
+ * world units of the volume's space (the space of its origin and spacing, as cavrSetRenderCropBox); the normal need
+ * not have unit length and either side of the plane faces the camera. Each ray takes one sample, where it meets the
+ * plane inside the volume's render box (its render extent, cropped) and in front of opaque geometry; a ray that
+ * meets it elsewhere, or runs parallel to it, leaves its pixel empty. The sample (filtered by the interpolation
+ * setting) is coloured by the transfer function with its raw opacity (not corrected for a sample distance: there is
+ * one sample), premultiplied, Phong-shaded when shading is on, and the depth plane holds the hit's window depth. This
+ * is VTK's GPU ray caster's slice mode (vtkOpenGLGPUVolumeRayCastMapper with vtkVolumeMapper::SLICE_BLEND and a
+ * vtkPlane as the vtkVolumeProperty's SliceFunction: one texture fetch at the ray-plane intersection,
+ * computeOpacity and computeColor of it, rgb multiplied by the opacity). Both back ends. Default origin (0, 0, 0),
+ * normal (0, 0, 1) (vtkPlane's). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, a NaN or infinite coordinate, a
+ * normal of zero length).
+ */
+CAVR_API CAVRError cavrSetRenderSlicePlane(CAVRRenderSettings settings, const double origin[3], const double normal[3]);
+
 /** Publish staged settings. */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
 
