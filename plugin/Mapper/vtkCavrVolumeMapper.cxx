@@ -233,6 +233,7 @@ public:
 
   CAVRDevice Device = nullptr;
   int DeviceBackend = -1;
+  int DeviceGpu = -1; // the GpuIndex the device was made for
   std::string DeviceNote;
   CAVRVolume Volume = nullptr;
   CAVRTransferFunction TransferFunction = nullptr;
@@ -310,12 +311,12 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
   };
 
-  // 1. The device (recreated when the back end changes).
-  if (!in.Device || in.DeviceBackend != this->Backend)
+  // 1. The device (recreated when the back end or the GPU changes).
+  if (!in.Device || in.DeviceBackend != this->Backend || in.DeviceGpu != this->GpuIndex)
   {
     in.ReleaseAll();
     CAVRBackend wanted = static_cast<CAVRBackend>(this->Backend);
-    in.Device = cavrNewDevice(wanted);
+    in.Device = cavrNewDeviceOnGpu(wanted, this->GpuIndex);
     if (!in.Device && wanted == CAVR_BACKEND_CUDA)
     {
       const char* msg = "";
@@ -331,6 +332,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       return;
     }
     in.DeviceBackend = this->Backend;
+    in.DeviceGpu = this->GpuIndex;
     in.Volume = cavrNewVolume(in.Device);
     in.TransferFunction = cavrNewTransferFunction(in.Device);
     in.Camera = cavrNewCamera(in.Device);
@@ -893,6 +895,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "CompressiveWhileInteracting: " << this->CompressiveWhileInteracting << endl;
   os << indent << "CubicInterpolation: " << this->CubicInterpolation << endl;
   os << indent << "Supersampling: " << this->Supersampling << endl;
+  os << indent << "GpuIndex: " << this->GpuIndex << endl;
   os << indent << "InteractiveUpdateRate: " << this->InteractiveUpdateRate << endl;
   os << indent << "LastRaysCast: " << this->LastRaysCast << endl;
   os << indent << "RenderExtent: " << this->RenderExtent[0] << " " << this->RenderExtent[1] << " "

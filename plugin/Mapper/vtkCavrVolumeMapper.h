@@ -124,6 +124,15 @@ public:
   ///@}
 
   ///@{
+  /**
+   * CUDA device index the CUDA back end renders on; -1 (default): $CAVR_GPU, else the MPI local rank modulo the
+   * visible GPUs (one GPU per rank), else 0 (cavrNewDeviceOnGpu). An index that names no GPU: a warning and the CPU.
+   */
+  vtkSetClampMacro(GpuIndex, int, -1, 1023);
+  vtkGetMacro(GpuIndex, int);
+  ///@}
+
+  ///@{
   /** CPU threads of the CPU back end; 0 (default) uses every core. */
   vtkSetClampMacro(NumberOfThreads, int, 0, 1024);
   vtkGetMacro(NumberOfThreads, int);
@@ -177,6 +186,7 @@ protected:
   double EarlyRayTermination = 0.99;
   int CavrBlendMode = 0;
   int NumberOfThreads = 0;
+  int GpuIndex = -1;
   int Strategy = 2;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double LastRenderTime = 0.0;

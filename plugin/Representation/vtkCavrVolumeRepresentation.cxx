@@ -163,6 +163,12 @@ void vtkCavrVolumeRepresentation::SetCavrSupersampling(int raysPerPixel)
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrGpuIndex(int gpu)
+{
+  this->GetCavrMapper()->SetGpuIndex(gpu);
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);

@@ -41,6 +41,8 @@ public:
   /** Cubic B-spline interpolation on/off and rays per pixel (see vtkCavrVolumeMapper). */
   void SetCavrCubicInterpolation(int enabled);
   void SetCavrSupersampling(int raysPerPixel);
+  /** CUDA device index, -1 for the automatic choice (see vtkCavrVolumeMapper::SetGpuIndex). */
+  void SetCavrGpuIndex(int gpu);
 
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();

@@ -16,7 +16,7 @@ if "cavr Volume" not in available:
 if d.Representation != "cavr Volume":
     fail("representation is %s" % d.Representation)
 defaults = {"CavrBackEnd": "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
-            "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1"}
+            "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1", "CavrGpuIndex": -1}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
     print(name, "=", got)
@@ -28,7 +28,8 @@ labels = {"CavrBackEnd": ("Back End", "default"), "CavrStrategy": ("GPU Strategy
           "CavrEarlyRayTermination": ("Early Ray Termination", "advanced"), "CavrBlendMode": ("Blend Mode", "default"),
           "CavrSampleFraction": ("Sample Fraction", "default"), "CavrReconstruction": ("Reconstruction", "advanced"),
           "CavrCompressiveWhileInteracting": ("Compressive While Interacting", "default"),
-          "CavrCubicInterpolation": ("Cubic Interpolation", "advanced"), "CavrSupersampling": ("Rays Per Pixel", "advanced")}
+          "CavrCubicInterpolation": ("Cubic Interpolation", "advanced"), "CavrSupersampling": ("Rays Per Pixel", "advanced"),
+          "CavrGpuIndex": ("GPU Index", "advanced")}
 for name, (label, panel) in labels.items():
     prop = d.SMProxy.GetProperty(name)
     got = (prop.GetXMLLabel(), prop.GetPanelVisibility())
