@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cavr_lighting.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -156,6 +158,7 @@ typedef struct CAVRGpuRenderParams {
   int isoMethod;             /* 0 standard (one thread per ray), 1 warp marching (one warp per ray; Wang 2014) */
   float isoSlack;            /* bound on |hardware trilinear - exact trilinear| (stored units): 3 filter stages with
                                 8-bit weights, each off by at most 1/256 of the volume's value range (plus margin) */
+  CAVRLighting light;        /* cavrSetRenderLights' lights (count 0: the headlight of ka, kd, ks, kp) */
 } CAVRGpuRenderParams;
 
 /**

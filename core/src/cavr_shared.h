@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "cavr/cavr_settings.h" /* CAVRLight */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -62,6 +64,9 @@ typedef struct CAVRSettingsDesc {
   float isoValues[8];       /**< scalar units (CAVR_MAX_ISO_VALUES) */
   int isoMethod;            /**< CAVRIsoMethod */
   int supersample;          /**< rays per pixel: 1, 4 (2x2), 5 (centre + 4, the thesis), 9 (3x3), 16 (4x4) */
+  int lightCount;           /**< cavrSetRenderLights: 0 = the default headlight */
+  int twoSided;             /**< 0/1: normals flipped to face the viewer */
+  CAVRLight lights[CAVR_MAX_LIGHTS];
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

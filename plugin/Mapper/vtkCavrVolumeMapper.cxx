@@ -5,6 +5,8 @@
 #include "vtkColorTransferFunction.h"
 #include "vtkDataArray.h"
 #include "vtkImageData.h"
+#include "vtkLight.h"
+#include "vtkLightCollection.h"
 #include "vtkNew.h"
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
@@ -28,6 +30,63 @@
 namespace
 {
 constexpr int TableSize = 1024;
+
+// The renderer's lights that are on, for cavrSetRenderLights (at most CAVR_MAX_LIGHTS; later ones are dropped
+// with the count of them in *dropped): headlights and camera lights (ParaView's light kit) in their own frames,
+// scene lights moved from world to the volume's data space (the inverse of the volume's matrix), as
+// vtkEncodedGradientShader takes them. With no light on, one light of intensity 0, as VTK's ray casters add then
+// (ambient 0: a black volume).
+int GatherLights(vtkRenderer* ren, vtkVolume* vol, CAVRLight* out, int* dropped)
+{
+  int n = 0;
+  *dropped = 0;
+  vtkNew<vtkMatrix4x4> worldToData;
+  vtkMatrix4x4::Invert(vol->GetMatrix(), worldToData);
+  vtkLightCollection* lights = ren->GetLights();
+  vtkCollectionSimpleIterator it;
+  lights->InitTraversal(it);
+  while (vtkLight* light = lights->GetNextLight(it))
+  {
+    if (!light->GetSwitch())
+    {
+      continue;
+    }
+    if (n == CAVR_MAX_LIGHTS)
+    {
+      ++*dropped;
+      continue;
+    }
+    CAVRLight& l = out[n++];
+    l.kind = light->LightTypeIsHeadlight() ? CAVR_LIGHT_HEADLIGHT
+      : light->LightTypeIsCameraLight()    ? CAVR_LIGHT_CAMERA
+                                           : CAVR_LIGHT_SCENE;
+    l.positional = light->GetPositional();
+    light->GetPosition(l.position);
+    light->GetFocalPoint(l.focalPoint);
+    if (l.kind == CAVR_LIGHT_SCENE)
+    {
+      double p[4] = { l.position[0], l.position[1], l.position[2], 1.0 };
+      double f[4] = { l.focalPoint[0], l.focalPoint[1], l.focalPoint[2], 1.0 };
+      worldToData->MultiplyPoint(p, p);
+      worldToData->MultiplyPoint(f, f);
+      for (int a = 0; a < 3; ++a)
+      {
+        l.position[a] = p[a] / p[3];
+        l.focalPoint[a] = f[a] / f[3];
+      }
+    }
+    light->GetAmbientColor(l.ambientColor);
+    light->GetDiffuseColor(l.diffuseColor);
+    light->GetSpecularColor(l.specularColor);
+    l.intensity = std::max(0.0, light->GetIntensity());
+  }
+  if (n == 0)
+  {
+    out[0] = CAVRLight{ CAVR_LIGHT_HEADLIGHT, 0, { 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, 0.0 };
+    n = 1;
+  }
+  return n;
+}
 
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
 void ToColumnMajor(vtkMatrix4x4* m, double out[16])
@@ -89,6 +148,7 @@ public:
   bool VolumeReady = false; // the input's current array is uploaded
   bool CropFlagsWarned = false;
   int SupersamplingWarned = 0; // the unsupported rays-per-pixel value last warned about
+  bool LightsWarned = false;
   bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
@@ -479,6 +539,22 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   cavrSetRenderShading(in.Settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
     std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
     std::max(1e-3, prop->GetSpecularPower(0)));
+  {
+    // The view's lights (VTK's ray casters' model; docs/user-guide.md, "Lighting").
+    CAVRLight lights[CAVR_MAX_LIGHTS];
+    int dropped = 0;
+    const int count = GatherLights(ren, vol, lights, &dropped);
+    if (dropped && !in.LightsWarned)
+    {
+      vtkWarningMacro(<< "cavr Volume: " << dropped << " light(s) beyond the first " << CAVR_MAX_LIGHTS
+                      << " are not used");
+      in.LightsWarned = true;
+    }
+    if (cavrSetRenderLights(in.Settings, count, lights, ren->GetTwoSidedLighting()) != CAVR_ERROR_NONE)
+    {
+      cavrSetRenderLights(in.Settings, 0, nullptr, 1); // an odd light (NaN, no direction): the headlight
+    }
+  }
   cavrSetRenderStrategy(in.Settings, static_cast<CAVRStrategy>(this->Strategy),
     this->Strategy == 1 ? CAVR_SHAPING_ALL : 0u, this->Strategy == 2);
   {
