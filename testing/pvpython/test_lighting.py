@@ -57,7 +57,7 @@ def compare(name, src, array, rng, points, camera):
         d.SetRepresentationType("Volume")
         d.VolumeRenderingMode = "Ray Cast Only"
         Render(v)
-        tag = name + "_" + setting.replace(" ", "_").replace("+", "plus")
+        tag = (name + "_" + setting).replace(" ", "_").replace("+", "plus")
         ref = screenshot(v, "lighting_vtk_" + tag + ".png")
         d.SetRepresentationType("cavr Volume")
         d.CavrSampleDistance = 0.25
@@ -97,13 +97,13 @@ load_plugin()
 results = []
 w = Wavelet()
 w.WholeExtent = [-40, 40, -40, 40, -40, 40]
-results += compare("Wavelet", w, "RTData", (37, 277), [37, 0, 0.5, 0, 150, 0, 0.5, 0, 200, 0.2, 0.5, 0, 277, 0.8, 0.5, 0],
+results += compare("Wavelet", w, "RTData", (37, 277), [37, 0, 0.5, 0, 140, 0, 0.5, 0, 180, 0.6, 0.5, 0, 277, 1.0, 0.5, 0],
                    wavelet_camera)
 if os.path.exists(CT):
     src = OpenDataFile(raw_copy(CT))
     array = src.PointData.keys()[0]
-    results += compare("CT shoulder", src, array, (0, 255), [0, 0, 0.5, 0, 60, 0, 0.5, 0, 110, 0.1, 0.5, 0,
-                                                             255, 0.9, 0.5, 0], ct_camera)
+    results += compare("CT shoulder", src, array, (0, 255), [0, 0, 0.5, 0, 70, 0, 0.5, 0, 100, 0.3, 0.5, 0,
+                                                             255, 1.0, 0.5, 0], ct_camera)
 else:
     print("CT shoulder not found at %s (set CAVR_CT_SHOULDER): Wavelet only" % CT)
 worst = min(p for _, _, p in results)
