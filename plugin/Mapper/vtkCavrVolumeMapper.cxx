@@ -11,12 +11,19 @@
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkObjectFactory.h"
+#include "vtkOpenGLQuadHelper.h"
+#include "vtk_glew.h" // GL_DEPTH_TEST etc.
+#include "vtkOpenGLRenderWindow.h"
+#include "vtkOpenGLShaderCache.h"
+#include "vtkOpenGLState.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkRayCastImageDisplayHelper.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkScalarsToColors.h"
+#include "vtkShaderProgram.h"
 #include "vtkSmartPointer.h"
+#include "vtkTextureObject.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 
@@ -24,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -110,12 +118,18 @@ public:
   void ReleaseAll()
   {
     cavrReleaseFrameBuffer(this->FrameBuffer);
+    cavrReleaseFrameBuffer(this->ValueFrameBuffer);
+    cavrReleaseTransferFunction(this->ValueFunction);
     cavrReleaseRenderSettings(this->Settings);
     cavrReleaseCamera(this->Camera);
     cavrReleaseTransferFunction(this->TransferFunction);
     cavrReleaseVolume(this->Volume);
     cavrReleaseDevice(this->Device);
     this->FrameBuffer = nullptr;
+    this->ValueFrameBuffer = nullptr;
+    this->ValueFunction = nullptr;
+    this->ValueRange[0] = this->ValueRange[1] = 0.0;
+    this->ValueDepth.clear();
     this->Settings = nullptr;
     this->Camera = nullptr;
     this->TransferFunction = nullptr;
@@ -144,6 +158,152 @@ public:
   CAVRRenderSettings Settings = nullptr;
   CAVRFrameBuffer FrameBuffer = nullptr;
   int FrameBufferSize[2] = { 0, 0 };
+  // IntensityDepth: the ramp transfer function over ValueRange and the float frame of its render.
+  CAVRTransferFunction ValueFunction = nullptr;
+  CAVRFrameBuffer ValueFrameBuffer = nullptr;
+  double TableRange[2] = { 0.0, 1.0 }; // the transfer function's range, scalar units
+  double ValueRange[2] = { 0.0, 0.0 };
+  std::vector<float> ValueDepth;
+  std::unique_ptr<vtkOpenGLQuadHelper> DepthQuad; // WriteDepth's quad and texture
+  vtkSmartPointer<vtkTextureObject> DepthTexture;
+
+  /**
+   * IntensityDepth's window depths (width x height, the viewport's pixels) into ValueDepth: render the ramp
+   * transfer function (colour = the scalar's place in TableRange) with the current settings, opaque depth and
+   * camera, and encode each covered pixel's maximum (minimum) as vtkCavrVolumeMapper::SetIntensityDepth says;
+   * pixels without a sample keep Depth's value.
+   */
+  CAVRError IntensityDepths(int width, int height, bool minimum)
+  {
+    CAVRError e = CAVR_ERROR_NONE;
+    if (!this->ValueFunction)
+    {
+      this->ValueFunction = cavrNewTransferFunction(this->Device);
+    }
+    if (this->ValueFunction &&
+      (this->ValueRange[0] != this->TableRange[0] || this->ValueRange[1] != this->TableRange[1]))
+    {
+      std::vector<float> ramp(4 * TableSize);
+      for (int i = 0; i < TableSize; ++i)
+      {
+        const float u = static_cast<float>(i) / (TableSize - 1);
+        ramp[4 * i] = ramp[4 * i + 1] = ramp[4 * i + 2] = u;
+        ramp[4 * i + 3] = 1.0f;
+      }
+      e = cavrSetTransferFunctionTable(
+        this->ValueFunction, ramp.data(), TableSize, this->TableRange[0], this->TableRange[1]);
+      if (e == CAVR_ERROR_NONE)
+      {
+        e = cavrCommitTransferFunction(this->ValueFunction);
+      }
+      if (e != CAVR_ERROR_NONE)
+      {
+        return e;
+      }
+      std::copy(this->TableRange, this->TableRange + 2, this->ValueRange);
+    }
+    if (!this->ValueFrameBuffer || this->ValueDepth.size() != static_cast<size_t>(width) * height)
+    {
+      cavrReleaseFrameBuffer(this->ValueFrameBuffer);
+      this->ValueFrameBuffer = cavrNewFrameBuffer(this->Device, width, height);
+      if (this->ValueFrameBuffer)
+      {
+        cavrSetFrameBufferHostChannels(this->ValueFrameBuffer, CAVR_FB_HOST_RGBA32F);
+      }
+    }
+    if (!this->ValueFunction || !this->ValueFrameBuffer)
+    {
+      return CAVR_ERROR_OUT_OF_MEMORY;
+    }
+    cavrSetFrameBufferOpaqueDepth(this->ValueFrameBuffer, this->Depth.data(), this->Depth.size());
+    e = cavrRender(this->ValueFrameBuffer, this->Volume, this->ValueFunction, this->Camera, this->Settings, nullptr);
+    if (e != CAVR_ERROR_NONE)
+    {
+      return e;
+    }
+    const float* rgba =
+      static_cast<const float*>(cavrGetFrameBufferData(this->ValueFrameBuffer, CAVR_FB_COLOR_RGBA32F));
+    this->ValueDepth.resize(static_cast<size_t>(width) * height);
+    for (size_t i = 0; i < this->ValueDepth.size(); ++i)
+    {
+      const float u = std::min(std::max(rgba[4 * i], 0.0f), 1.0f);
+      this->ValueDepth[i] =
+        rgba[4 * i + 3] > 0.0f ? (minimum ? 0.25f + 0.5f * u : 0.75f - 0.5f * u) : this->Depth[i];
+    }
+    return CAVR_ERROR_NONE;
+  }
+
+  /**
+   * Write ValueDepth (width x height) into the depth buffer of the framebuffer being drawn, over the renderer's
+   * viewport (the one in effect), colour untouched: a full-viewport quad whose fragments take their depth from a
+   * float texture (as vtkOpenGLRenderWindow::SetZbufferData, but in the framebuffer bound now, which under IceT
+   * is the compositing pass's, not the window's). False without an OpenGL window.
+   */
+  bool WriteDepth(vtkRenderWindow* window, int width, int height)
+  {
+    vtkOpenGLRenderWindow* gl = vtkOpenGLRenderWindow::SafeDownCast(window);
+    if (!gl)
+    {
+      return false;
+    }
+    if (!this->DepthTexture)
+    {
+      this->DepthTexture = vtkSmartPointer<vtkTextureObject>::New();
+    }
+    this->DepthTexture->SetContext(gl);
+    this->DepthTexture->SetMinificationFilter(vtkTextureObject::Nearest);
+    this->DepthTexture->SetMagnificationFilter(vtkTextureObject::Nearest);
+    if (!this->DepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, this->ValueDepth.data()))
+    {
+      return false;
+    }
+    if (!this->DepthQuad)
+    {
+      this->DepthQuad.reset(new vtkOpenGLQuadHelper(gl, nullptr,
+        "//VTK::System::Dec\n"
+        "in vec2 texCoord;\n"
+        "uniform sampler2D depthSource;\n"
+        "//VTK::Output::Dec\n"
+        "void main(void) { gl_FragDepth = texture(depthSource, texCoord).r; }\n",
+        ""));
+    }
+    else
+    {
+      gl->GetShaderCache()->ReadyShaderProgram(this->DepthQuad->Program);
+    }
+    if (!this->DepthQuad->Program)
+    {
+      return false;
+    }
+    vtkOpenGLState* state = gl->GetState();
+    vtkOpenGLState::ScopedglColorMask colorMask(state);
+    vtkOpenGLState::ScopedglDepthFunc depthFunc(state);
+    vtkOpenGLState::ScopedglDepthMask depthMask(state);
+    vtkOpenGLState::ScopedglEnableDisable depthTest(state, GL_DEPTH_TEST);
+    state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    state->vtkglEnable(GL_DEPTH_TEST);
+    state->vtkglDepthFunc(GL_ALWAYS);
+    state->vtkglDepthMask(GL_TRUE);
+    this->DepthTexture->Activate();
+    this->DepthQuad->Program->SetUniformi("depthSource", this->DepthTexture->GetTextureUnit());
+    this->DepthQuad->Render();
+    this->DepthTexture->Deactivate();
+    return true;
+  }
+
+  void ReleaseGraphics(vtkWindow* window)
+  {
+    if (this->DepthQuad)
+    {
+      this->DepthQuad->ReleaseGraphicsResources(window);
+      this->DepthQuad.reset();
+    }
+    if (this->DepthTexture)
+    {
+      this->DepthTexture->ReleaseGraphicsResources(window);
+      this->DepthTexture = nullptr;
+    }
+  }
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
   bool VolumeReady = false; // the input's current array is uploaded
   bool CropFlagsWarned = false;
@@ -184,6 +344,7 @@ const char* vtkCavrVolumeMapper::GetLastBackendName()
 void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
   this->Internals->ReleaseAll();
+  this->Internals->ReleaseGraphics(window);
   this->Internals->Display = nullptr;
   this->Superclass::ReleaseGraphicsResources(window);
 }
@@ -484,6 +645,8 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       }
       in.Table[4 * i + 3] = std::min(std::max(alpha[i], 0.0f), 1.0f);
     }
+    in.TableRange[0] = range[0];
+    in.TableRange[1] = range[1];
     CAVRError e = cavrSetTransferFunctionTable(in.TransferFunction, in.Table.data(), TableSize, range[0], range[1]);
     if (e == CAVR_ERROR_NONE)
     {
@@ -661,6 +824,17 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail(in.DeviceError(e));
     return;
   }
+  const bool intensityDepth = this->IntensityDepth &&
+    (blend == CAVR_BLEND_MAXIMUM_INTENSITY || blend == CAVR_BLEND_MINIMUM_INTENSITY);
+  if (intensityDepth)
+  {
+    e = in.IntensityDepths(width, height, blend == CAVR_BLEND_MINIMUM_INTENSITY);
+    if (e != CAVR_ERROR_NONE)
+    {
+      fail(in.DeviceError(e));
+      return;
+    }
+  }
   if (fresh)
   {
     in.LastError.clear(); // a good frame of the current input: report the next problem again
@@ -706,6 +880,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   in.Display->RenderTexture(vol, ren, size, size, size, imageOrigin, nearest,
     const_cast<unsigned char*>(
       static_cast<const unsigned char*>(cavrGetFrameBufferData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))));
+  if (intensityDepth)
+  {
+    // 9. The maximum (minimum) as depth, for z-buffer compositing across ranks (SetIntensityDepth).
+    if (!in.WriteDepth(win, width, height))
+    {
+      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
+    }
+  }
 }
 
 //------------------------------------------------------------------------------
@@ -717,6 +899,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << endl;
   os << indent << "CavrBlendMode: " << this->CavrBlendMode << endl;
   os << indent << "NumberOfThreads: " << this->NumberOfThreads << endl;
+  os << indent << "IntensityDepth: " << this->IntensityDepth << endl;
   os << indent << "Strategy: " << this->Strategy << endl;
   os << indent << "SampleFraction: " << this->SampleFraction << endl;
   os << indent << "Reconstruction: " << this->Reconstruction << endl;
