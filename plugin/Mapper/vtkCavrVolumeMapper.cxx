@@ -17,6 +17,7 @@
 #include "vtkOpenGLShaderCache.h"
 #include "vtkOpenGLState.h"
 #include "vtkPiecewiseFunction.h"
+#include "vtkRayCastImageDisplayHelper.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkScalarsToColors.h"
@@ -163,8 +164,8 @@ public:
   double TableRange[2] = { 0.0, 1.0 }; // the transfer function's range, scalar units
   double ValueRange[2] = { 0.0, 0.0 };
   std::vector<float> ValueDepth;
-  std::unique_ptr<vtkOpenGLQuadHelper> ColorQuad, DepthQuad; // DrawColor's and WriteDepth's quads and textures
-  vtkSmartPointer<vtkTextureObject> ColorTexture, DepthTexture;
+  std::unique_ptr<vtkOpenGLQuadHelper> DepthQuad; // WriteDepth's quad and texture
+  vtkSmartPointer<vtkTextureObject> DepthTexture;
 
   /**
    * IntensityDepth's window depths (width x height, the viewport's pixels) into ValueDepth: render the ramp
@@ -233,88 +234,44 @@ public:
   }
 
   /**
-   * Draw `texture` over the renderer's viewport (the one in effect), texel (i, j) onto pixel (i, j) exactly
-   * (nearest; no resampling), in the framebuffer bound now (under IceT, the compositing pass's), with fragment
-   * shader `fs` of a vtkOpenGLQuadHelper (uniforms: sampler2D source, float depth). The caller sets the GL state.
-   */
-  static bool DrawQuad(vtkOpenGLRenderWindow* gl, std::unique_ptr<vtkOpenGLQuadHelper>& quad,
-    vtkTextureObject* texture, const char* fs, float depth)
-  {
-    if (!quad)
-    {
-      quad.reset(new vtkOpenGLQuadHelper(gl, nullptr, fs, ""));
-    }
-    else
-    {
-      gl->GetShaderCache()->ReadyShaderProgram(quad->Program);
-    }
-    if (!quad->Program)
-    {
-      return false;
-    }
-    texture->Activate();
-    quad->Program->SetUniformi("source", texture->GetTextureUnit());
-    quad->Program->SetUniformf("depth", depth); // absent (optimised out) in the depth shader: ignored
-    quad->Render();
-    texture->Deactivate();
-    return true;
-  }
-
-  /** Upload width x height texels of `components` values of `type` into `texture` (created on first use). */
-  static bool Upload(vtkOpenGLRenderWindow* gl, vtkSmartPointer<vtkTextureObject>& texture, int width, int height,
-    int components, int type, void* data)
-  {
-    if (!texture)
-    {
-      texture = vtkSmartPointer<vtkTextureObject>::New();
-    }
-    texture->SetContext(gl);
-    texture->SetMinificationFilter(vtkTextureObject::Nearest);
-    texture->SetMagnificationFilter(vtkTextureObject::Nearest);
-    return texture->Create2DFromRaw(width, height, components, type, data);
-  }
-
-  /**
-   * Blend the premultiplied 8-bit image (width x height, the viewport's pixels) over the framebuffer, pixel for
-   * pixel, at window depth `depth` with the depth test as it is and no depth writes: opaque geometry in front of
-   * the whole volume hides it (rays already stop at geometry). VTK's vtkRayCastImageDisplayHelper, used before,
-   * stretches the image by half a texel at each side (its texture coordinates run from texel centre to texel
-   * centre over the whole quad), which blurs it and moves pixels by up to half a pixel; composited by depth
-   * under MPI (IntensityDepth) a colour must sit exactly on the pixel of its depth.
-   */
-  bool DrawColor(vtkRenderWindow* window, int width, int height, float depth, const unsigned char* rgba8)
-  {
-    vtkOpenGLRenderWindow* gl = vtkOpenGLRenderWindow::SafeDownCast(window);
-    if (!gl || !Upload(gl, this->ColorTexture, width, height, 4, VTK_UNSIGNED_CHAR, const_cast<unsigned char*>(rgba8)))
-    {
-      return false;
-    }
-    vtkOpenGLState* state = gl->GetState();
-    vtkOpenGLState::ScopedglEnableDisable blend(state, GL_BLEND);
-    vtkOpenGLState::ScopedglBlendFuncSeparate blendFunc(state);
-    vtkOpenGLState::ScopedglDepthMask depthMask(state);
-    state->vtkglEnable(GL_BLEND);
-    state->vtkglBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA); // premultiplied colour
-    state->vtkglDepthMask(GL_FALSE);
-    return DrawQuad(gl, this->ColorQuad, this->ColorTexture,
-      "//VTK::System::Dec\n"
-      "in vec2 texCoord;\n"
-      "uniform sampler2D source;\n"
-      "uniform float depth;\n"
-      "//VTK::Output::Dec\n"
-      "void main(void) { gl_FragData[0] = texture(source, texCoord); gl_FragDepth = depth; }\n",
-      depth);
-  }
-
-  /**
-   * Write ValueDepth (width x height) into the depth buffer over the viewport, colour untouched (as
-   * vtkOpenGLRenderWindow::SetZbufferData, but in the framebuffer bound now: under IceT that is the compositing
-   * pass's, not the window's RenderFramebuffer that SetZbufferData binds).
+   * Write ValueDepth (width x height) into the depth buffer of the framebuffer being drawn, over the renderer's
+   * viewport (the one in effect), colour untouched: a full-viewport quad whose fragments take their depth from a
+   * float texture (as vtkOpenGLRenderWindow::SetZbufferData, but in the framebuffer bound now, which under IceT
+   * is the compositing pass's, not the window's). False without an OpenGL window.
    */
   bool WriteDepth(vtkRenderWindow* window, int width, int height)
   {
     vtkOpenGLRenderWindow* gl = vtkOpenGLRenderWindow::SafeDownCast(window);
-    if (!gl || !Upload(gl, this->DepthTexture, width, height, 1, VTK_FLOAT, this->ValueDepth.data()))
+    if (!gl)
+    {
+      return false;
+    }
+    if (!this->DepthTexture)
+    {
+      this->DepthTexture = vtkSmartPointer<vtkTextureObject>::New();
+    }
+    this->DepthTexture->SetContext(gl);
+    this->DepthTexture->SetMinificationFilter(vtkTextureObject::Nearest);
+    this->DepthTexture->SetMagnificationFilter(vtkTextureObject::Nearest);
+    if (!this->DepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, this->ValueDepth.data()))
+    {
+      return false;
+    }
+    if (!this->DepthQuad)
+    {
+      this->DepthQuad.reset(new vtkOpenGLQuadHelper(gl, nullptr,
+        "//VTK::System::Dec\n"
+        "in vec2 texCoord;\n"
+        "uniform sampler2D depthSource;\n"
+        "//VTK::Output::Dec\n"
+        "void main(void) { gl_FragDepth = texture(depthSource, texCoord).r; }\n",
+        ""));
+    }
+    else
+    {
+      gl->GetShaderCache()->ReadyShaderProgram(this->DepthQuad->Program);
+    }
+    if (!this->DepthQuad->Program)
     {
       return false;
     }
@@ -327,32 +284,24 @@ public:
     state->vtkglEnable(GL_DEPTH_TEST);
     state->vtkglDepthFunc(GL_ALWAYS);
     state->vtkglDepthMask(GL_TRUE);
-    return DrawQuad(gl, this->DepthQuad, this->DepthTexture,
-      "//VTK::System::Dec\n"
-      "in vec2 texCoord;\n"
-      "uniform sampler2D source;\n"
-      "//VTK::Output::Dec\n"
-      "void main(void) { gl_FragDepth = texture(source, texCoord).r; }\n",
-      0.0f);
+    this->DepthTexture->Activate();
+    this->DepthQuad->Program->SetUniformi("depthSource", this->DepthTexture->GetTextureUnit());
+    this->DepthQuad->Render();
+    this->DepthTexture->Deactivate();
+    return true;
   }
 
   void ReleaseGraphics(vtkWindow* window)
   {
-    for (auto* quad : { &this->ColorQuad, &this->DepthQuad })
+    if (this->DepthQuad)
     {
-      if (*quad)
-      {
-        (*quad)->ReleaseGraphicsResources(window);
-        quad->reset();
-      }
+      this->DepthQuad->ReleaseGraphicsResources(window);
+      this->DepthQuad.reset();
     }
-    for (auto* texture : { &this->ColorTexture, &this->DepthTexture })
+    if (this->DepthTexture)
     {
-      if (*texture)
-      {
-        (*texture)->ReleaseGraphicsResources(window);
-        *texture = nullptr;
-      }
+      this->DepthTexture->ReleaseGraphicsResources(window);
+      this->DepthTexture = nullptr;
     }
   }
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
@@ -371,6 +320,7 @@ public:
   std::vector<float> Depth;
   std::string LastBackend;
   std::string LastError;
+  vtkSmartPointer<vtkRayCastImageDisplayHelper> Display;
 };
 
 vtkStandardNewMacro(vtkCavrVolumeMapper);
@@ -395,6 +345,7 @@ void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
   this->Internals->ReleaseAll();
   this->Internals->ReleaseGraphics(window);
+  this->Internals->Display = nullptr;
   this->Superclass::ReleaseGraphicsResources(window);
 }
 
@@ -901,6 +852,16 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 
   // 8. Blend the premultiplied image into the window. The quad sits at the volume's nearest depth so
   //    that opaque geometry in front of the whole volume hides it (rays already stop at geometry).
+  if (!in.Display)
+  {
+    in.Display = vtkSmartPointer<vtkRayCastImageDisplayHelper>::Take(vtkRayCastImageDisplayHelper::New());
+    if (!in.Display)
+    {
+      fail("no ray-cast image display helper is available in this VTK build");
+      return;
+    }
+    in.Display->PreMultipliedColorsOn();
+  }
   vtkNew<vtkMatrix4x4> mvp;
   vtkMatrix4x4::Multiply4x4(projection, modelView, mvp);
   float nearest = 1.0f;
@@ -914,12 +875,11 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     nearest = std::min(nearest, static_cast<float>(depth));
   }
   nearest = std::min(std::max(nearest, 1e-6f), 1.0f);
-  if (!in.DrawColor(win, width, height, nearest,
-        static_cast<const unsigned char*>(cavrGetFrameBufferData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))))
-  {
-    fail("cannot draw the image (the mapper needs an OpenGL render window)");
-    return;
-  }
+  int size[2] = { width, height };
+  int imageOrigin[2] = { 0, 0 };
+  in.Display->RenderTexture(vol, ren, size, size, size, imageOrigin, nearest,
+    const_cast<unsigned char*>(
+      static_cast<const unsigned char*>(cavrGetFrameBufferData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8))));
   if (intensityDepth)
   {
     // 9. The maximum (minimum) as depth, for z-buffer compositing across ranks (SetIntensityDepth).
@@ -955,4 +915,3 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
 }
-
