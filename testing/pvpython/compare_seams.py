@@ -12,6 +12,7 @@ one, many, min_db = sys.argv[1], sys.argv[2], float(sys.argv[3])
 max_err = float(sys.argv[4]) if len(sys.argv) > 4 else None
 mask = np.load(many + "_boundary.npy")
 worst = None
+problems = []  # every setting is measured and printed before the test fails
 for blend in ("composite", "maximum"):
     for shade in (0, 1):
         a, b = read("%s_%s_%d.png" % (one, blend, shade)), read("%s_%s_%d.png" % (many, blend, shade))
@@ -24,8 +25,10 @@ for blend in ("composite", "maximum"):
         print("%s, shade %d: PSNR %.2f dB; max difference on boundary pixels %d of 255, elsewhere %d" %
               (blend, shade, p, eb, eo))
         if p < min_db:
-            fail("%s shade %d: PSNR %.2f dB below %.0f dB" % (blend, shade, p, min_db))
+            problems.append("%s shade %d: PSNR %.2f dB below %.0f dB" % (blend, shade, p, min_db))
         if max_err is not None and eb > max_err:
-            fail("%s shade %d: a seam: %d of 255 on boundary pixels (limit %.0f)" % (blend, shade, eb, max_err))
+            problems.append("%s shade %d: a seam: %d of 255 on boundary pixels (limit %.0f)" % (blend, shade, eb, max_err))
         worst = p if worst is None else min(worst, p)
+if problems:
+    fail("; ".join(problems))
 print("PASS: worst PSNR %.2f dB" % worst)
