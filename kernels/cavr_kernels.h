@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cavr_lighting.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -159,6 +161,7 @@ typedef struct CAVRGpuRenderParams {
   /* slice blend mode (blend 5; kernels/iso.cu: slice_kernel) */
   double sliceOrigin[3];     /* a point of the plane, world units */
   double sliceNormal[3];     /* its normal, unit length */
+  CAVRLighting light;        /* cavrSetRenderLights' lights (count 0: the headlight of ka, kd, ks, kp) */
 } CAVRGpuRenderParams;
 
 /**

@@ -265,6 +265,10 @@ template <bool CUBIC> __device__ void iso_shade(const Frame &f, const float dw[3
     g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
+  if (p.light.count) { // cavrSetRenderLights: the lights' model, as the CPU's cavr_phong
+    cavr_lighting_apply(&p.light, g, rgb);
+    return;
+  }
   const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
   const float ndotl = len2 > 0.0f ? fabsf(g[0] * dw[0] + g[1] * dw[1] + g[2] * dw[2]) / sqrtf(len2) : 0.0f;
   const float diff = p.ka + p.kd * ndotl;

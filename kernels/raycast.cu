@@ -50,7 +50,7 @@ __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb
   r.A += wgt;
 }
 
-// Phong factor (headlight) applied to rgb at stored texture coordinates s, as the CPU's shade_sample: central
+// Phong factor (headlight, or cavrSetRenderLights' lights) applied to rgb at stored texture coordinates s, as the CPU's shade_sample: central
 // differences along the original voxel axes, one-sided at the faces.
 template <bool CUBIC = false>
 __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3]) {
@@ -67,6 +67,10 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
     ph[ax] = hi;
     g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
+  }
+  if (p.light.count) { // cavrSetRenderLights: the lights' model, as the CPU's cavr_phong
+    cavr_lighting_apply(&p.light, g, rgb);
+    return;
   }
   float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
   float ndotl = len2 > 0.0f ? fabsf(g[0] * r.dw[0] + g[1] * r.dw[1] + g[2] * r.dw[2]) / sqrtf(len2) : 0.0f;

@@ -768,6 +768,38 @@ CAVRError cavrSetRenderIsoValues(CAVRRenderSettings s, int count, const double *
   return CAVR_ERROR_NONE;
 }
 
+/* 1 when v[0..n) are finite and, with nonneg, >= 0. */
+static int finite_values(const double *v, int n, int nonneg) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(v[i]) || (nonneg && v[i] < 0.0)) return 0;
+  return 1;
+}
+
+CAVRError cavrSetRenderLights(CAVRRenderSettings s, int count, const CAVRLight *lights, int twoSided) {
+  CHECK_HANDLE(s, "cavrSetRenderLights");
+  if (count < 0 || count > CAVR_MAX_LIGHTS || (count > 0 && !lights))
+    return ARG_ERROR(s, "cavrSetRenderLights: need 0..%d lights (got %d%s)", CAVR_MAX_LIGHTS, count,
+                     count > 0 && !lights ? ", NULL array" : "");
+  for (int i = 0; i < count; ++i) {
+    const CAVRLight *l = &lights[i];
+    if (l->kind < CAVR_LIGHT_HEADLIGHT || l->kind > CAVR_LIGHT_SCENE)
+      return ARG_ERROR(s, "cavrSetRenderLights: light %d has an unknown kind %d", i, (int)l->kind);
+    if (!finite_values(l->position, 3, 0) || !finite_values(l->focalPoint, 3, 0) ||
+        !finite_values(l->ambientColor, 3, 1) || !finite_values(l->diffuseColor, 3, 1) ||
+        !finite_values(l->specularColor, 3, 1) || !finite_values(&l->intensity, 1, 1))
+      return ARG_ERROR(s, "cavrSetRenderLights: light %d has a NaN, infinite or negative number", i);
+    if (l->kind != CAVR_LIGHT_HEADLIGHT && l->position[0] == l->focalPoint[0] && l->position[1] == l->focalPoint[1] &&
+        l->position[2] == l->focalPoint[2])
+      return ARG_ERROR(s, "cavrSetRenderLights: light %d has its focal point at its position (no direction)", i);
+  }
+  s->staged.lightCount = count;
+  s->staged.twoSided = twoSided != 0;
+  memset(s->staged.lights, 0, sizeof s->staged.lights);
+  for (int i = 0; i < count; ++i) s->staged.lights[i] = lights[i];
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrSetRenderIsoMethod(CAVRRenderSettings s, CAVRIsoMethod method) {
   CHECK_HANDLE(s, "cavrSetRenderIsoMethod");
   if (method < CAVR_ISO_STANDARD || method > CAVR_ISO_AUTO)

@@ -5,6 +5,7 @@
 #define CAVR_BACKEND_H
 
 #include "objects.h"
+#include "../../kernels/cavr_lighting.h"
 
 /** Tiles of a ray list, pixels (the CPU back end's work unit). */
 #define CAVR_RAY_TILE 16
@@ -92,6 +93,7 @@ typedef struct CAVRFrameConstants {
   int cellDilation;     /**< macro cells a skipping classification must be widened by (cavr_dilate_cells): 1 for
                              the cubic filter (it reads 1 voxel past a cell) and 1 more for isosurfaces (a crossing
                              between two samples lies in a cell next to theirs) */
+  CAVRLighting light;   /**< cavrSetRenderLights' lights in the volume's space (count 0: the default headlight) */
 } CAVRFrameConstants;
 
 /**

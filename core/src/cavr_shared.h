@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "cavr/cavr_settings.h" /* CAVRLight */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,6 +66,9 @@ typedef struct CAVRSettingsDesc {
   int supersample;          /**< rays per pixel: 1, 4 (2x2), 5 (centre + 4, the thesis), 9 (3x3), 16 (4x4) */
   double sliceOrigin[3];    /**< slice blend mode: a point of the plane, world units */
   double sliceNormal[3];    /**< its normal, unit length */
+  int lightCount;           /**< cavrSetRenderLights: 0 = the default headlight */
+  int twoSided;             /**< 0/1: normals flipped to face the viewer */
+  CAVRLight lights[CAVR_MAX_LIGHTS];
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

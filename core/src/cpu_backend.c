@@ -462,6 +462,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.kd = s->diffuse;
   p.ks = s->specular;
   p.kp = s->specularPower;
+  p.light = fc.light;
   p.isoCount = fc.isoCount;
   for (int i = 0; i < fc.isoCount; ++i) p.isoStored[i] = fc.isoStored[i];
   memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);

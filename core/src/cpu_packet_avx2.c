@@ -468,22 +468,44 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
           const __m256 gx = _mm256_mul_ps(gradient_axis(&c, storage, interp, x, y, z, 0), _mm256_set1_ps((float)p->invSpacing[0]));
           const __m256 gy = _mm256_mul_ps(gradient_axis(&c, storage, interp, x, y, z, 1), _mm256_set1_ps((float)p->invSpacing[1]));
           const __m256 gz = _mm256_mul_ps(gradient_axis(&c, storage, interp, x, y, z, 2), _mm256_set1_ps((float)p->invSpacing[2]));
-          const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, gx), _mm256_mul_ps(gy, gy)), _mm256_mul_ps(gz, gz));
-          const __m256 dwx = _mm256_loadu_ps(P.dwx), dwy = _mm256_loadu_ps(P.dwy), dwz = _mm256_loadu_ps(P.dwz);
-          const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, dwx), _mm256_mul_ps(gy, dwy)), _mm256_mul_ps(gz, dwz));
-          const __m256 absDot = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), dot);
-          const __m256 ndotl = _mm256_and_ps(_mm256_div_ps(absDot, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
-          const __m256 diff = _mm256_add_ps(_mm256_set1_ps(p->ka), _mm256_mul_ps(_mm256_set1_ps(p->kd), ndotl));
-          __m256 spec = zero;
-          if (p->ks > 0.0f) {
-            float nl[LANES] __attribute__((aligned(32))), sp[LANES] __attribute__((aligned(32)));
-            _mm256_store_ps(nl, ndotl);
-            for (int i = 0; i < LANES; ++i) sp[i] = ((vis >> i & 1) && nl[i] > 0.0f) ? p->ks * powf(nl[i], p->kp) : 0.0f;
-            spec = _mm256_load_ps(sp);
+          if (p->light.count) { /* cavrSetRenderLights: the scalar caster's cavr_lighting_apply per visible lane */
+            float v[6][LANES] __attribute__((aligned(32)));
+            _mm256_store_ps(v[0], gx);
+            _mm256_store_ps(v[1], gy);
+            _mm256_store_ps(v[2], gz);
+            _mm256_store_ps(v[3], r);
+            _mm256_store_ps(v[4], g);
+            _mm256_store_ps(v[5], b);
+            for (int i = 0; i < LANES; ++i)
+              if (vis >> i & 1) {
+                const float gl[3] = {v[0][i], v[1][i], v[2][i]};
+                float c3[3] = {v[3][i], v[4][i], v[5][i]};
+                cavr_lighting_apply(&p->light, gl, c3);
+                v[3][i] = c3[0];
+                v[4][i] = c3[1];
+                v[5][i] = c3[2];
+              }
+            r = _mm256_load_ps(v[3]);
+            g = _mm256_load_ps(v[4]);
+            b = _mm256_load_ps(v[5]);
+          } else {
+            const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, gx), _mm256_mul_ps(gy, gy)), _mm256_mul_ps(gz, gz));
+            const __m256 dwx = _mm256_loadu_ps(P.dwx), dwy = _mm256_loadu_ps(P.dwy), dwz = _mm256_loadu_ps(P.dwz);
+            const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, dwx), _mm256_mul_ps(gy, dwy)), _mm256_mul_ps(gz, dwz));
+            const __m256 absDot = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), dot);
+            const __m256 ndotl = _mm256_and_ps(_mm256_div_ps(absDot, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
+            const __m256 diff = _mm256_add_ps(_mm256_set1_ps(p->ka), _mm256_mul_ps(_mm256_set1_ps(p->kd), ndotl));
+            __m256 spec = zero;
+            if (p->ks > 0.0f) {
+              float nl[LANES] __attribute__((aligned(32))), sp[LANES] __attribute__((aligned(32)));
+              _mm256_store_ps(nl, ndotl);
+              for (int i = 0; i < LANES; ++i) sp[i] = ((vis >> i & 1) && nl[i] > 0.0f) ? p->ks * powf(nl[i], p->kp) : 0.0f;
+              spec = _mm256_load_ps(sp);
+            }
+            r = _mm256_min_ps(_mm256_add_ps(_mm256_mul_ps(r, diff), spec), one);
+            g = _mm256_min_ps(_mm256_add_ps(_mm256_mul_ps(g, diff), spec), one);
+            b = _mm256_min_ps(_mm256_add_ps(_mm256_mul_ps(b, diff), spec), one);
           }
-          r = _mm256_min_ps(_mm256_add_ps(_mm256_mul_ps(r, diff), spec), one);
-          g = _mm256_min_ps(_mm256_add_ps(_mm256_mul_ps(g, diff), spec), one);
-          b = _mm256_min_ps(_mm256_add_ps(_mm256_mul_ps(b, diff), spec), one);
         }
         /* Depth of a ray's first visible sample. */
         const int first = vis & movemask(_mm256_cmp_ps(A, zero, _CMP_EQ_OQ));

@@ -60,6 +60,7 @@ typedef struct Prep {
   int isoCount;                  /* isosurface blend mode: iso-values in stored units */
   float isoStored[CAVR_MAX_ISO_VALUES];
   double sliceOrigin[3], sliceNormal[3]; /* slice blend mode: the plane, world units (normal of unit length) */
+  CAVRLighting light;            /* cavrSetRenderLights (count 0: the headlight of cavr_phong) */
   const float *opaqueDepth;
   int hitX0, hitX1, hitY0, hitY1; /* pixels outside [hitX0, hitX1] x [hitY0, hitY1] miss the render box */
   /* outputs */
@@ -184,9 +185,13 @@ CAVR_ALWAYS_INLINE float cavr_window_depth(const Prep *p, const double nearW[3],
 }
 
 /* Phong lighting of a sample from its gradient g (voxel units): colour rgb shaded in place. Headlight:
-   L = V = H = -ray direction. */
+   L = V = H = -ray direction; with cavrSetRenderLights' lights, their model (kernels/cavr_lighting.h). */
 CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3], float rgb[3]) {
   for (int a = 0; a < 3; ++a) g[a] *= (float)p->invSpacing[a]; /* voxel -> world gradient */
+  if (p->light.count) {
+    cavr_lighting_apply(&p->light, g, rgb);
+    return;
+  }
   float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
   float ndotl = 0.0f;
   if (len2 > 0.0f) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);

@@ -493,6 +493,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   p.kd = s->diffuse;
   p.ks = s->specular;
   p.kp = s->specularPower;
+  p.light = fc.light;
   p.isoCount = fc.isoCount;
   for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
   p.isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));

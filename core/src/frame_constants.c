@@ -3,17 +3,63 @@
  * agree): the eye the sample lattice starts from, the step, and the transfer-function index mapping.
  */
 #include <math.h>
+#include <string.h>
 
 #include "backend.h"
+
+/* v scaled to unit length (left alone when it has none). */
+static void normalize3(double v[3]) {
+  const double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (n > 0.0)
+    for (int a = 0; a < 3; ++a) v[a] /= n;
+}
+
+/* cavrSetRenderLights' lights for this camera (invView: eye -> world), as vtkEncodedGradientShader::
+   UpdateShadingTable takes them: every light directional, from its position towards its focal point; the view
+   direction is the camera's, one for the image. Eye and camera-light frames share their axes (x right, y up, +z
+   towards the viewer), so camera lights and the headlight turn to world with the inverse view's linear part. */
+static void lighting(const CAVRSettingsDesc *s, const double invView[16], CAVRLighting *L) {
+  memset(L, 0, sizeof *L);
+  if (!s->lightCount) return;
+  double view[3] = {-invView[8], -invView[9], -invView[10]}; /* eye -z in world */
+  normalize3(view);
+  L->count = s->lightCount;
+  L->twoSided = s->twoSided;
+  L->power = s->specularPower;
+  for (int a = 0; a < 3; ++a) L->view[a] = (float)view[a];
+  double ambient[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < s->lightCount; ++i) {
+    const CAVRLight *l = &s->lights[i];
+    double d[3] = {0.0, 0.0, 1.0}, h[3];
+    if (l->kind != CAVR_LIGHT_HEADLIGHT)
+      for (int a = 0; a < 3; ++a) d[a] = l->position[a] - l->focalPoint[a];
+    if (l->kind != CAVR_LIGHT_SCENE) {
+      const double e[3] = {d[0], d[1], d[2]};
+      for (int a = 0; a < 3; ++a) d[a] = invView[a] * e[0] + invView[4 + a] * e[1] + invView[8 + a] * e[2];
+    }
+    normalize3(d);
+    for (int a = 0; a < 3; ++a) h[a] = d[a] - view[a];
+    normalize3(h);
+    for (int a = 0; a < 3; ++a) {
+      L->dir[i][a] = (float)d[a];
+      L->half[i][a] = (float)h[a];
+      L->diffuse[i][a] = (float)(s->diffuse * l->intensity * l->diffuseColor[a]);
+      L->specular[i][a] = (float)(s->specular * l->intensity * l->specularColor[a]);
+      ambient[a] += s->ambient * l->intensity * l->ambientColor[a];
+    }
+  }
+  for (int a = 0; a < 3; ++a) L->ambient[a] = (float)ambient[a];
+}
 
 void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   const CAVRVolume vol = job->volume;
   const CAVRTransferFunction tf = job->tf;
   const CAVRSettingsDesc *s = job->settings;
-  double invView[16];
+  double invView[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   const double zero[3] = {0.0, 0.0, 0.0};
   if (!cavr_mat4_invert(job->camera->view, invView) || !cavr_mat4_project(invView, zero, out->eye))
     out->eye[0] = out->eye[1] = out->eye[2] = 0.0;
+  lighting(s, invView, &out->light);
   out->minSpacing = INFINITY;
   for (int a = 0; a < 3; ++a) out->minSpacing = fmin(out->minSpacing, vol->desc.spacing[a]);
   out->step = (float)(s->sampleDistance * out->minSpacing);

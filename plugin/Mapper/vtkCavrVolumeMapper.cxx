@@ -5,12 +5,15 @@
 #include "vtkColorTransferFunction.h"
 #include "vtkDataArray.h"
 #include "vtkImageData.h"
+#include "vtkLight.h"
+#include "vtkLightCollection.h"
 #include "vtkNew.h"
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkObjectFactory.h"
 #include "vtkOpenGLQuadHelper.h"
 #include "vtkOpenGLRenderUtilities.h"
+#include "vtk_glew.h" // GL_DEPTH_TEST etc.
 #include "vtkOpenGLRenderWindow.h"
 #include "vtkOpenGLShaderCache.h"
 #include "vtkOpenGLState.h"
@@ -63,6 +66,63 @@ bool HasOpaqueGeometry(vtkRenderer* ren)
   return false;
 }
 
+// The renderer's lights that are on, for cavrSetRenderLights (at most CAVR_MAX_LIGHTS; later ones are dropped
+// with the count of them in *dropped): headlights and camera lights (ParaView's light kit) in their own frames,
+// scene lights moved from world to the volume's data space (the inverse of the volume's matrix), as
+// vtkEncodedGradientShader takes them. With no light on, one light of intensity 0, as VTK's ray casters add then
+// (ambient 0: a black volume).
+int GatherLights(vtkRenderer* ren, vtkVolume* vol, CAVRLight* out, int* dropped)
+{
+  int n = 0;
+  *dropped = 0;
+  vtkNew<vtkMatrix4x4> worldToData;
+  vtkMatrix4x4::Invert(vol->GetMatrix(), worldToData);
+  vtkLightCollection* lights = ren->GetLights();
+  vtkCollectionSimpleIterator it;
+  lights->InitTraversal(it);
+  while (vtkLight* light = lights->GetNextLight(it))
+  {
+    if (!light->GetSwitch())
+    {
+      continue;
+    }
+    if (n == CAVR_MAX_LIGHTS)
+    {
+      ++*dropped;
+      continue;
+    }
+    CAVRLight& l = out[n++];
+    l.kind = light->LightTypeIsHeadlight() ? CAVR_LIGHT_HEADLIGHT
+      : light->LightTypeIsCameraLight()    ? CAVR_LIGHT_CAMERA
+                                           : CAVR_LIGHT_SCENE;
+    l.positional = light->GetPositional();
+    light->GetPosition(l.position);
+    light->GetFocalPoint(l.focalPoint);
+    if (l.kind == CAVR_LIGHT_SCENE)
+    {
+      double p[4] = { l.position[0], l.position[1], l.position[2], 1.0 };
+      double f[4] = { l.focalPoint[0], l.focalPoint[1], l.focalPoint[2], 1.0 };
+      worldToData->MultiplyPoint(p, p);
+      worldToData->MultiplyPoint(f, f);
+      for (int a = 0; a < 3; ++a)
+      {
+        l.position[a] = p[a] / p[3];
+        l.focalPoint[a] = f[a] / f[3];
+      }
+    }
+    light->GetAmbientColor(l.ambientColor);
+    light->GetDiffuseColor(l.diffuseColor);
+    light->GetSpecularColor(l.specularColor);
+    l.intensity = std::max(0.0, light->GetIntensity());
+  }
+  if (n == 0)
+  {
+    out[0] = CAVRLight{ CAVR_LIGHT_HEADLIGHT, 0, { 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, 0.0 };
+    n = 1;
+  }
+  return n;
+}
+
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
 void ToColumnMajor(vtkMatrix4x4* m, double out[16])
 {
@@ -89,12 +149,18 @@ public:
       cavrReleaseFrameBufferGLTextures(this->FrameBuffer); // while the window's context may still be current
     }
     cavrReleaseFrameBuffer(this->FrameBuffer);
+    cavrReleaseFrameBuffer(this->ValueFrameBuffer);
+    cavrReleaseTransferFunction(this->ValueFunction);
     cavrReleaseRenderSettings(this->Settings);
     cavrReleaseCamera(this->Camera);
     cavrReleaseTransferFunction(this->TransferFunction);
     cavrReleaseVolume(this->Volume);
     cavrReleaseDevice(this->Device);
     this->FrameBuffer = nullptr;
+    this->ValueFrameBuffer = nullptr;
+    this->ValueFunction = nullptr;
+    this->ValueRange[0] = this->ValueRange[1] = 0.0;
+    this->ValueDepth.clear();
     this->Settings = nullptr;
     this->Camera = nullptr;
     this->TransferFunction = nullptr;
@@ -241,11 +307,158 @@ public:
   CAVRRenderSettings Settings = nullptr;
   CAVRFrameBuffer FrameBuffer = nullptr;
   int FrameBufferSize[2] = { 0, 0 };
+  // IntensityDepth: the ramp transfer function over ValueRange and the float frame of its render.
+  CAVRTransferFunction ValueFunction = nullptr;
+  CAVRFrameBuffer ValueFrameBuffer = nullptr;
+  double TableRange[2] = { 0.0, 1.0 }; // the transfer function's range, scalar units
+  double ValueRange[2] = { 0.0, 0.0 };
+  std::vector<float> ValueDepth;
+  std::unique_ptr<vtkOpenGLQuadHelper> DepthQuad; // WriteDepth's quad and texture
+  vtkSmartPointer<vtkTextureObject> ValueDepthTexture;
+
+  /**
+   * IntensityDepth's window depths (width x height, the viewport's pixels) into ValueDepth: render the ramp
+   * transfer function (colour = the scalar's place in TableRange) with the current settings, opaque depth and
+   * camera, and encode each covered pixel's maximum (minimum) as vtkCavrVolumeMapper::SetIntensityDepth says;
+   * pixels without a sample keep Depth's value.
+   */
+  CAVRError IntensityDepths(int width, int height, bool minimum)
+  {
+    CAVRError e = CAVR_ERROR_NONE;
+    if (!this->ValueFunction)
+    {
+      this->ValueFunction = cavrNewTransferFunction(this->Device);
+    }
+    if (this->ValueFunction &&
+      (this->ValueRange[0] != this->TableRange[0] || this->ValueRange[1] != this->TableRange[1]))
+    {
+      std::vector<float> ramp(4 * TableSize);
+      for (int i = 0; i < TableSize; ++i)
+      {
+        const float u = static_cast<float>(i) / (TableSize - 1);
+        ramp[4 * i] = ramp[4 * i + 1] = ramp[4 * i + 2] = u;
+        ramp[4 * i + 3] = 1.0f;
+      }
+      e = cavrSetTransferFunctionTable(
+        this->ValueFunction, ramp.data(), TableSize, this->TableRange[0], this->TableRange[1]);
+      if (e == CAVR_ERROR_NONE)
+      {
+        e = cavrCommitTransferFunction(this->ValueFunction);
+      }
+      if (e != CAVR_ERROR_NONE)
+      {
+        return e;
+      }
+      std::copy(this->TableRange, this->TableRange + 2, this->ValueRange);
+    }
+    if (!this->ValueFrameBuffer || this->ValueDepth.size() != static_cast<size_t>(width) * height)
+    {
+      cavrReleaseFrameBuffer(this->ValueFrameBuffer);
+      this->ValueFrameBuffer = cavrNewFrameBuffer(this->Device, width, height);
+      if (this->ValueFrameBuffer)
+      {
+        cavrSetFrameBufferHostChannels(this->ValueFrameBuffer, CAVR_FB_HOST_RGBA32F);
+      }
+    }
+    if (!this->ValueFunction || !this->ValueFrameBuffer)
+    {
+      return CAVR_ERROR_OUT_OF_MEMORY;
+    }
+    cavrSetFrameBufferOpaqueDepth(this->ValueFrameBuffer, this->Depth.data(), this->Depth.size());
+    e = cavrRender(this->ValueFrameBuffer, this->Volume, this->ValueFunction, this->Camera, this->Settings, nullptr);
+    if (e != CAVR_ERROR_NONE)
+    {
+      return e;
+    }
+    const float* rgba =
+      static_cast<const float*>(cavrGetFrameBufferData(this->ValueFrameBuffer, CAVR_FB_COLOR_RGBA32F));
+    this->ValueDepth.resize(static_cast<size_t>(width) * height);
+    for (size_t i = 0; i < this->ValueDepth.size(); ++i)
+    {
+      const float u = std::min(std::max(rgba[4 * i], 0.0f), 1.0f);
+      this->ValueDepth[i] =
+        rgba[4 * i + 3] > 0.0f ? (minimum ? 0.25f + 0.5f * u : 0.75f - 0.5f * u) : this->Depth[i];
+    }
+    return CAVR_ERROR_NONE;
+  }
+
+  /**
+   * Write ValueDepth (width x height) into the depth buffer of the framebuffer being drawn, over the renderer's
+   * viewport (the one in effect), colour untouched: a full-viewport quad whose fragments take their depth from a
+   * float texture (as vtkOpenGLRenderWindow::SetZbufferData, but in the framebuffer bound now, which under IceT
+   * is the compositing pass's, not the window's). False without an OpenGL window.
+   */
+  bool WriteDepth(vtkRenderWindow* window, int width, int height)
+  {
+    vtkOpenGLRenderWindow* gl = vtkOpenGLRenderWindow::SafeDownCast(window);
+    if (!gl)
+    {
+      return false;
+    }
+    if (!this->ValueDepthTexture)
+    {
+      this->ValueDepthTexture = vtkSmartPointer<vtkTextureObject>::New();
+    }
+    this->ValueDepthTexture->SetContext(gl);
+    this->ValueDepthTexture->SetMinificationFilter(vtkTextureObject::Nearest);
+    this->ValueDepthTexture->SetMagnificationFilter(vtkTextureObject::Nearest);
+    if (!this->ValueDepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, this->ValueDepth.data()))
+    {
+      return false;
+    }
+    if (!this->DepthQuad)
+    {
+      this->DepthQuad.reset(new vtkOpenGLQuadHelper(gl, nullptr,
+        "//VTK::System::Dec\n"
+        "in vec2 texCoord;\n"
+        "uniform sampler2D depthSource;\n"
+        "//VTK::Output::Dec\n"
+        "void main(void) { gl_FragDepth = texture(depthSource, texCoord).r; }\n",
+        ""));
+    }
+    else
+    {
+      gl->GetShaderCache()->ReadyShaderProgram(this->DepthQuad->Program);
+    }
+    if (!this->DepthQuad->Program)
+    {
+      return false;
+    }
+    vtkOpenGLState* state = gl->GetState();
+    vtkOpenGLState::ScopedglColorMask colorMask(state);
+    vtkOpenGLState::ScopedglDepthFunc depthFunc(state);
+    vtkOpenGLState::ScopedglDepthMask depthMask(state);
+    vtkOpenGLState::ScopedglEnableDisable depthTest(state, GL_DEPTH_TEST);
+    state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    state->vtkglEnable(GL_DEPTH_TEST);
+    state->vtkglDepthFunc(GL_ALWAYS);
+    state->vtkglDepthMask(GL_TRUE);
+    this->ValueDepthTexture->Activate();
+    this->DepthQuad->Program->SetUniformi("depthSource", this->ValueDepthTexture->GetTextureUnit());
+    this->DepthQuad->Render();
+    this->ValueDepthTexture->Deactivate();
+    return true;
+  }
+
+  void ReleaseGraphics(vtkWindow* window)
+  {
+    if (this->DepthQuad)
+    {
+      this->DepthQuad->ReleaseGraphicsResources(window);
+      this->DepthQuad.reset();
+    }
+    if (this->ValueDepthTexture)
+    {
+      this->ValueDepthTexture->ReleaseGraphicsResources(window);
+      this->ValueDepthTexture = nullptr;
+    }
+  }
   std::vector<unsigned long long> VolumeKey; // identifies the uploaded array and its modification time
   bool VolumeReady = false; // the input's current array is uploaded
   bool CropFlagsWarned = false;
   int SupersamplingWarned = 0; // the unsupported rays-per-pixel value last warned about
   std::string SliceWarning; // the last slice-function problem reported (once per distinct problem)
+  bool LightsWarned = false;
   bool HaveVolume = false;  // a volume was committed (the last good one renders while the input is bad)
   bool RenderExtentSet = false;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
@@ -294,6 +507,7 @@ void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
   this->Internals->ReleaseGL(window);
   this->Internals->ReleaseAll();
+  this->Internals->ReleaseGraphics(window);
   this->Superclass::ReleaseGraphicsResources(window);
 }
 
@@ -602,6 +816,8 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       }
       in.Table[4 * i + 3] = std::min(std::max(alpha[i], 0.0f), 1.0f);
     }
+    in.TableRange[0] = range[0];
+    in.TableRange[1] = range[1];
     CAVRError e = cavrSetTransferFunctionTable(in.TransferFunction, in.Table.data(), TableSize, range[0], range[1]);
     if (e == CAVR_ERROR_NONE)
     {
@@ -703,6 +919,22 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   cavrSetRenderShading(in.Settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
     std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
     std::max(1e-3, prop->GetSpecularPower(0)));
+  {
+    // The view's lights (VTK's ray casters' model; docs/user-guide.md, "Lighting").
+    CAVRLight lights[CAVR_MAX_LIGHTS];
+    int dropped = 0;
+    const int count = GatherLights(ren, vol, lights, &dropped);
+    if (dropped && !in.LightsWarned)
+    {
+      vtkWarningMacro(<< "cavr Volume: " << dropped << " light(s) beyond the first " << CAVR_MAX_LIGHTS
+                      << " are not used");
+      in.LightsWarned = true;
+    }
+    if (cavrSetRenderLights(in.Settings, count, lights, ren->GetTwoSidedLighting()) != CAVR_ERROR_NONE)
+    {
+      cavrSetRenderLights(in.Settings, 0, nullptr, 1); // an odd light (NaN, no direction): the headlight
+    }
+  }
   cavrSetRenderStrategy(in.Settings, static_cast<CAVRStrategy>(this->Strategy),
     this->Strategy == 1 ? CAVR_SHAPING_ALL : 0u, this->Strategy == 2);
   {
@@ -827,6 +1059,17 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail(in.DeviceError(e));
     return;
   }
+  const bool intensityDepth = this->IntensityDepth &&
+    (blend == CAVR_BLEND_MAXIMUM_INTENSITY || blend == CAVR_BLEND_MINIMUM_INTENSITY);
+  if (intensityDepth)
+  {
+    e = in.IntensityDepths(width, height, blend == CAVR_BLEND_MINIMUM_INTENSITY);
+    if (e != CAVR_ERROR_NONE)
+    {
+      fail(in.DeviceError(e));
+      return;
+    }
+  }
   if (fresh)
   {
     in.LastError.clear(); // a good frame of the current input: report the next problem again
@@ -849,6 +1092,10 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     e = in.Draw(glWin, width, height, true);
     if (e == CAVR_ERROR_NONE)
     {
+      if (intensityDepth && !in.WriteDepth(win, width, height))
+      {
+        fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
+      }
       in.LastDisplay = "interop";
       this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       return;
@@ -876,6 +1123,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail("cannot make the OpenGL textures or the shader that draw the image");
     return;
   }
+  if (intensityDepth)
+  {
+    // 9. The maximum (minimum) as depth, for z-buffer compositing across ranks (SetIntensityDepth).
+    if (!in.WriteDepth(win, width, height))
+    {
+      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
+    }
+  }
   in.LastDisplay = "host";
   this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -889,6 +1144,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << endl;
   os << indent << "CavrBlendMode: " << this->CavrBlendMode << endl;
   os << indent << "NumberOfThreads: " << this->NumberOfThreads << endl;
+  os << indent << "IntensityDepth: " << this->IntensityDepth << endl;
   os << indent << "Strategy: " << this->Strategy << endl;
   os << indent << "SampleFraction: " << this->SampleFraction << endl;
   os << indent << "Reconstruction: " << this->Reconstruction << endl;

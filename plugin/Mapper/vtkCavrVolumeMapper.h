@@ -166,6 +166,23 @@ public:
    */
   vtkGetMacro(LastDrawTime, double);
 
+  ///@{
+  /**
+   * Maximum and minimum intensity under MPI (issue 15 item 7). When on and the blend mode is one of them, the
+   * mapper also writes each pixel's maximum (minimum) scalar into the window's depth buffer: window depth
+   * 0.75 - 0.5 u for the maximum, 0.25 + 0.5 u for the minimum, u the scalar's place in the transfer function's
+   * range (clamped to [0, 1]); a pixel whose ray misses the volume keeps its depth. Z-buffer compositing of the
+   * ranks' images (IceT) then keeps, per pixel, the piece holding the largest maximum (smallest minimum): the
+   * one-process image, which "over" in visibility order cannot give. The scalar comes from a second render with a
+   * linear ramp as transfer function (two renders a frame). vtkCavrVolumeRepresentation turns it on with more than
+   * one rank and asks the view for z-buffer instead of ordered compositing; opaque geometry is then not sorted
+   * against the volume across ranks. Default off.
+   */
+  vtkSetMacro(IntensityDepth, vtkTypeBool);
+  vtkGetMacro(IntensityDepth, vtkTypeBool);
+  vtkBooleanMacro(IntensityDepth, vtkTypeBool);
+  ///@}
+
   /** Milliseconds and samples of the last core render (0 before the first). */
   vtkGetMacro(LastRenderTime, double);
   vtkGetMacro(LastSampleCount, double);
@@ -188,6 +205,7 @@ protected:
   int NumberOfThreads = 0;
   int GpuIndex = -1;
   int Strategy = 2;
+  vtkTypeBool IntensityDepth = 0;
   int RenderExtent[6] = { 0, -1, 0, -1, 0, -1 };
   double LastRenderTime = 0.0;
   double LastSampleCount = 0.0;

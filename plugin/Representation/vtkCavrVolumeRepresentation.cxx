@@ -9,6 +9,8 @@
 #include "vtkInformationVector.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
+#include "vtkPVRenderView.h"
+#include "vtkProcessModule.h"
 #include "vtkSmartPointer.h"
 
 vtkStandardNewMacro(vtkCavrVolumeRepresentation);
@@ -94,6 +96,30 @@ int vtkCavrVolumeRepresentation::RequestData(
   }
   this->GetCavrMapper()->SetRenderExtent(own);
   return ok;
+}
+
+//------------------------------------------------------------------------------
+int vtkCavrVolumeRepresentation::ProcessViewRequest(
+  vtkInformationRequestKey* request_type, vtkInformation* inInfo, vtkInformation* outInfo)
+{
+  if (!this->Superclass::ProcessViewRequest(request_type, inInfo, outInfo))
+  {
+    return 0;
+  }
+  if (request_type == vtkPVView::REQUEST_UPDATE())
+  {
+    vtkCavrVolumeMapper* mapper = this->GetCavrMapper();
+    vtkProcessModule* pm = vtkProcessModule::GetProcessModule();
+    const bool ranks = pm && pm->GetNumberOfLocalPartitions() > 1;
+    const int blend = mapper->GetCavrBlendMode();
+    const bool extremum = (blend == 1 || blend == 2) && mapper->GetBlendMode() != vtkVolumeMapper::ISOSURFACE_BLEND;
+    mapper->SetIntensityDepth(ranks && extremum);
+    if (ranks && extremum)
+    {
+      outInfo->Set(vtkPVRenderView::NEED_ORDERED_COMPOSITING(), 0);
+    }
+  }
+  return 1;
 }
 
 //------------------------------------------------------------------------------

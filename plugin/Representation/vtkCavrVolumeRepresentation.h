@@ -47,6 +47,15 @@ public:
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();
 
+  /**
+   * As the superclass; besides, with more than one rank and blend mode maximum or minimum intensity, turns on
+   * the mapper's IntensityDepth and tells the view that this representation needs no ordered compositing, so
+   * that IceT composites the ranks' images by depth, which then holds each pixel's maximum (minimum): "over" in
+   * visibility order cannot give the maximum of two pieces (issue 15 item 7).
+   */
+  int ProcessViewRequest(vtkInformationRequestKey* request_type, vtkInformation* inInfo,
+    vtkInformation* outInfo) override;
+
 protected:
   vtkCavrVolumeRepresentation();
   ~vtkCavrVolumeRepresentation() override;

@@ -9,6 +9,7 @@
  */
 #include "test_util.h"
 #include "cpu_raycast.h"
+#include "../common/lights.h"
 
 static int g_cases;
 
@@ -102,8 +103,11 @@ static void orbit(Scene *s, double rx, double ry, double rz, CAVRProjection proj
   CHECK_OK(cavrCommitCamera(s->cam));
 }
 
-static void settings(Scene *s, int shade, int interp, int correction, int skip, double ert, double sd) {
+static void settings(Scene *s, int shade, int interp, int correction, int skip, double ert, double sd, int lights) {
   CHECK_OK(cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
+  CAVRLight kit[6];
+  const int n = lights ? cavr_test_light_kit(kit, 1) : 0; /* cavrSetRenderLights: per lane in the packets */
+  CHECK_OK(cavrSetRenderLights(s->set, n, n ? kit : NULL, 1));
   CHECK_OK(cavrSetRenderInterpolation(s->set, interp ? CAVR_INTERPOLATION_TRILINEAR : CAVR_INTERPOLATION_NEAREST));
   CHECK_OK(cavrSetRenderOpacityCorrection(s->set, correction, 1.0));
   CHECK_OK(cavrSetRenderEmptySpaceSkipping(s->set, skip));
@@ -121,10 +125,11 @@ static void sweep(Scene *s, const char *name) {
       orbit(s, views[v][0], views[v][1], views[v][2], proj ? CAVR_PROJECTION_PERSPECTIVE : CAVR_PROJECTION_ORTHOGRAPHIC);
       const int shade = (v + proj) % 2, interp = v != 3 || proj, correction = v != 4, skip = v != 5;
       const double ert = v == 2 ? 1.0 : 0.99, sd = v == 1 ? 0.37 : v == 4 ? 1.3 : 0.5;
-      settings(s, shade, interp, correction, skip, ert, sd);
-      snprintf(what, sizeof what, "%s view (%g, %g, %g) %s shade %d interp %d correction %d skip %d ert %g sd %g", name,
-               views[v][0], views[v][1], views[v][2], proj ? "perspective" : "ortho", shade, interp, correction, skip,
-               ert, sd);
+      const int lights = shade && v >= 3; /* the light kit and a scene light (cavrSetRenderLights) */
+      settings(s, shade, interp, correction, skip, ert, sd, lights);
+      snprintf(what, sizeof what, "%s view (%g, %g, %g) %s shade %d interp %d correction %d skip %d ert %g sd %g lights %d",
+               name, views[v][0], views[v][1], views[v][2], proj ? "perspective" : "ortho", shade, interp, correction,
+               skip, ert, sd, lights);
       same(s, what);
     }
 }
@@ -167,7 +172,7 @@ int main(void) {
   scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
   ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
   orbit(&s, -70, 35, 0, CAVR_PROJECTION_PERSPECTIVE);
-  settings(&s, 1, 1, 1, 1, 0.99, 0.5);
+  settings(&s, 1, 1, 1, 1, 0.99, 0.5, 0);
   {
     size_t n = (size_t)s.w * s.h;
     float *depth = malloc(n * sizeof(float));

@@ -1,7 +1,8 @@
 /*
  * CPU and GPU images of real volumes agree: PSNR >= 45 dB for every blend mode, every strategy (standard,
  * shaped with each switch alone and all together, auto with in-place rotation), shaded and unshaded, at
- * views that are favourable, unfavourable (x along the rays: rotation happens) and oblique. The GPU
+ * views that are favourable, unfavourable (x along the rays: rotation happens) and oblique; composite also shaded
+ * with ParaView's light kit and a scene light (cavrSetRenderLights). The GPU
  * interpolates with 8-bit texture weights, so the images are close, not equal. A render with rotation equals
  * the render without (PSNR >= 50 dB), and padding (non-cube volumes) is invisible because both agree
  * with the CPU, which has no padding. Host planes (cavrSetFrameBufferHostChannels): with only RGBA8 requested, the
@@ -9,6 +10,7 @@
  * other host planes are left untouched, and the copy time is reported.
  */
 #include "gpu_util.h"
+#include "../common/lights.h"
 
 static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, int n, double lo, double hi, int size) {
   Scene s = {dev, cavrNewVolume(dev), cavrNewTransferFunction(dev), cavrNewCamera(dev), cavrNewRenderSettings(dev),
@@ -108,7 +110,10 @@ static const float *render(Scene *s, double rx, double ry, CAVRBlendMode blend, 
   CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, rx, ry, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
   CHECK_OK(s->dev, cavrCommitCamera(s->cam));
   CHECK_OK(s->dev, cavrSetRenderBlendMode(s->set, blend));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
+  CHECK_OK(s->dev, cavrSetRenderShading(s->set, shade != 0, 0.1, 0.7, 0.2, 10));
+  CAVRLight kit[6]; /* shade 2: ParaView's light kit and a scene light (cavrSetRenderLights) */
+  const int lights = shade == 2 ? cavr_test_light_kit(kit, 1) : 0;
+  CHECK_OK(s->dev, cavrSetRenderLights(s->set, lights, lights ? kit : NULL, 1));
   CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, flags, rotation));
   CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
   CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, st));
@@ -153,7 +158,7 @@ int main(int argc, char **argv) {
     cavrFreeVolumeFile(&f);
     for (int w = 0; w < (quick ? 2 : 3); ++w)
       for (int blend = 0; blend < 4; ++blend)
-        for (int shade = 0; shade < (blend == 0 ? 2 : 1); ++shade) {
+        for (int shade = 0; shade < (blend == 0 ? 3 : 1); ++shade) { /* 2: the light kit */
           CAVRRenderStats cs, gs;
           memcpy(ref, render(&c, views[w][0], views[w][1], (CAVRBlendMode)blend, shade, CAVR_STRATEGY_STANDARD, 0, 0, &cs),
                  px * 16);

@@ -20,8 +20,10 @@ lut.RGBPoints = [0, 0.9, 0.7, 0.5, 3926, 0.9, 0.7, 0.5]
 d.VolumeRenderingMode = "GPU Based"
 d.BlendMode = "Isosurface"
 d.IsosurfaceValues = [1000.0]
-d.Ambient, d.Diffuse, d.Specular = 0.1, 0.7, 0.0
-# One headlight, as cavr's shading assumes (ParaView's default light kit adds key, fill and back lights).
+# Ambient 0: VTK's two mappers disagree on it (the GPU mapper adds Ambient x colour for a headlight; the fixed-point
+# caster, which cavr follows, multiplies it by the light's ambient colour, black for ParaView's lights).
+d.Ambient, d.Diffuse, d.Specular = 0.0, 0.7, 0.0
+# One headlight (cavr takes the view's lights; one light keeps the two mappers' lighting alike).
 v.UseLight = 0
 light = AddLight(view=v)
 light.Coords = "Headlight"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # MPI without seams (issue 15 item 7): the same volume rendered by pvbatch with 1, 2 and 4 ranks (mpiexec), in
-# four settings (composite and maximum intensity, each unshaded and shaded). Composite: every rank count must give
-# the one-rank image within 45 dB, and the largest per-pixel difference on the pixels whose rays cross a piece
-# boundary is measured and must stay within 32 of 255 (a seam shows there first). Maximum intensity is measured
-# and printed, not asserted: IceT composites the ranks' images with "over", which cannot give the maximum of two
-# pieces (docs/design.md). The volume: CAVR_MPI_VOLUME (e.g. the 512x512x450 CT shoulder), default data/'s headsq.
+# four settings (composite and maximum intensity, each unshaded and shaded). Each must give the one-rank image
+# within 45 dB with every rank count, and the largest per-pixel difference on the pixels whose rays cross a piece
+# boundary is measured and must stay within 32 of 255 (a seam shows there first). Maximum intensity is composited
+# by depth, the mapper writing each pixel's maximum as its depth (docs/design.md). The volume: CAVR_MPI_VOLUME
+# (e.g. the 512x512x450 CT shoulder), default data/'s headsq.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${DISPLAY:-}" ]; then # one X server for every step (and every rank)

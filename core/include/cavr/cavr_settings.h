@@ -148,6 +148,59 @@ CAVR_API CAVRError cavrSetRenderSupersampling(CAVRRenderSettings settings, int r
  */
 CAVR_API CAVRError cavrSetRenderSlicePlane(CAVRRenderSettings settings, const double origin[3], const double normal[3]);
 
+/** Most lights cavrSetRenderLights takes. */
+#define CAVR_MAX_LIGHTS 8
+
+/**
+ * The frame a light's position and focal point are given in: VTK's light types (vtkLight::LightType).
+ * HEADLIGHT: at the camera, shining where it looks (position and focal point are ignored). CAMERA: the camera's
+ * own frame as VTK's camera lights use it: x right, y up, +z towards the viewer (the camera sits at (0,0,1) and
+ * looks at the origin); the light moves with the camera. SCENE: world units in the volume's space (the frame of
+ * its origin and spacing, the frame of the camera's view matrix); the light stays put when the camera moves.
+ */
+typedef enum CAVRLightKind {
+  CAVR_LIGHT_HEADLIGHT = 0,
+  CAVR_LIGHT_CAMERA = 1,
+  CAVR_LIGHT_SCENE = 2
+} CAVRLightKind;
+
+/**
+ * One light, as a vtkLight describes it. The light shines from `position` towards `focalPoint` (the frame is
+ * `kind`'s); only that direction is used: positional lights (`positional` 1, cone angle and attenuation) are
+ * shaded as directional ones, as VTK's ray casters shade them (vtkEncodedGradientShader: "All lights are forced
+ * to be directional"). Colours: linear RGB, each channel in [0, 1]; VTK's lights have ambient colour 0 and
+ * diffuse = specular colour. `intensity` >= 0 scales all three.
+ */
+typedef struct CAVRLight {
+  CAVRLightKind kind;
+  int positional;           /**< 0/1; recorded, shaded as directional */
+  double position[3];       /**< kind's frame; ignored for HEADLIGHT */
+  double focalPoint[3];     /**< kind's frame; ignored for HEADLIGHT; must differ from position */
+  double ambientColor[3];
+  double diffuseColor[3];
+  double specularColor[3];
+  double intensity;
+} CAVRLight;
+
+/**
+ * Shade with these lights instead of the default headlight: VTK's ray casters' shading model
+ * (vtkEncodedGradientShader with vtkFixedPointVolumeRayCastMapper's normals). The normal is the unit vector down
+ * the scalar's gradient (central differences, world units: the gradient cavrSetRenderShading describes); with
+ * `twoSided` 1 it is flipped to face the viewer (vtkRenderer's TwoSidedLighting, on in ParaView). The view
+ * direction V is the camera's (constant over the image, as VTK takes it from the camera's position and focal
+ * point). For each light with unit direction L (towards the light), half vector H = normalize(L - V) and
+ * intensity I, with the coefficients of cavrSetRenderShading:
+ *   D = sum ambient I Ca + sum over N.L > 0 of diffuse I Cd (N.L)
+ *   S = sum over N.L > 0 and N.H > 0.001 of specular I Cs (N.H)^power
+ *   colour = c D + S (per channel, not clamped per sample: the pixel is clamped, as VTK's fixed-point caster
+ *   clamps it); a zero gradient gets D = the ambient sum, S = 0.
+ * `count` 0 (lights NULL) restores the default headlight model of cavrSetRenderShading. Shading itself is still
+ * switched by cavrSetRenderShading. Both back ends, composite and isosurface blending. The lights are copied.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (count outside 0..CAVR_MAX_LIGHTS, NULL lights with count > 0, an unknown
+ * kind, a NaN or infinite number, a negative intensity or colour, a focal point equal to the position).
+ */
+CAVR_API CAVRError cavrSetRenderLights(CAVRRenderSettings settings, int count, const CAVRLight *lights, int twoSided);
+
 /** Publish staged settings. */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
 
