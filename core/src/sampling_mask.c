@@ -154,8 +154,8 @@ static int sub_lines(int a, int b, int *out) {
   return n;
 }
 
-int cavr_refine_lattice(const float *rgbaf, const float *depth, const uint8_t *mask, int width, int height, int i, int j,
-                        int sx[3], int sy[3], float value[3][3][4], float near[3][3]) {
+int cavr_refine_lattice(const float *rgbaf, const float *depth, const uint8_t *mask, int width, int height, int i,
+                        int j, int sx[3], int sy[3], float value[3][3][4], float near[3][3]) {
   const int x0 = cavr_refine_line(i, width), x1 = cavr_refine_line(i + 1, width);
   const int y0 = cavr_refine_line(j, height), y1 = cavr_refine_line(j + 1, height);
   const int nx = sub_lines(x0, x1, sx), ny = sub_lines(y0, y1, sy);
@@ -284,9 +284,11 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
             v[0] = value[b][a], v[1] = value[b][a + 1], v[2] = value[b + 1][a], v[3] = value[b + 1][a + 1];
           }
           float sc = 0.0f;
-          for (int c = 0; c < 4; ++c)
-            sc = mx(sc, mx(mx(v[0][c], v[1][c]), mx(v[2][c], v[3][c])) - mn(mn(v[0][c], v[1][c]), mn(v[2][c], v[3][c])));
-          const int bin = sc >= 1.0f ? BINS - 1 : (int)(sc * (float)(BINS - 1));
+          for (int c = 0; c < 4; ++c) {
+            const float hi = mx(mx(v[0][c], v[1][c]), mx(v[2][c], v[3][c]));
+            sc = mx(sc, hi - mn(mn(v[0][c], v[1][c]), mn(v[2][c], v[3][c])));
+          }
+          const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
           if (bin <= lastBin) continue;
           ++count[bin];
           order[n] = (uint32_t)p;
@@ -303,7 +305,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   long room = budget - total, marked = 0;
   for (size_t k = 0; k < n; ++k) {
     const float sc = scratch[k];
-    const int bin = sc >= 1.0f ? BINS - 1 : (int)(sc * (float)(BINS - 1));
+    const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
     if (bin < cut || bin <= lastBin) continue;
     if (bin == cut) {
       if (room <= 0) continue;

@@ -77,8 +77,8 @@ long cavr_refine_pilot_mask(int width, int height, uint8_t *mask, uint32_t *list
  * centre, the four corners. near[b][a] (NULL: not computed; depth W x H floats, read only then): the pixel's
  * depth where rendered, else the smallest of its parents'. Reads only the lattice's pixels. Returns nx + 4 ny.
  */
-int cavr_refine_lattice(const float *rgbaf, const float *depth, const uint8_t *mask, int width, int height, int i, int j,
-                        int sx[3], int sy[3], float value[3][3][4], float near[3][3]);
+int cavr_refine_lattice(const float *rgbaf, const float *depth, const uint8_t *mask, int width, int height, int i,
+                        int j, int sx[3], int sy[3], float value[3][3][4], float near[3][3]);
 
 /**
  * 1 when refinement cell [x0, x1] x [y0, y1] (pixels; rgbaf W x H x 4 floats) has four bit-equal corners and no

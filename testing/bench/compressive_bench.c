@@ -223,7 +223,8 @@ static void bound(Bench *b, int shade) {
   double need[3] = {-1, -1, -1}, left = total;
   for (size_t p = 0, g = 0; p < px && g < 3; ++p) {
     left -= err[p];
-    while (g < 3 && left <= total * pow(10.0, -gains[g] / 10.0)) need[g++] = (double)(p + 1) / (double)(object ? object : 1);
+    while (g < 3 && left <= total * pow(10.0, -gains[g] / 10.0))
+      need[g++] = (double)(p + 1) / (double)(object ? object : 1);
   }
   /* The same count as the oracle's +5 dB, chosen by spread. */
   const size_t k5 = need[1] > 0 ? (size_t)llround(need[1] * (double)object) : 0;

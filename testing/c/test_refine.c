@@ -44,8 +44,8 @@ static void grab(Scene *s, Frame *f) {
 
 static int same(const Frame *a, const Frame *b) {
   const size_t n = (size_t)W * H;
-  return !memcmp(a->rgba, b->rgba, 16 * n) && !memcmp(a->rgba8, b->rgba8, 4 * n) && !memcmp(a->depth, b->depth, 4 * n) &&
-         a->st.raysCast == b->st.raysCast && a->st.samples == b->st.samples;
+  return !memcmp(a->rgba, b->rgba, 16 * n) && !memcmp(a->rgba8, b->rgba8, 4 * n) &&
+         !memcmp(a->depth, b->depth, 4 * n) && a->st.raysCast == b->st.raysCast && a->st.samples == b->st.samples;
 }
 
 /* A scene on a device with `threads` threads (0: the default), colin27 loaded, the bench's camera and table. */
@@ -102,7 +102,8 @@ int main(void) {
     CHECK(a.st.raysCast >= (uint64_t)(129 * 129) && a.st.raysCast <= (uint64_t)llround(0.25 * n));
     CHECK(work > 0.1 && work <= 0.45);
     size_t exact = 0;
-    for (size_t q = 0; q < n; ++q) exact += !memcmp(a.rgba + 4 * q, full.rgba + 4 * q, 16) && a.depth[q] == full.depth[q];
+    for (size_t q = 0; q < n; ++q)
+      exact += !memcmp(a.rgba + 4 * q, full.rgba + 4 * q, 16) && a.depth[q] == full.depth[q];
     CHECK(exact >= a.st.raysCast);
     /* Again on the same frame buffer (its scratch and mask reused): the same image, rays and samples. */
     render(&s, shade, 0.25, CAVR_RECONSTRUCTION_REFINE, &b);
