@@ -72,19 +72,22 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
 }
 
 /* Refinement sampling's constants, chosen by measured PSNR, samples and frame time on the four volumes of
-   docs/benchmarks.md (issue 13 item 3): a unit is refined when its corners differ by more than 2/255 in a
-   channel; the cells where the pilot saw something get at most REFINE_DENSITY x the sample fraction of their
-   pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full frame's samples; level 1
-   gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot, level 2 the rest. */
+   docs/benchmarks.md (issue 13 item 3): a pixel gets a ray when the values its interpolation comes from differ
+   by more than 2/255 in a channel; the cells where the pilot saw something get at most REFINE_DENSITY x the
+   sample fraction of their pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full
+   frame's samples; level 1 gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot,
+   level 2 the rest (0.55 and 0.34: +5.2 dB over 2x2 rays + bilinear on the CT shoulder, unshaded, at 0.33 of the
+   samples; 0.75 and 0.35 before the per-pixel levels). */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_DENSITY 2.0
-#define REFINE_LEVEL1_SHARE 0.75
-#define REFINE_WORK 0.35
+#define REFINE_LEVEL1_SHARE 0.55
+#define REFINE_WORK 0.34
 
 /*
- * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then every second pixel
- * of the cells whose corners disagree, then every pixel of the 2x2 sub-cells whose corners disagree
- * (cavr_refine_mask), within the ray budget; the back end interpolates what is left (cavr_refine_interpolate).
+ * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then the points of the
+ * cells' finer lattice (every second row and column) whose parents disagree most, then the other pixels whose
+ * interpolation's sources disagree most (cavr_refine_mask, pixel by pixel), within the ray budget; the back end
+ * interpolates what is left (cavr_refine_interpolate).
  * job->rays points at `list`, whose arrays are the frame buffer's.
  */
 static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRenderJob *job, CAVRRayList *list,
@@ -92,12 +95,13 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   CAVRFrameBuffer fb = job->fb;
   const CAVRSettingsDesc *s = job->settings;
   const int W = fb->width, H = fb->height;
-  const size_t N = (size_t)W * H, cells = (size_t)cavr_refine_cells_per_axis(W) * cavr_refine_cells_per_axis(H);
+  const size_t N = (size_t)W * H;
   if (ops->kind != CAVR_BACKEND_CPU)
     return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
                           "cavrRender: the REFINE reconstruction runs on the CPU back end only (use LOCAL on the GPU)");
-  /* Scratch kept in the frame buffer (no page faults every frame): scores, ranking, the new pixels of a pass. */
-  const size_t bytes = sizeof(float) * 4 * cells + sizeof(uint32_t) * (4 * cells + N);
+  /* Scratch kept in the frame buffer (no page faults every frame): candidates' scores and pixels (N at most), the
+     new pixels of a pass. */
+  const size_t bytes = sizeof(float) * N + sizeof(uint32_t) * (2 * N);
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
     fb->refineScratch = malloc(bytes);
@@ -106,7 +110,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
   }
   float *scratch = (float *)fb->refineScratch;
-  uint32_t *order = (uint32_t *)(scratch + 4 * cells), *fresh = order + 4 * cells;
+  uint32_t *order = (uint32_t *)(scratch + N), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
   list_by_tile(fb, fresh, (size_t)cast);
   list->count = (size_t)cast;

@@ -3,7 +3,7 @@
  * plane holds the rendered pixels; solve for the others (reconstruct.c), then fill the 8-bit and depth
  * planes. LOCAL: the 16x16 blocks are shared out over the threads, each solved on its window of the block
  * plus a ghost ring of CAVR_GHOST pixels (thesis ch. 4). GLOBAL: one window, the whole image, one thread.
- * REFINE: bilinear interpolation from the finest rendered cell around each pixel, bands of cell rows.
+ * REFINE: bilinear interpolation in the 2x2 sub-cell of the cell lattice around each pixel, bands of cell rows.
  */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -240,30 +240,13 @@ void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *d
     }
 }
 
-/* Bilinear from the corners (x0, y0) .. (x1, y1) into the mask-0 pixels of [x0, xEnd) x [y0, yEnd). */
-static void bilinear_rect(const uint8_t *mask, int W, int x0, int x1, int xEnd, int y0, int y1, int yEnd, float *rgbaf,
-                          uint8_t *rgba8, float *depth) {
-  const size_t pa = (size_t)y0 * W + x0, pb = (size_t)y0 * W + x1, pc = (size_t)y1 * W + x0, pd = (size_t)y1 * W + x1;
-  const float *a = rgbaf + 4 * pa, *b = rgbaf + 4 * pb, *c = rgbaf + 4 * pc, *d = rgbaf + 4 * pd;
-  const float invW = x1 > x0 ? 1.0f / (float)(x1 - x0) : 0.0f, invH = y1 > y0 ? 1.0f / (float)(y1 - y0) : 0.0f;
-  const float ab = depth[pa] < depth[pb] ? depth[pa] : depth[pb], cd = depth[pc] < depth[pd] ? depth[pc] : depth[pd];
-  const float near = ab < cd ? ab : cd;
-  for (int y = y0; y < yEnd; ++y) {
-    const float fy = (float)(y - y0) * invH;
-    for (int x = x0; x < xEnd; ++x) {
-      const size_t p = (size_t)y * W + x;
-      if (mask[p]) continue;
-      const float fx = (float)(x - x0) * invW;
-      for (int k = 0; k < 4; ++k) {
-        const float top = a[k] + fx * (b[k] - a[k]), bottom = c[k] + fx * (d[k] - c[k]);
-        float v = top + fy * (bottom - top);
-        v = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-        rgbaf[4 * p + k] = v;
-        rgba8[4 * p + k] = (uint8_t)(v * 255.0f + 0.5f);
-      }
-      depth[p] = near;
-    }
+static inline void put(size_t p, const float v[4], float d, float *rgbaf, uint8_t *rgba8, float *depth) {
+  for (int k = 0; k < 4; ++k) {
+    const float c = v[k] < 0.0f ? 0.0f : (v[k] > 1.0f ? 1.0f : v[k]);
+    rgbaf[4 * p + k] = c;
+    rgba8[4 * p + k] = (uint8_t)(c * 255.0f + 0.5f);
   }
+  depth[p] = d;
 }
 
 void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, float *rgbaf, uint8_t *rgba8,
@@ -271,26 +254,41 @@ void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1
   const int cx = cavr_refine_cells_per_axis(W), cy = cavr_refine_cells_per_axis(H);
   for (int j = cy0; j < cy1; ++j) {
     const int y0 = cavr_refine_line(j, H), y1 = cavr_refine_line(j + 1, H), yEnd = j + 1 == cy ? y1 + 1 : y1;
-    int sy[3], ny = 0;
-    for (int v = y0; v < y1; v += 2) sy[ny++] = v;
-    sy[ny++] = y1;
     for (int i = 0; i < cx; ++i) {
       const int x0 = cavr_refine_line(i, W), x1 = cavr_refine_line(i + 1, W), xEnd = i + 1 == cx ? x1 + 1 : x1;
-      int sx[3], nx = 0;
-      for (int u = x0; u < x1; u += 2) sx[nx++] = u;
-      sx[nx++] = x1;
-      /* Refined at level 1 (cavr_refine_mask): every point of the finer grid was rendered. */
-      int fine = 1;
-      for (int b = 0; b < ny && fine; ++b)
-        for (int a = 0; a < nx; ++a) fine &= mask[(size_t)sy[b] * W + sx[a]] != 0;
-      if (!fine) {
-        bilinear_rect(mask, W, x0, x1, xEnd, y0, y1, yEnd, rgbaf, rgba8, depth);
+      if (cavr_refine_flat_cell(rgbaf, mask, W, x0, x1, y0, y1)) {
+        /* One value (the background, mostly): every pixel without a ray gets it, and the corners' nearest depth. */
+        const size_t c[4] = {(size_t)y0 * W + x0, (size_t)y0 * W + x1, (size_t)y1 * W + x0, (size_t)y1 * W + x1};
+        float v[4], d = depth[c[0]];
+        for (int k = 1; k < 4; ++k) d = depth[c[k]] < d ? depth[c[k]] : d;
+        memcpy(v, rgbaf + 4 * c[0], sizeof v);
+        for (int y = y0; y < yEnd; ++y)
+          for (int x = x0; x < xEnd; ++x)
+            if (!mask[(size_t)y * W + x]) put((size_t)y * W + x, v, d, rgbaf, rgba8, depth);
         continue;
       }
-      for (int b = 0; b + 1 < ny; ++b)
-        for (int a = 0; a + 1 < nx; ++a)
-          bilinear_rect(mask, W, sx[a], sx[a + 1], a + 2 == nx ? xEnd : sx[a + 1], sy[b], sy[b + 1],
-                        b + 2 == ny ? yEnd : sy[b + 1], rgbaf, rgba8, depth);
+      int sx[3], sy[3];
+      float value[3][3][4], near[3][3];
+      const int n = cavr_refine_lattice(rgbaf, depth, mask, W, H, i, j, sx, sy, value, near), nx = n % 4, ny = n / 4;
+      for (int y = y0, b = 0; y < yEnd; ++y) {
+        while (b + 2 < ny && y >= sy[b + 1]) ++b;
+        const float fy = (float)(y - sy[b]) / (float)(sy[b + 1] - sy[b]);
+        for (int x = x0, a = 0; x < xEnd; ++x) {
+          while (a + 2 < nx && x >= sx[a + 1]) ++a;
+          const size_t p = (size_t)y * W + x;
+          if (mask[p]) continue;
+          const float fx = (float)(x - sx[a]) / (float)(sx[a + 1] - sx[a]);
+          const float *c00 = value[b][a], *c01 = value[b][a + 1], *c10 = value[b + 1][a], *c11 = value[b + 1][a + 1];
+          float v[4];
+          for (int k = 0; k < 4; ++k) {
+            const float top = c00[k] + fx * (c01[k] - c00[k]), bottom = c10[k] + fx * (c11[k] - c10[k]);
+            v[k] = top + fy * (bottom - top);
+          }
+          const float d0 = near[b][a] < near[b][a + 1] ? near[b][a] : near[b][a + 1],
+                      d1 = near[b + 1][a] < near[b + 1][a + 1] ? near[b + 1][a] : near[b + 1][a + 1];
+          put(p, v, d0 < d1 ? d0 : d1, rgbaf, rgba8, depth);
+        }
+      }
     }
   }
 }

@@ -70,12 +70,12 @@ void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *d
 /**
  * CAVR_RECONSTRUCTION_REFINE's reconstruction of the cell rows [cy0, cy1) (cells: cavr_refine_cells_per_axis):
  * every pixel with mask 0 of a cell's half-open rectangle [x0, x1) x [y0, y1) (closed at the image's last column
- * and row, so every pixel has one owner) gets the bilinear interpolation of the four rendered corners of the
- * finest rectangle around it: the cell's 2x2-pixel sub-cell when the cell was refined at level 1
- * (cavr_refine_mask: all its points on every second row and column have mask 1), else the cell itself. RGBA
+ * and row, so every pixel has one owner) gets the bilinear interpolation of the four corners of its 2x2-pixel
+ * sub-cell on the cell's lattice (cavr_refine_lattice: rendered pixels, else the mean of the lattice point's
+ * parents), so that with no ray but the pilot's it is the bilinear interpolation of the cell's corners. RGBA
  * clamped to [0, 1] into rgbaf (W x H x 4 floats) and rgba8 (W x H x 4 bytes, round to nearest); depth (W x H
- * floats) = the nearest (smallest) of the corners' depths.
- * Reads only the corners, writes only mask-0 pixels of these rows: bands of cell rows may run in parallel.
+ * floats) = the nearest (smallest) of the sub-cell corners' depths (a lattice point without a ray: its parents').
+ * Reads only the lattice, writes only mask-0 pixels of these rows: bands of cell rows may run in parallel.
  */
 void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, float *rgbaf, uint8_t *rgba8,
                              float *depth);

@@ -154,19 +154,37 @@ static int sub_lines(int a, int b, int *out) {
   return n;
 }
 
-/* The rectangle of unit u: a cell (level 1) or a sub-cell (level 2: u = 4 cell + 2 row + column). Returns 0 when
-   the cell has no such sub-cell. */
-static int unit_rect(int level, size_t u, int width, int height, int cx, int r[4]) {
-  const size_t cell = level == 1 ? u : u / 4;
-  const int i = (int)(cell % (size_t)cx), j = (int)(cell / (size_t)cx);
-  r[0] = cavr_refine_line(i, width), r[1] = cavr_refine_line(i + 1, width);
-  r[2] = cavr_refine_line(j, height), r[3] = cavr_refine_line(j + 1, height);
-  if (level == 1) return 1;
-  int sx[3], sy[3];
-  const int nx = sub_lines(r[0], r[1], sx), ny = sub_lines(r[2], r[3], sy), a = (int)(u % 2), b = (int)(u / 2 % 2);
-  if (a + 1 >= nx || b + 1 >= ny) return 0;
-  r[0] = sx[a], r[1] = sx[a + 1], r[2] = sy[b], r[3] = sy[b + 1];
-  return 1;
+int cavr_refine_lattice(const float *rgbaf, const float *depth, const uint8_t *mask, int width, int height, int i,
+                        int j, int sx[3], int sy[3], float value[3][3][4], float near[3][3]) {
+  const int x0 = cavr_refine_line(i, width), x1 = cavr_refine_line(i + 1, width);
+  const int y0 = cavr_refine_line(j, height), y1 = cavr_refine_line(j + 1, height);
+  const int nx = sub_lines(x0, x1, sx), ny = sub_lines(y0, y1, sy);
+  /* The corners first (pilot points: always rendered), then the edges' midpoints, then the centre. */
+  for (int pass = 0; pass < 3; ++pass)
+    for (int b = 0; b < ny; ++b)
+      for (int a = 0; a < nx; ++a) {
+        const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
+        if (midX + midY != pass) continue;
+        const size_t p = (size_t)sy[b] * width + sx[a];
+        if (mask[p] || pass == 0) {
+          for (int c = 0; c < 4; ++c) value[b][a][c] = rgbaf[4 * p + c];
+          if (near) near[b][a] = depth[p];
+          continue;
+        }
+        /* Parents: the two corners of the edge, or (the centre) the four corners of the cell. */
+        const int ax[2] = {midX ? 0 : a, midX ? nx - 1 : a}, by[2] = {midY ? 0 : b, midY ? ny - 1 : b};
+        float d = 1.0f;
+        for (int c = 0; c < 4; ++c) {
+          float sum = 0.0f;
+          for (int v = 0; v < 2; ++v)
+            for (int u = 0; u < 2; ++u) sum += value[by[v]][ax[u]][c];
+          value[b][a][c] = 0.25f * sum;
+        }
+        for (int v = 0; v < 2 && near; ++v)
+          for (int u = 0; u < 2; ++u) d = mn(d, near[by[v]][ax[u]]);
+        if (near) near[b][a] = d;
+      }
+  return nx + 4 * ny;
 }
 
 long cavr_refine_active(const float *rgbaf, int width, int height, double density) {
@@ -191,81 +209,111 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
   return budget > 0 ? budget : 0;
 }
 
+/* 1 when cell [x0, x1] x [y0, y1] has four equal corners and no other point of its lattice rendered: then its
+   whole lattice holds the corners' value (cavr_refine_lattice). */
+int cavr_refine_flat_cell(const float *rgbaf, const uint8_t *mask, int width, int x0, int x1, int y0, int y1) {
+  const float *a = rgbaf + 4 * ((size_t)y0 * width + x0), *b = rgbaf + 4 * ((size_t)y0 * width + x1),
+              *c = rgbaf + 4 * ((size_t)y1 * width + x0), *d = rgbaf + 4 * ((size_t)y1 * width + x1);
+  for (int k = 0; k < 4; ++k)
+    if (a[k] != b[k] || a[k] != c[k] || a[k] != d[k]) return 0;
+  int sx[3], sy[3];
+  const int nx = sub_lines(x0, x1, sx), ny = sub_lines(y0, y1, sy);
+  for (int v = 0; v < ny; ++v)
+    for (int u = 0; u < nx; ++u) {
+      const int corner = (u == 0 || u == nx - 1) && (v == 0 || v == ny - 1);
+      if (!corner && mask[(size_t)sy[v] * width + sx[u]]) return 0;
+    }
+  return 1;
+}
+
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
                       uint32_t *list, float *scratch, uint32_t *order) {
   if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0)
     return -1;
   const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
-  const size_t cells = (size_t)cx * cy, units = level == 1 ? cells : 4 * cells;
-  float *score = scratch;
-  for (size_t u = 0; u < units; ++u) {
-    int r[4];
-    score[u] = 0.0f;
-    if (!unit_rect(level, u, width, height, cx, r)) continue;
-    const size_t corner[4] = {(size_t)r[2] * width + r[0], (size_t)r[2] * width + r[1], (size_t)r[3] * width + r[0],
-                              (size_t)r[3] * width + r[1]};
-    /* Level 2 refines the sub-cells of refined cells only: their corners were all rendered. */
-    if (level == 2 && !(mask[corner[0]] && mask[corner[1]] && mask[corner[2]] && mask[corner[3]])) continue;
-    if (level == 2 && (r[1] - r[0] < 2 && r[3] - r[2] < 2)) continue; /* no pixel inside */
-    float sc = 0.0f;
-    for (int k = 0; k < 4; ++k) {
-      const float a = rgbaf[4 * corner[0] + k], b = rgbaf[4 * corner[1] + k], c = rgbaf[4 * corner[2] + k],
-                  d = rgbaf[4 * corner[3] + k];
-      sc = mx(sc, mx(mx(a, b), mx(c, d)) - mn(mn(a, b), mn(c, d)));
-    }
-    score[u] = sc;
-  }
-  /* Highest scores first: a counting sort of the units by score in 1/4096 bins (scores are in [0, 1] for
-     colours in [0, 1]; larger ones share the top bin), stable, so equal bins keep their index order. */
+  /* Scores in 1/4096 bins (scores are in [0, 1] for colours in [0, 1]; larger ones share the top bin). */
   enum { BINS = 4096 };
-  uint32_t first[BINS + 1];
-  for (int b = 0; b <= BINS; ++b) first[b] = 0;
-  for (size_t u = 0; u < units; ++u) {
-    const float sc = score[u];
-    const int b = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
-    ++first[BINS - 1 - b + 1]; /* descending bins */
-  }
-  for (int b = 1; b <= BINS; ++b) first[b] += first[b - 1];
   int lastBin = (int)(threshold * (float)(BINS - 1)); /* units in bins <= lastBin are never refined */
   if (lastBin < 0) lastBin = 0;
   if (lastBin > BINS - 1) lastBin = BINS - 1;
-  const uint32_t stop = first[BINS - 1 - lastBin];
-  for (size_t u = 0; u < units; ++u) {
-    const float sc = score[u];
-    const int b = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
-    order[first[BINS - 1 - b]++] = (uint32_t)u;
+  uint32_t count[BINS];
+  memset(count, 0, sizeof count);
+  /* The candidates, cell by cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at
+     level 1 on the cells' finer lattice (every second row and column), at level 2 off it, whose score (the range
+     of the values its interpolation comes from: the two ends of its edge or the four corners around it, rendered
+     pixels or their own interpolation, cavr_refine_lattice) falls in a bin above lastBin. */
+  size_t n = 0;
+  for (int j = 0; j < cy; ++j) {
+    const int y0 = cavr_refine_line(j, height), y1 = cavr_refine_line(j + 1, height), yEnd = j + 1 == cy ? y1 + 1 : y1;
+    for (int i = 0; i < cx; ++i) {
+      const int x0 = cavr_refine_line(i, width), x1 = cavr_refine_line(i + 1, width), xEnd = i + 1 == cx ? x1 + 1 : x1;
+      if (cavr_refine_flat_cell(rgbaf, mask, width, x0, x1, y0, y1)) continue;
+      int sx[3], sy[3];
+      float value[3][3][4];
+      const int nn = cavr_refine_lattice(rgbaf, NULL, mask, width, height, i, j, sx, sy, value, NULL), nx = nn % 4,
+                ny = nn / 4;
+      /* No score in a cell exceeds the range of its lattice: flat cells (the background) are skipped. */
+      float cell = 0.0f;
+      for (int c = 0; c < 4; ++c) {
+        float lo = value[0][0][c], hi = lo;
+        for (int b = 0; b < ny; ++b)
+          for (int a = 0; a < nx; ++a) lo = mn(lo, value[b][a][c]), hi = mx(hi, value[b][a][c]);
+        cell = mx(cell, hi - lo);
+      }
+      if (!(cell * (float)(BINS - 1) >= (float)(lastBin + 1))) continue;
+      for (int y = y0, b = 0; y < yEnd; ++y) {
+        while (b + 2 < ny && y >= sy[b + 1]) ++b;
+        const int onY = y == sy[b] ? b : (y == sy[b + 1] ? b + 1 : -1);
+        if (level == 1 && onY < 0) continue;
+        for (int x = x0, a = 0; x < xEnd; ++x) {
+          while (a + 2 < nx && x >= sx[a + 1]) ++a;
+          const size_t p = (size_t)y * width + x;
+          if (mask[p]) continue;
+          const int onX = x == sx[a] ? a : (x == sx[a + 1] ? a + 1 : -1);
+          if ((level == 1) != (onX >= 0 && onY >= 0)) continue; /* level 1: the lattice; level 2: the rest */
+          const float *v[4];
+          if (level == 1) { /* the two corners of its edge, or the cell's four corners for the centre */
+            const int midX = onX > 0 && onX + 1 < nx, midY = onY > 0 && onY + 1 < ny;
+            const int ax0 = midX ? 0 : onX, ax1 = midX ? nx - 1 : onX, by0 = midY ? 0 : onY, by1 = midY ? ny - 1 : onY;
+            v[0] = value[by0][ax0], v[1] = value[by0][ax1], v[2] = value[by1][ax0], v[3] = value[by1][ax1];
+          } else if (onY >= 0) { /* on a horizontal edge of its 2x2 sub-cell: the two ends */
+            v[0] = v[2] = value[onY][a], v[1] = v[3] = value[onY][a + 1];
+          } else if (onX >= 0) { /* on a vertical edge */
+            v[0] = v[2] = value[b][onX], v[1] = v[3] = value[b + 1][onX];
+          } else {
+            v[0] = value[b][a], v[1] = value[b][a + 1], v[2] = value[b + 1][a], v[3] = value[b + 1][a + 1];
+          }
+          float sc = 0.0f;
+          for (int c = 0; c < 4; ++c) {
+            const float hi = mx(mx(v[0][c], v[1][c]), mx(v[2][c], v[3][c]));
+            sc = mx(sc, hi - mn(mn(v[0][c], v[1][c]), mn(v[2][c], v[3][c])));
+          }
+          const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+          if (bin <= lastBin) continue;
+          ++count[bin];
+          order[n] = (uint32_t)p;
+          scratch[n++] = sc;
+        }
+      }
+    }
   }
-  long marked = 0;
-  for (uint32_t n = 0; n < stop && marked < budget; ++n) {
-    int r[4];
-    unit_rect(level, order[n], width, height, cx, r);
-    int xs[3], ys[3], nx = 0, ny = 0;
-    if (level == 1) nx = sub_lines(r[0], r[1], xs), ny = sub_lines(r[2], r[3], ys);
-    long fresh = 0;
-    if (level == 1) {
-      for (int b = 0; b < ny; ++b)
-        for (int a = 0; a < nx; ++a) fresh += !mask[(size_t)ys[b] * width + xs[a]];
-    } else {
-      for (int y = r[2]; y <= r[3]; ++y)
-        for (int x = r[0]; x <= r[1]; ++x) fresh += !mask[(size_t)y * width + x];
+  /* Highest bins first, within budget: every candidate of the bins above the cut, then those of the cut's bin in
+     candidate order while the budget lasts. */
+  long total = 0;
+  int cut = BINS - 1;
+  for (; cut > lastBin && total + (long)count[cut] <= budget; --cut) total += (long)count[cut];
+  long room = budget - total, marked = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const float sc = scratch[k];
+    const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+    if (bin < cut || bin <= lastBin) continue;
+    if (bin == cut) {
+      if (room <= 0) continue;
+      --room;
     }
-    if (marked + fresh > budget) continue;
-    if (level == 1) {
-      for (int b = 0; b < ny; ++b)
-        for (int a = 0; a < nx; ++a)
-          if (!mask[(size_t)ys[b] * width + xs[a]]) {
-            mask[(size_t)ys[b] * width + xs[a]] = 1;
-            if (list) list[marked++] = (uint32_t)((size_t)ys[b] * width + xs[a]);
-          }
-    } else {
-      for (int y = r[2]; y <= r[3]; ++y)
-        for (int x = r[0]; x <= r[1]; ++x)
-          if (!mask[(size_t)y * width + x]) {
-            mask[(size_t)y * width + x] = 1;
-            if (list) list[marked++] = (uint32_t)((size_t)y * width + x);
-          }
-    }
-    if (!list) marked += fresh;
+    mask[order[k]] = 1;
+    if (list) list[marked] = order[k];
+    ++marked;
   }
   return marked;
 }

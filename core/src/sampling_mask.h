@@ -70,6 +70,24 @@ static inline int cavr_refine_line(int i, int n) { return i * CAVR_REFINE_CELL <
 long cavr_refine_pilot_mask(int width, int height, uint8_t *mask, uint32_t *list);
 
 /**
+ * The lattice of refinement cell (i, j) (0 <= i < cavr_refine_cells_per_axis(width), the same for j): its points on
+ * every second row and column and on its far edges, x = sx[0..nx-1], y = sy[0..ny-1] (nx, ny in 2..3: 3 where the
+ * cell is wider than 2 pixels). value[b][a] (RGBA) is the pixel's rgbaf (W x H x 4 floats) where mask is 1 and at
+ * the cell's corners (the pilot's), else the mean of its parents' values: the two corners of its edge, or, at the
+ * centre, the four corners. near[b][a] (NULL: not computed; depth W x H floats, read only then): the pixel's
+ * depth where rendered, else the smallest of its parents'. Reads only the lattice's pixels. Returns nx + 4 ny.
+ */
+int cavr_refine_lattice(const float *rgbaf, const float *depth, const uint8_t *mask, int width, int height, int i,
+                        int j, int sx[3], int sy[3], float value[3][3][4], float near[3][3]);
+
+/**
+ * 1 when refinement cell [x0, x1] x [y0, y1] (pixels; rgbaf W x H x 4 floats) has four bit-equal corners and no
+ * other point of its lattice with mask 1, so that cavr_refine_lattice gives every lattice point the corners'
+ * value; else 0.
+ */
+int cavr_refine_flat_cell(const float *rgbaf, const uint8_t *mask, int width, int x0, int x1, int y0, int y1);
+
+/**
  * Refinement sampling's budget for the cells where the pilot saw something (a corner with opacity > 0, or
  * corners that differ): round(density x their pixels) less the grid points they own (cell [x0, x1) x [y0, y1),
  * closed at the last column and row), at least 0; or -1 for bad arguments. rgbaf: W x H x 4 floats.
@@ -78,16 +96,16 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
 
 /**
  * The second and third passes of refinement sampling ("rays where the rendered neighbours disagree", Levoy
- * 1990's adaptive image-space refinement, in the spirit of the thesis's adaptive sampling, sec. 4.3). Units:
- * level 1, the cells (their four corners rendered by the pilot); level 2, the 2x2-pixel sub-cells of cells
- * refined at level 1 (cells cut at every second pixel, 4 per cell, index 4 cell + 2 row + column). A unit's
- * score is max over RGBA of (max - min) of its four corner pixels in rgbaf (W x H x 4 floats). Units with
- * score > threshold, highest first (scores binned to 1/4096, equal bins in index order), are refined while
- * `budget` new pixels are not exceeded: level 1 marks the cell's points on every second row and column, level
- * 2 every pixel of the sub-cell's closed rectangle; new pixels (mask 0) get mask 1 and are appended to `list`
- * (indices x + width y, at most budget entries; NULL: not listed), unit by unit in score order. scratch: units
- * floats, order: units entries (units = cells, or 4 cells at level 2). Returns the pixels marked, or -1 for
- * bad arguments.
+ * 1990's adaptive image-space refinement, in the spirit of the thesis's adaptive sampling, sec. 4.3), pixel by
+ * pixel. Candidates: the pixels with mask 0, at level 1 the points of the cells' lattice (cavr_refine_lattice:
+ * every second row and column of a cell), at level 2 all others. A candidate's score is max over RGBA of
+ * (max - min) of the lattice values its interpolation (cavr_refine_interpolate) comes from: at level 1 the two
+ * corners of its cell edge, or the cell's four corners for the centre; at level 2 the two ends of its 2x2
+ * sub-cell's edge, or the sub-cell's four corners. Candidates scoring above threshold (scores binned to 1/4096)
+ * get a ray, highest bins first, at most `budget` of them (the last bin taken in candidate order: cell rows
+ * top to bottom, cells left to right, pixels row by row): mask 1, and appended to `list` (indices x + width y,
+ * in candidate order; NULL: not listed). Cells whose lattice is flat are skipped. rgbaf: W x H x 4 floats;
+ * scratch: W H floats, order: W H entries (the candidates). Returns the pixels marked, or -1 for bad arguments.
  */
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
                       uint32_t *list, float *scratch, uint32_t *order);

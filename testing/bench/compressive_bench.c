@@ -3,7 +3,7 @@
  *
  *   cavr-compressive-bench --volume FILE.nhdr|FILE.raw [--dims X,Y,Z --type uint8 --spacing SX,SY,SZ]
  *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N] [--repeat R] [--name NAME]
- *       [--mode sweep|solve] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
+ *       [--mode sweep|solve|bound] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
  *       [--methods global,local,adaptive,refine] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
  *       [--interpolation linear|cubic] [--supersample 1|4|5|9|16]   (issue 12 item 6: expensive rays)
@@ -15,6 +15,10 @@
  *   what VTK/ParaView do with the same rays: one ray per 2x2 / 3x3 pixels, then bilinear upscaling.
  * solve: reconstruction time alone (stats.solveMilliseconds, median of R) at 512^2, 1024^2 and 2048^2 for
  *   25% and 60% of the rays, global and local.
+ * bound: what an oracle would need (issue 13 item 3): the pixels of the 2x2 rays + bilinear image with the
+ *   largest errors made exact, largest first, until it gains 3, 5 and 10 dB; printed as a fraction of the
+ *   object's pixels (alpha > 0.002 in the full render; rays off the object cost little, so the fraction of the
+ *   object's pixels with rays approximates the samples taken), beside the 25% the 2x2 rays already spend there.
  * Every row is printed and appended to the CSV:
  *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work
  * work: the samples taken (all passes) over the full render's, a measure of cost that does not depend on the load.
@@ -163,6 +167,77 @@ static int wanted(const char *name) {
   for (const char *p = methodFilter; (p = strstr(p, name)) != NULL; p += n)
     if ((p == methodFilter || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
   return 0;
+}
+
+static int cmp_desc_float(const void *a, const void *b) {
+  const float x = *(const float *)a, y = *(const float *)b;
+  return x < y ? 1 : (x > y ? -1 : 0);
+}
+
+/* --mode bound (see the top). */
+static void bound(Bench *b, int shade) {
+  const int N = b->size;
+  const size_t px = (size_t)N * N;
+  float *full = malloc(16 * px), *img = malloc(16 * px), *err = malloc(sizeof(float) * px);
+  if (!full || !img || !err) DIE("out of memory");
+  check(b, cavrSetRenderShading(b->set, shade, 0.1, 0.7, 0.2, 10), "shading");
+  check(b, cavrSetRenderCompressive(b->set, 1.0, CAVR_RECONSTRUCTION_LOCAL, 0), "fraction");
+  check(b, cavrCommitRenderSettings(b->set), "commit");
+  CAVRRenderStats st;
+  check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
+  check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
+  memcpy(full, cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F), 16 * px);
+  subsample_bilinear(full, N, N, 2, img);
+  double total = 0.0;
+  size_t object = 0;
+  for (size_t p = 0; p < px; ++p) {
+    double e = 0.0;
+    for (int c = 0; c < 4; ++c) e += (double)(img[4 * p + c] - full[4 * p + c]) * (img[4 * p + c] - full[4 * p + c]);
+    err[p] = (float)e;
+    total += e;
+    object += full[4 * p + 3] > 0.002f;
+  }
+  /* What a renderer can see instead: the spread (max - min over RGBA) of the rays a pixel's bilinear value comes
+     from (2 or 4 of the 2x2 grid), as REFINE's last pass scores. score[2 k] = spread, score[2 k + 1] = error. */
+  float *score = malloc(sizeof(float) * 2 * px);
+  if (!score) DIE("out of memory");
+  size_t cand = 0;
+  for (int y = 0; y + 2 < N; ++y)
+    for (int x = 0; x + 2 < N; ++x) {
+      if (!((x | y) & 1)) continue;
+      const int x0 = x & ~1, y0 = y & ~1, x1 = x & 1 ? x0 + 2 : x0, y1 = y & 1 ? y0 + 2 : y0;
+      const size_t q[4] = {(size_t)y0 * N + x0, (size_t)y0 * N + x1, (size_t)y1 * N + x0, (size_t)y1 * N + x1};
+      float spread = 0.0f;
+      for (int c = 0; c < 4; ++c) {
+        float lo = full[4 * q[0] + c], hi = lo;
+        for (int k = 1; k < 4; ++k) lo = fminf(lo, full[4 * q[k] + c]), hi = fmaxf(hi, full[4 * q[k] + c]);
+        spread = fmaxf(spread, hi - lo);
+      }
+      score[2 * cand] = spread;
+      score[2 * cand + 1] = err[(size_t)y * N + x];
+      ++cand;
+    }
+  qsort(score, cand, 2 * sizeof(float), cmp_desc_float); /* by spread (the first float of a pair) */
+  qsort(err, px, sizeof(float), cmp_desc_float);
+  static const double gains[3] = {3.0, 5.0, 10.0};
+  double need[3] = {-1, -1, -1}, left = total;
+  for (size_t p = 0, g = 0; p < px && g < 3; ++p) {
+    left -= err[p];
+    while (g < 3 && left <= total * pow(10.0, -gains[g] / 10.0))
+      need[g++] = (double)(p + 1) / (double)(object ? object : 1);
+  }
+  /* The same count as the oracle's +5 dB, chosen by spread. */
+  const size_t k5 = need[1] > 0 ? (size_t)llround(need[1] * (double)object) : 0;
+  double seen = 0.0;
+  for (size_t k = 0; k < k5 && k < cand; ++k) seen += score[2 * k + 1];
+  printf("%s shade %d %dx%d: object %.3f of the image; 2x2 + bilinear %.2f dB; oracle: exact pixels for +3 dB %.3f, "
+         "+5 dB %.3f, +10 dB %.3f of the object's (beside the 2x2 rays' 0.25); the +5 dB count chosen by the spread "
+         "of their rays: %+.2f dB\n", b->name, shade, N, N, (double)object / (double)px, psnr(img, full, px), need[0],
+         need[1], need[2], seen < total ? 10.0 * log10(total / (total - seen)) : 99.0);
+  free(score);
+  free(full);
+  free(img);
+  free(err);
 }
 
 static void sweep(Bench *b, int shade, const double *fractions, int nf) {
@@ -350,7 +425,10 @@ int main(int argc, char **argv) {
     b.fb = cavrNewFrameBuffer(b.dev, size, size);
     if (!b.fb) DIE("no frame buffer");
     for (int shade = 0; shade < 2; ++shade)
-      if (!strcmp(shadeArg, "both") || atoi(shadeArg) == shade) sweep(&b, shade, fractions, nf);
+      if (!strcmp(shadeArg, "both") || atoi(shadeArg) == shade) {
+        if (!strcmp(mode, "bound")) bound(&b, shade);
+        else sweep(&b, shade, fractions, nf);
+      }
     cavrReleaseFrameBuffer(b.fb);
   }
   if (b.csv) fclose(b.csv);

@@ -164,9 +164,9 @@ int main(void) {
          baseline);
 
   /* REFINE (issue 13 item 3): a pilot grid, then rays where it disagrees, bilinear elsewhere. At most the ray
-     budget and about 35% of the full frame's samples (45% allowed: the cost of a ray is estimated), every pixel
+     budget and about 34% of the full frame's samples (45% allowed: the cost of a ray is estimated), every pixel
      with a ray exactly the full render's, interpolated pixels within [0, 1] and their 8-bit plane consistent,
-     and at least 3 dB over 2x2 rays + bilinear on this real render (measured +3.9 dB: shaded, the head's skin
+     and at least 3 dB over 2x2 rays + bilinear on this real render (measured +3.25 dB: shaded, the head's skin
      texture is everywhere; docs/benchmarks.md); adaptive with REFINE is refused. */
   CHECK_ERR(cavrSetRenderCompressive(s.set, 0.5, CAVR_RECONSTRUCTION_REFINE, 1), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_OK(cavrSetRenderCompressive(s.set, 0.25, CAVR_RECONSTRUCTION_REFINE, 0));

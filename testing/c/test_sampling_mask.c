@@ -36,8 +36,8 @@ static void refinement(void) {
   CHECK(cavr_refine_cells_per_axis(512) == 128 && cavr_refine_line(128, 512) == 511 && cavr_refine_line(3, 512) == 12);
   const int W = 37, H = 23, N = W * H; /* odd sizes: narrow last cells */
   uint8_t *mask = malloc(N);
-  uint32_t *list = malloc(sizeof(uint32_t) * N), *order = malloc(sizeof(uint32_t) * 4 * 10 * 6);
-  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * 8 * 10 * 6);
+  uint32_t *list = malloc(sizeof(uint32_t) * N), *order = malloc(sizeof(uint32_t) * N); /* candidates: pixels */
+  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * N);
   CHECK(cavr_refine_pilot_mask(1, 5, mask, list) == -1);
   const long pilot = cavr_refine_pilot_mask(W, H, mask, list);
   CHECK(pilot == (long)(cavr_refine_cells_per_axis(W) + 1) * (cavr_refine_cells_per_axis(H) + 1));

@@ -136,11 +136,13 @@ typedef enum CAVRStrategy {
  * conjugate gradients over the whole image (thesis ch. 3). LOCAL: 16x16 pixel blocks solved independently,
  * each with a ghost ring of 3 pixels (the 7x7 filter's half width) from its neighbours (thesis ch. 4).
  * REFINE (CPU back end only; issue 13): adaptive by itself, in three passes: a grid of one ray per 4x4 pixels
- * (the pilot), then every second pixel of the 4x4 cells whose corners differ, then every pixel of the 2x2
- * sub-cells whose corners still differ, most different first (Levoy 1990's adaptive image-space refinement,
- * in the spirit of the thesis's adaptive sampling, sec. 4.3); the pixels left get the bilinear interpolation
- * of the finest rendered cell around them. The sample fraction caps the rays; besides, the frame takes about
- * 35% of the full frame's samples at most (16 x the pilot's estimate them). No solve: faster than LOCAL.
+ * (the pilot), then, pixel by pixel, the points on every second row and column whose two (edge) or four
+ * (centre) pilot neighbours differ most, then the other pixels whose nearest lattice values differ most
+ * (Levoy 1990's adaptive image-space refinement, in the spirit of the thesis's adaptive sampling, sec. 4.3);
+ * the pixels left get the bilinear interpolation of the 2x2 sub-cell around them, whose corners are rendered
+ * or interpolated in turn. The sample fraction caps the rays; besides, the frame takes about 34% of the full
+ * frame's samples at most (16 x the pilot's estimate them). No solve: faster than LOCAL. Deterministic: the
+ * same inputs give the same rays and image, whatever the thread count.
  */
 typedef enum CAVRReconstruction {
   CAVR_RECONSTRUCTION_GLOBAL = 0,

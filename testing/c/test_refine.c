@@ -1,0 +1,125 @@
+/*
+ * CAVR_RECONSTRUCTION_REFINE on a real volume (issue 13 item 3): colin27 (MRI, data/), 512x512, the camera and
+ * transfer function of cavr-compressive-bench and of the issue-4 table in docs/benchmarks.md (orbit (-60, 30),
+ * perspective, preset "mri" over the data range), at most 25% of the rays.
+ * 1. Quality, a stated margin over what VTK/ParaView do with the same rays (one ray per 2x2 pixels, then
+ *    bilinear): unshaded at least 10 dB more (measured +14.0 dB; the issue's target is 5), shaded at least
+ *    0.5 dB more (measured +1.4 dB; shaded texture is everywhere on the object, docs/benchmarks.md).
+ * 2. Determinism: the same image (RGBA float, 8-bit and depth, bit for bit), the same rays and the same samples
+ *    when rendered again on the same frame buffer, and on devices with 1, 2 and 3 threads.
+ * 3. Every pixel with a ray equals the full render's; the rays stay within the budget and the samples within
+ *    the work bound (0.34 of the full frame's, estimated from the pilot: 0.45 allowed).
+ */
+#include "test_util.h"
+#include "cavr/cavr_io.h"
+
+enum { W = 512, H = 512 };
+
+/* One ray per 2x2 pixels at the even pixels, bilinear in between (edge pixels clamp to the last ray). */
+static void bilinear_2x2(const float *full, float *out) {
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      const int x0 = x & ~1, y0 = y & ~1, x1 = x0 + 2 < W ? x0 + 2 : x0, y1 = y0 + 2 < H ? y0 + 2 : y0;
+      const float fx = (float)(x - x0) * 0.5f, fy = (float)(y - y0) * 0.5f;
+      for (int c = 0; c < 4; ++c) {
+        const float a = full[4 * (y0 * W + x0) + c] + fx * (full[4 * (y0 * W + x1) + c] - full[4 * (y0 * W + x0) + c]);
+        const float b = full[4 * (y1 * W + x0) + c] + fx * (full[4 * (y1 * W + x1) + c] - full[4 * (y1 * W + x0) + c]);
+        out[4 * (y * W + x) + c] = a + fy * (b - a);
+      }
+    }
+}
+
+typedef struct Frame {
+  float *rgba, *depth;
+  uint8_t *rgba8;
+  CAVRRenderStats st;
+} Frame;
+
+static void grab(Scene *s, Frame *f) {
+  const size_t n = (size_t)W * H;
+  memcpy(f->rgba, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F), 16 * n);
+  memcpy(f->rgba8, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA8), 4 * n);
+  memcpy(f->depth, cavrGetFrameBufferData(s->fb, CAVR_FB_DEPTH), 4 * n);
+}
+
+static int same(const Frame *a, const Frame *b) {
+  const size_t n = (size_t)W * H;
+  return !memcmp(a->rgba, b->rgba, 16 * n) && !memcmp(a->rgba8, b->rgba8, 4 * n) &&
+         !memcmp(a->depth, b->depth, 4 * n) && a->st.raysCast == b->st.raysCast && a->st.samples == b->st.samples;
+}
+
+/* A scene on a device with `threads` threads (0: the default), colin27 loaded, the bench's camera and table. */
+static Scene colin(int threads) {
+  Scene s = scene_new(W, H);
+  if (threads > 0) CHECK_OK(cavrSetDeviceThreadCount(s.dev, threads));
+  scene_load_nrrd(&s, CAVR_DATA_DIR "/colin27_ch2better_301x370x316_uint8.nhdr");
+  double range[2], b[6];
+  char msg[256];
+  CHECK_OK(cavrGetVolumeRange(s.vol, range));
+  float table[4 * 1024];
+  CHECK(cavrTransferFunctionPreset("mri", table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
+  CHECK_OK(cavrSetTransferFunctionTable(s.tf, table, 1024, range[0], range[1]));
+  CHECK_OK(cavrCommitTransferFunction(s.tf));
+  CHECK_OK(cavrGetVolumeBounds(s.vol, b));
+  CHECK_OK(cavrSetCameraOrbit(s.cam, b, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(cavrCommitCamera(s.cam));
+  return s;
+}
+
+static void render(Scene *s, int shade, double fraction, CAVRReconstruction rec, Frame *f) {
+  CHECK_OK(cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
+  CHECK_OK(cavrSetRenderCompressive(s->set, fraction, rec, 0));
+  CHECK_OK(cavrCommitRenderSettings(s->set));
+  CHECK_OK(cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, &f->st));
+  grab(s, f);
+}
+
+int main(void) {
+  const size_t n = (size_t)W * H;
+  Frame full, a, b;
+  Frame *frames[3] = {&full, &a, &b};
+  for (int k = 0; k < 3; ++k) {
+    frames[k]->rgba = malloc(16 * n);
+    frames[k]->rgba8 = malloc(4 * n);
+    frames[k]->depth = malloc(4 * n);
+    CHECK(frames[k]->rgba && frames[k]->rgba8 && frames[k]->depth);
+  }
+  float *up = malloc(16 * n);
+  CHECK(up);
+  Scene s = colin(0);
+  static const double margin[2] = {10.0, 0.5}; /* dB over 2x2 rays + bilinear: unshaded, shaded (see the top) */
+  for (int shade = 0; shade < 2; ++shade) {
+    render(&s, shade, 1.0, CAVR_RECONSTRUCTION_LOCAL, &full);
+    CHECK(full.st.raysCast == n);
+    bilinear_2x2(full.rgba, up);
+    const double baseline = psnr_rgba(up, full.rgba, n);
+    render(&s, shade, 0.25, CAVR_RECONSTRUCTION_REFINE, &a);
+    const double p = psnr_rgba(a.rgba, full.rgba, n), work = (double)a.st.samples / (double)full.st.samples;
+    printf("colin27 %s %dx%d, at most 25%% of the rays: 2x2 rays + bilinear %.2f dB, refine %.2f dB (%+.2f) with "
+           "%llu rays (%.1f%%), %.3f of the full frame's samples\n", shade ? "shaded" : "unshaded", W, H, baseline, p,
+           p - baseline, (unsigned long long)a.st.raysCast, 100.0 * (double)a.st.raysCast / (double)n, work);
+    CHECK(p >= baseline + margin[shade]);
+    CHECK(a.st.raysCast >= (uint64_t)(129 * 129) && a.st.raysCast <= (uint64_t)llround(0.25 * n));
+    CHECK(work > 0.1 && work <= 0.45);
+    size_t exact = 0;
+    for (size_t q = 0; q < n; ++q)
+      exact += !memcmp(a.rgba + 4 * q, full.rgba + 4 * q, 16) && a.depth[q] == full.depth[q];
+    CHECK(exact >= a.st.raysCast);
+    /* Again on the same frame buffer (its scratch and mask reused): the same image, rays and samples. */
+    render(&s, shade, 0.25, CAVR_RECONSTRUCTION_REFINE, &b);
+    CHECK(same(&a, &b));
+    /* And on devices with 1, 2 and 3 threads. */
+    for (int threads = 1; threads <= 3; ++threads) {
+      Scene t = colin(threads);
+      render(&t, shade, 0.25, CAVR_RECONSTRUCTION_REFINE, &b);
+      CHECK(same(&a, &b));
+      scene_free(&t);
+      g_dev = s.dev;
+    }
+  }
+  scene_free(&s);
+  for (int k = 0; k < 3; ++k) free(frames[k]->rgba), free(frames[k]->rgba8), free(frames[k]->depth);
+  free(up);
+  printf("test_refine: ok\n");
+  return 0;
+}
