@@ -216,8 +216,8 @@ fi
 if [ "$MODE" = final ]; then
   # One short call after a merge: every GPU test (C and GPU labels), memcheck on the isosurface kernels, the rotation
   # kernels at 1024^3, and isosurface AUTO beside both methods on Colin27 (data/) facing XY, XZ, ZY at 1024^2.
-  (cd build-gpu && ctest --output-on-failure -L gpu > "$OUT/gpu_tests.log" 2>&1); echo "ctest -L gpu: rc=$?"
-  grep -E "tests passed|Passed|Failed|SKIP|worst|isosurface AUTO|variants|CHECK failed|FAIL" "$OUT/gpu_tests.log" | cut -c1-220 | head -60
+  (cd build-gpu && ctest -V -L gpu > "$OUT/gpu_tests.log" 2>&1); echo "ctest -L gpu: rc=$?"
+  grep -E "tests passed|Test +#|SKIP|worst|isosurface AUTO|two GPUs|devices:|CHECK failed|FAIL|light" "$OUT/gpu_tests.log" | cut -c1-230 | head -70
   (cd build-gpu && ctest -L c -E "test_io|test_empty_space|test_threads|test_pieces|test_api_header" 2>&1 | tail -3)
   compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_iso --quick > "$OUT/cs_iso.log" 2>&1
   echo "memcheck test_gpu_iso --quick: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_iso.log")"
