@@ -141,23 +141,14 @@ template <bool CUBIC> __device__ __forceinline__ float iso_sample(const Frame &f
   return fetch<CUBIC>(f, x, y, z) * f.scale;
 }
 
-// Sample j by trilinear interpolation in float of the 8 texels around it, each fetched at its centre (where the
-// filter's weights are exactly 0 and 1): the CPU's arithmetic, without the texture unit's 8-bit weights. Used where
-// the crossing test and the refinement must decide as the CPU does (trilinear only; the cubic filter keeps its
-// hardware fetches).
+// Sample j by trilinear interpolation in float of the 8 texels around it (fetch_trilinear_exact): the CPU's
+// arithmetic, without the texture unit's 8-bit weights. Used where the crossing test and the refinement must decide
+// as the CPU does (trilinear only; the cubic filter keeps its hardware fetches).
 __device__ float iso_sample_exact(const Frame &f, const IsoRay &r, float j) {
-  const float x = clampf(fmaf(j, r.dtc[0], r.tc[0]), f.lo[0], f.hi[0]) - 0.5f;
-  const float y = clampf(fmaf(j, r.dtc[1], r.tc[1]), f.lo[1], f.hi[1]) - 0.5f;
-  const float z = clampf(fmaf(j, r.dtc[2], r.tc[2]), f.lo[2], f.hi[2]) - 0.5f;
-  const float ix = floorf(x), iy = floorf(y), iz = floorf(z), fx = x - ix, fy = y - iy, fz = z - iz;
-  const float x0 = ix + 0.5f, x1 = ix + 1.5f, y0 = iy + 0.5f, y1 = iy + 1.5f, z0 = iz + 0.5f, z1 = iz + 1.5f;
-  const cudaTextureObject_t t = f.tex;
-  const float a0 = fmaf(fx, tex3D<float>(t, x1, y0, z0) - tex3D<float>(t, x0, y0, z0), tex3D<float>(t, x0, y0, z0));
-  const float a1 = fmaf(fx, tex3D<float>(t, x1, y1, z0) - tex3D<float>(t, x0, y1, z0), tex3D<float>(t, x0, y1, z0));
-  const float b0 = fmaf(fx, tex3D<float>(t, x1, y0, z1) - tex3D<float>(t, x0, y0, z1), tex3D<float>(t, x0, y0, z1));
-  const float b1 = fmaf(fx, tex3D<float>(t, x1, y1, z1) - tex3D<float>(t, x0, y1, z1), tex3D<float>(t, x0, y1, z1));
-  const float a = fmaf(fy, a1 - a0, a0), b = fmaf(fy, b1 - b0, b0);
-  return fmaf(fz, b - a, a) * f.scale;
+  const float x = clampf(fmaf(j, r.dtc[0], r.tc[0]), f.lo[0], f.hi[0]);
+  const float y = clampf(fmaf(j, r.dtc[1], r.tc[1]), f.lo[1], f.hi[1]);
+  const float z = clampf(fmaf(j, r.dtc[2], r.tc[2]), f.lo[2], f.hi[2]);
+  return fetch_trilinear_exact(f, x, y, z) * f.scale;
 }
 
 // Whether the texture filter's values need the exact re-evaluation: trilinear only (nearest reads the texel itself
@@ -254,7 +245,8 @@ __device__ __forceinline__ bool iso_decide(const Frame &f, const IsoRay &r, floa
 }
 
 // Phong at voxel position v (core/src/cpu_raycast.h: cavr_shade_sample, cavr_phong).
-template <bool CUBIC> __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], float rgb[3]) {
+template <bool CUBIC, bool EXACT = false>
+__device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], float rgb[3]) {
   const CAVRGpuRenderParams &p = f.p;
   float g[3];
   for (int ax = 0; ax < 3; ++ax) {
@@ -262,7 +254,9 @@ template <bool CUBIC> __device__ void iso_shade(const Frame &f, const float dw[3
     float pl[3] = {v[0], v[1], v[2]}, ph[3] = {v[0], v[1], v[2]};
     pl[ax] = lo;
     ph[ax] = hi;
-    g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
+    const float sh = EXACT ? sample_exact(f, ph[0], ph[1], ph[2]) : sample<CUBIC>(f, ph[0], ph[1], ph[2]);
+    const float sl = EXACT ? sample_exact(f, pl[0], pl[1], pl[2]) : sample<CUBIC>(f, pl[0], pl[1], pl[2]);
+    g[ax] = hi > lo ? (sh - sl) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
   if (p.light.count) { // cavrSetRenderLights: the lights' model, as the CPU's cavr_phong
@@ -292,7 +286,7 @@ __device__ float iso_depth(const Frame &f, const float v[3]) {
 // sample): the transfer function's colour and raw opacity (the raw table: gtable[count..]), Phong at the hit's voxel
 // position, premultiplied, and its window depth (hit false, or opacity 0: an empty pixel). Adds the shading's samples
 // to *samples. core/src/cpu_backend.c: classify_raw.
-template <bool SHADE, bool CUBIC>
+template <bool SHADE, bool CUBIC, bool EXACT = false>
 __device__ void write_hit(const Frame &f, const float4 *gtable, const IsoRay &r, bool hit, float value, float j,
                           size_t pix, unsigned *samples) {
   const CAVRGpuRenderParams &p = f.p;
@@ -308,7 +302,7 @@ __device__ void write_hit(const Frame &f, const float4 *gtable, const IsoRay &r,
       float v[3];
       iso_voxel(f, r, j, v);
       if (SHADE) {
-        iso_shade<CUBIC>(f, r.dw, v, rgb);
+        iso_shade<CUBIC, EXACT>(f, r.dw, v, rgb);
         *samples += 6;
       }
       for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
@@ -511,8 +505,16 @@ __global__ void __launch_bounds__(256) slice_kernel(Frame f, const float4 *__res
   r.jSlice = 0.0f;
   const bool hit = inside && iso_setup<true>(f, px, py, r);
   unsigned n = hit ? 1u : 0u;
-  const float s = hit ? iso_sample<CUBIC>(f, r, r.jSlice) : 0.0f;
-  if (inside) write_hit<SHADE, CUBIC>(f, gtable, r, hit, s, r.jSlice, (size_t)py * f.p.width + px, &n);
+  // One sample a pixel: the filter without the texture unit's fixed-point arithmetic (fetch_exact), so that a slice,
+  // which shows raw values (no compositing averages them), equals the CPU's; its gradient the same way.
+  float s = 0.0f;
+  if (hit) {
+    const float x = clampf(fmaf(r.jSlice, r.dtc[0], r.tc[0]), f.lo[0], f.hi[0]);
+    const float y = clampf(fmaf(r.jSlice, r.dtc[1], r.tc[1]), f.lo[1], f.hi[1]);
+    const float z = clampf(fmaf(r.jSlice, r.dtc[2], r.tc[2]), f.lo[2], f.hi[2]);
+    s = fetch_exact(f, x, y, z) * f.scale;
+  }
+  if (inside) write_hit<SHADE, CUBIC, true>(f, gtable, r, hit, s, r.jSlice, (size_t)py * f.p.width + px, &n);
   add_samples(f, n);
 }
 

@@ -78,6 +78,51 @@ template <bool CUBIC> __device__ __forceinline__ float fetch(const Frame &f, flo
   return CUBIC ? fetch_cubic(f, x, y, z) : tex3D<float>(f.tex, x, y, z);
 }
 
+// Trilinear interpolation in float of the 8 texels around stored texture coordinates (x, y, z), each fetched at its
+// centre (where the filter's weights are exactly 0 and 1): the CPU's arithmetic, without the texture unit's 8-bit
+// weights (unscaled).
+__device__ __forceinline__ float fetch_trilinear_exact(const Frame &f, float x, float y, float z) {
+  x -= 0.5f, y -= 0.5f, z -= 0.5f;
+  const float ix = floorf(x), iy = floorf(y), iz = floorf(z), fx = x - ix, fy = y - iy, fz = z - iz;
+  const float x0 = ix + 0.5f, x1 = ix + 1.5f, y0 = iy + 0.5f, y1 = iy + 1.5f, z0 = iz + 0.5f, z1 = iz + 1.5f;
+  const cudaTextureObject_t t = f.tex;
+  const float a0 = fmaf(fx, tex3D<float>(t, x1, y0, z0) - tex3D<float>(t, x0, y0, z0), tex3D<float>(t, x0, y0, z0));
+  const float a1 = fmaf(fx, tex3D<float>(t, x1, y1, z0) - tex3D<float>(t, x0, y1, z0), tex3D<float>(t, x0, y1, z0));
+  const float b0 = fmaf(fx, tex3D<float>(t, x1, y0, z1) - tex3D<float>(t, x0, y0, z1), tex3D<float>(t, x0, y0, z1));
+  const float b1 = fmaf(fx, tex3D<float>(t, x1, y1, z1) - tex3D<float>(t, x0, y1, z1), tex3D<float>(t, x0, y1, z1));
+  const float a = fmaf(fy, a1 - a0, a0), b = fmaf(fy, b1 - b0, b0);
+  return fmaf(fz, b - a, a);
+}
+
+// The frame's filter (p.interpolation) without the texture unit's fixed-point arithmetic, at stored texture
+// coordinates (unscaled): nearest as the texel floor(x) picked in float and read at its centre (the texture
+// unit picks it from a coordinate with 8 fractional bits, which moves voxel edges by up to 1/512), trilinear from 8
+// texel centres, the cubic B-spline as fetch_cubic but with those exact trilinear fetches (64 texels). For single
+// samples that must equal the CPU's (slices), not for marching.
+__device__ inline float fetch_exact(const Frame &f, float x, float y, float z) {
+  const int interp = f.p.interpolation;
+  if (interp == 0) return tex3D<float>(f.tex, floorf(x) + 0.5f, floorf(y) + 0.5f, floorf(z) + 0.5f);
+  if (interp == 1) return fetch_trilinear_exact(f, x, y, z);
+  float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
+  bspline_axis(x, hx0, hx1, gx);
+  bspline_axis(y, hy0, hy1, gy);
+  bspline_axis(z, hz0, hz1, gz);
+  hx0 = clampf(hx0, f.lo[0], f.hi[0]);
+  hx1 = clampf(hx1, f.lo[0], f.hi[0]);
+  hy0 = clampf(hy0, f.lo[1], f.hi[1]);
+  hy1 = clampf(hy1, f.lo[1], f.hi[1]);
+  hz0 = clampf(hz0, f.lo[2], f.hi[2]);
+  hz1 = clampf(hz1, f.lo[2], f.hi[2]);
+  const float a00 = fetch_trilinear_exact(f, hx0, hy0, hz0), a10 = fetch_trilinear_exact(f, hx1, hy0, hz0);
+  const float a01 = fetch_trilinear_exact(f, hx0, hy1, hz0), a11 = fetch_trilinear_exact(f, hx1, hy1, hz0);
+  const float b00 = fetch_trilinear_exact(f, hx0, hy0, hz1), b10 = fetch_trilinear_exact(f, hx1, hy0, hz1);
+  const float b01 = fetch_trilinear_exact(f, hx0, hy1, hz1), b11 = fetch_trilinear_exact(f, hx1, hy1, hz1);
+  const float a0 = fmaf(gx, a00 - a10, a10), a1 = fmaf(gx, a01 - a11, a11);
+  const float b0 = fmaf(gx, b00 - b10, b10), b1 = fmaf(gx, b01 - b11, b11);
+  const float a = fmaf(gy, a0 - a1, a1), b = fmaf(gy, b0 - b1, b1);
+  return fmaf(gz, a - b, b);
+}
+
 
 // invVP or VP applied to a point, divided by w. A reciprocal (__drcp_rn) for the divide: a double division's
 // out-of-line slow path would set the kernel's register count (the caller's live values plus the callee's), and
@@ -105,6 +150,19 @@ __device__ __forceinline__ float sample(const Frame &f, float x, float y, float 
   const float sy = fmaf(m[4], x, fmaf(m[5], y, fmaf(m[6], z, m[7])));
   const float sz = fmaf(m[8], x, fmaf(m[9], y, fmaf(m[10], z, m[11])));
   return fetch<CUBIC>(f, sx, sy, sz) * f.scale;
+}
+
+// sample() through fetch_exact (slices: their gradients as the CPU takes them).
+__device__ __forceinline__ float sample_exact(const Frame &f, float x, float y, float z) {
+  const CAVRGpuRenderParams &p = f.p;
+  x = clampf(x, 0.0f, p.maxCoord[0]);
+  y = clampf(y, 0.0f, p.maxCoord[1]);
+  z = clampf(z, 0.0f, p.maxCoord[2]);
+  const float *m = f.rot;
+  const float sx = fmaf(m[0], x, fmaf(m[1], y, fmaf(m[2], z, m[3])));
+  const float sy = fmaf(m[4], x, fmaf(m[5], y, fmaf(m[6], z, m[7])));
+  const float sz = fmaf(m[8], x, fmaf(m[9], y, fmaf(m[10], z, m[11])));
+  return fetch_exact(f, sx, sy, sz) * f.scale;
 }
 
 __device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {

@@ -13,7 +13,6 @@
 #include "vtkObjectFactory.h"
 #include "vtkOpenGLQuadHelper.h"
 #include "vtkOpenGLRenderUtilities.h"
-#include "vtk_glew.h" // GL_DEPTH_TEST etc.
 #include "vtkOpenGLRenderWindow.h"
 #include "vtkOpenGLShaderCache.h"
 #include "vtkOpenGLState.h"
