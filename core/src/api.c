@@ -254,6 +254,7 @@ static void free_volume(CAVRVolume v) {
   free(v->voxels.data);
   free(v->spare);
   free(v->cellMinMax);
+  free(v->cpuCells);
   free(v);
 }
 DEFINE_REFCOUNT(Volume, CAVRVolume, free_volume)

@@ -393,6 +393,34 @@ static void group_states(const Prep *p, int K, const int g[3], uint8_t *state, u
   for (size_t i = 0; i < n; ++i) state[i] = (uint8_t)(any[i] + all[i]);
 }
 
+/* What the macro-cell classification of a frame depends on, hashed (FNV-1a, 64 bits): the voxels (the volume's
+   version: its cell min/max), the grid, the transfer function's contents (not its address: a new one may get a
+   freed one's), its index mapping, the blend mode and iso-values, the dilation (cubic filter). */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *b = (const unsigned char *)data;
+  for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+static uint64_t cells_key(const CAVRVolume vol, const CAVRTransferFunction tf, const Prep *p, int dilation) {
+  uint64_t h = 1469598103934665603ull;
+  const int iso = p->blend == CAVR_BLEND_ISOSURFACE;
+  h = fnv(h, &vol->version, sizeof vol->version);
+  h = fnv(h, vol->grid.cells, sizeof vol->grid.cells);
+  h = fnv(h, &iso, sizeof iso);
+  h = fnv(h, &dilation, sizeof dilation);
+  if (iso) {
+    h = fnv(h, &p->isoCount, sizeof p->isoCount);
+    h = fnv(h, p->isoStored, sizeof(float) * (size_t)p->isoCount);
+  } else {
+    h = fnv(h, &tf->count, sizeof tf->count);
+    h = fnv(h, tf->table, sizeof(float) * 4 * (size_t)tf->count);
+    h = fnv(h, &p->idxScale, sizeof p->idxScale);
+    h = fnv(h, &p->idxBias, sizeof p->idxBias);
+  }
+  return h;
+}
+
 /* The voxel box of the macro cells that may hold opacity, 1 voxel wider on every side (cavr_lattice). */
 static void visible_box(Prep *p) {
   const int B = CAVR_MACROCELL_SIZE;
@@ -493,18 +521,46 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
     p.table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
   }
   if (p.skip) {
-    if (p.blend == CAVR_BLEND_ISOSURFACE) {
-      cavr_classify_iso_cells(vol, p.isoStored, p.isoCount, fc.cellDilation, p.cellVisible);
-    } else {
-      cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, p.cellVisible);
-      cavr_dilate_cells(&vol->grid, fc.cellDilation, p.cellVisible);
-    }
+    /* The classification of the last frame with the same key is reused (several frames of one view, the passes of
+       a compressive frame); else made here and kept for the next. The frame works on its own copy. */
     p.blockVisible = p.cellVisible + cells;
     p.subVisible = p.blockVisible + blocks;
-    uint8_t *scratch = p.subVisible + subs; /* 2 (blocks + subs) bytes */
-    group_states(&p, CAVR_CPU_BLOCK, p.blocks, p.blockVisible, scratch);
-    group_states(&p, CAVR_CPU_SUB, p.subs, p.subVisible, scratch);
-    visible_box(&p);
+    const size_t keep = cells + blocks + subs;
+    const uint64_t key = cells_key(vol, tf, &p, fc.cellDilation);
+    int cached = 0;
+    pthread_mutex_lock(&dev->lock);
+    if (vol->cpuCells && vol->cpuCellsKey == key && vol->cpuCellsBytes == keep) {
+      memcpy(p.cellVisible, vol->cpuCells, keep);
+      memcpy(p.visLo, vol->cpuVisLo, sizeof p.visLo);
+      memcpy(p.visHi, vol->cpuVisHi, sizeof p.visHi);
+      cached = 1;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    if (!cached) {
+      if (p.blend == CAVR_BLEND_ISOSURFACE) {
+        cavr_classify_iso_cells(vol, p.isoStored, p.isoCount, fc.cellDilation, p.cellVisible);
+      } else {
+        cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, p.cellVisible);
+        cavr_dilate_cells(&vol->grid, fc.cellDilation, p.cellVisible);
+      }
+      uint8_t *scratch = p.subVisible + subs; /* 2 (blocks + subs) bytes */
+      group_states(&p, CAVR_CPU_BLOCK, p.blocks, p.blockVisible, scratch);
+      group_states(&p, CAVR_CPU_SUB, p.subs, p.subVisible, scratch);
+      visible_box(&p);
+      pthread_mutex_lock(&dev->lock);
+      if (vol->cpuCellsBytes != keep) {
+        free(vol->cpuCells);
+        vol->cpuCells = (uint8_t *)malloc(keep);
+        vol->cpuCellsBytes = vol->cpuCells ? keep : 0;
+      }
+      if (vol->cpuCells) {
+        memcpy(vol->cpuCells, p.cellVisible, keep);
+        memcpy(vol->cpuVisLo, p.visLo, sizeof p.visLo);
+        memcpy(vol->cpuVisHi, p.visHi, sizeof p.visHi);
+        vol->cpuCellsKey = key;
+      }
+      pthread_mutex_unlock(&dev->lock);
+    }
   }
 
   static const WorkFn fns[3][3] = {{tiles_u8_nearest, tiles_u8_linear, tiles_u8_cubic},

@@ -61,6 +61,12 @@ struct CAVRVolumeImpl {
   int cellsPending;              /* cellMinMax and voxels.range not computed yet for the new voxels: the back end's
                                     commit may compute them (CUDA: on the GPU) and clear this, else api.c does */
   CAVRVolumeCommitStats commitStats; /* the last commit; the back end fills its upload and device fields */
+  /* The CPU back end's last macro-cell classification (cells, block and sub-block states, visible box), kept for
+     the next frame with the same key (cpu_backend.c: cells_key); guarded by the device's lock. */
+  uint8_t *cpuCells;
+  size_t cpuCellsBytes;
+  uint64_t cpuCellsKey;
+  double cpuVisLo[3], cpuVisHi[3];
 };
 
 struct CAVRTransferFunctionImpl {
