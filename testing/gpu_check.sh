@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | ncu-big | profile | compressive | solver | commit | iso | rotation | final
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
   # VTK on the GPU machine. Needs .vtkegl/ (carried): the GL loader debs and VTK 9.4.2 built with EGL
@@ -56,7 +56,7 @@ if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
 fi
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo \
   >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-if [ "$MODE" = iso ]; then TARGETS="--target cavr-render test_gpu_iso cavr-compressive-bench"; else TARGETS=""; fi
+case "$MODE" in iso|iso2) TARGETS="--target cavr-render test_gpu_iso cavr-compressive-bench";; *) TARGETS="";; esac
 cmake --build build-gpu -j16 $TARGETS >"$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 # Raw copies of the data/ volumes (no teem here).
 mkdir -p .devdata/raw
@@ -87,6 +87,83 @@ fi
 if [ "$MODE" = big ]; then
   # Issue 11, item 5: a volume of >= 55% of device memory and one with more than 2048 voxels on an axis.
   build-gpu/testing/cavr-bench --big-volume ${BIG_N:-3584} --aniso ${ANISO:-512,512,4096} --out "$OUT" 2>&1 | tee "$OUT/big.log"
+  exit 0
+fi
+if [ "$MODE" = iso2 ]; then
+  # Issue 12, second pass: the two control programs (testing/bench/probe_*.cu: warp marching against the L1 size, the
+  # cubic filter's fetch floor), CPU = GPU on the isosurface tests, the expensive-ray compressive frame taken apart
+  # (full 1024^2, full 512^2 = a regular quarter of the rays, 25% compressive; ncu of the ray-casting launches), the
+  # per-view hybrid over sweeps about y and x, and isosurfaces of every volume carried. Volumes (.devdata/*.raw.gz or
+  # .raw.xz): CT shoulder, foot, bunny (int16), whichever are there. ISO2_PARTS picks parts (default: all of
+  # probes tests ss5 ncu sweep volumes); at most 8 files come back from a call, so the rest go to stdout.
+  want() { [[ " ${ISO2_PARTS:-probes tests ss5 ncu sweep volumes} " == *" $1 "* ]]; }
+  if want probes; then for p in probe_warp_march probe_cubic_fetch; do
+    nvcc -O3 -arch=sm_90 -std=c++17 -o "build-gpu/$p" "testing/bench/$p.cu" || exit 1
+  done
+  echo "== probe_warp_march"; build-gpu/probe_warp_march 512 1024 "$OUT/probe_warp_march.csv" 2>&1 | tee "$OUT/probe_warp_march.txt"
+  echo "== probe_cubic_fetch"; build-gpu/probe_cubic_fetch 512 1024 "$OUT/probe_cubic_fetch.csv" 2>&1 | tee "$OUT/probe_cubic_fetch.txt"
+  fi
+  if want tests; then
+    (cd build-gpu && ./testing/test_gpu_iso > "$OUT/iso_test.log" 2>&1); echo "test_gpu_iso: rc=$?"
+    grep -E "FAIL|below|CHECK|SKIP" "$OUT/iso_test.log" | head -20; grep -c "dB" "$OUT/iso_test.log"
+  fi
+  for f in .devdata/*.raw.gz; do [ -e "$f" ] || continue; b=$(basename "$f" .gz); [ -f ".devdata/raw/$b" ] || gunzip -c "$f" > ".devdata/raw/$b"; done
+  for f in .devdata/*.raw.xz; do [ -e "$f" ] || continue; b=$(basename "$f" .xz); [ -f ".devdata/raw/$b" ] || xz -dc -T8 "$f" > ".devdata/raw/$b"; done
+  R=build-gpu/core/cavr-render
+  js() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(" ".join("%s %s" % (k, d[k]) for k in sys.argv[2:]))' "$@"; }
+  CT=.devdata/raw/ct_shoulder_512x512x450_uint8.raw
+  if [ -f "$CT" ] && want ss5; then
+    echo "== expensive rays: CT, ct-bone, cubic, shaded, 5 rays per pixel"
+    for spec in 1024:1 512:1 1024:0.25 1024:0.5; do
+      IFS=: read -r sz fr <<< "$spec"
+      j=$($R "$CT" --dims 512,512,450 --type uint8 --size ${sz}x${sz} --backend cuda --tf ct-bone --shade --interpolation cubic \
+        --supersample 5 --sample-fraction "$fr" --reconstruction local --repeat 5 --json -o none 2>/dev/null)
+      echo "size $sz fraction $fr $(js "$j" kernel_ms solve_ms transfer_ms ms_median ms_min rays samples)"
+      j=$($R "$CT" --dims 512,512,450 --type uint8 --size ${sz}x${sz} --backend cuda --tf ct-bone --shade --interpolation cubic \
+        --sample-fraction "$fr" --reconstruction local --repeat 5 --json -o none 2>/dev/null)
+      echo "  (1 ray) size $sz fraction $fr $(js "$j" kernel_ms solve_ms ms_median rays samples)"
+    done 2>&1 | tee "$OUT/ss5_parts.txt"
+  fi
+  if [ -f "$CT" ] && want ncu; then
+    ncu --kernel-name regex:raycast_kernel --launch-count 4 \
+      --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,smsp__thread_inst_executed_per_inst_executed.ratio \
+      $R "$CT" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --tf ct-bone --shade --interpolation cubic \
+      --supersample 5 --sample-fraction 1 --repeat 2 -o none > "$OUT/ncu_ss5_full.log" 2>&1
+    ncu --kernel-name regex:raycast_kernel --launch-count 4 \
+      --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,smsp__thread_inst_executed_per_inst_executed.ratio \
+      $R "$CT" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --tf ct-bone --shade --interpolation cubic \
+      --supersample 5 --sample-fraction 0.25 --reconstruction local --repeat 2 -o none > "$OUT/ncu_ss5_q.log" 2>&1
+    for l in full q; do echo "== ncu ss5 $l"; grep -E "raycast_kernel|duration|hit_rate|requests|sectors|throughput|warps_active|per_inst" "$OUT/ncu_ss5_$l.log" | sed -e 's/  */ /g' | head -40; done
+  fi
+  if [ -f "$CT" ] && want ss5; then
+    build-gpu/testing/cavr-compressive-bench --volume "$CT" --dims 512,512,450 --type uint8 --tf ct-bone --backend cuda \
+      --size 1024 --repeat 3 --shade 1 --fractions 0.25,0.5 --interpolation cubic --supersample 5 --name ct_cubic_ss5 \
+      --csv "$OUT/iso_compressive.csv" 2>&1 | tee "$OUT/iso_compressive.txt" | tail -12
+  fi
+  if [ -f "$CT" ] && want sweep; then
+    echo "== isosurface hybrid: CT, iso 80, shaded, sweeps about y and about x"
+    for ax in y x; do for a in 0 15 30 45 60 75 90; do for m in standard warp auto; do
+      j=$($R "$CT" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --blend iso --iso 80 --iso-method $m --shade \
+        --rotate-$ax "$a" --repeat 7 --json -o none 2>/dev/null)
+      echo "sweep $ax $a $m $(js "$j" kernel_ms ms_median iso_method)"
+    done; done; done | tee "$OUT/iso_sweep.txt"
+  fi
+  want volumes && echo "== isosurfaces of every volume: XY, XZ, ZY, standard / warp / auto"
+  want volumes && for spec in ct_shoulder_512x512x450_uint8:512,512,450:uint8:80 foot_256x256x256_uint8:256,256,256:uint8:60 \
+              bunny_ct_512x512x361_int16:512,512,361:int16:${BUNNY_ISO:-1400} headsq_64x64x93_uint16:64,64,93:uint16:1000 \
+              inia19_t1brain_168x206x128_float32:168,206,128:float32:60; do
+    IFS=: read -r name dims type iso <<< "$spec"
+    [ -f ".devdata/raw/$name.raw" ] || continue
+    for view in XY:0:0 XZ:90:0 ZY:0:90; do
+      IFS=: read -r vn rx ry <<< "$view"
+      for m in standard warp auto; do
+        j=$($R ".devdata/raw/$name.raw" --dims "$dims" --type "$type" --size 1024x1024 --backend cuda --blend iso --iso "$iso" \
+          --iso-method $m --shade --rotate-x "$rx" --rotate-y "$ry" --repeat 7 --json -o none 2>/dev/null)
+        echo "iso $name $vn $m $(js "$j" kernel_ms ms_median iso_method samples)"
+      done
+    done
+  done | tee "$OUT/iso_volumes.txt"
+  rm -f "$OUT/configure.log" "$OUT/build.log"
   exit 0
 fi
 if [ "$MODE" = iso ]; then
