@@ -136,6 +136,15 @@ int cavr_cuda_supersample_reduce(CAVRGpuContext *ctx, int W, int H, int G, int n
  */
 int cavr_cuda_volume_download(CAVRGpuContext *ctx, CAVRGpuVolume *vol, void *host, char *msg, size_t msgSize);
 
+/**
+ * Slices with nearest-voxel sampling (both back ends: core/src/cpu_backend.c slice_sample, kernels/iso.cu
+ * slice_kernel) take the voxel nearest to the sample moved by this much (voxels) towards the origin on every axis:
+ * a plane through voxel boundaries (the centre of an even extent) is a tie at every pixel, which the two back ends'
+ * different rounding of the sample position (~1e-5 voxel) would break differently; this way both pick the lower
+ * voxel. Elsewhere it moves the choice by at most 1e-3 voxel.
+ */
+#define CAVR_SLICE_NEAREST_TIE 1e-3f
+
 /** Everything the ray-casting kernel needs for one frame (filled by core/src/cuda_backend.c). */
 typedef struct CAVRGpuRenderParams {
   double invVP[16], VP[16], eye[3];

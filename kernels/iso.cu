@@ -508,7 +508,12 @@ __global__ void __launch_bounds__(256) slice_kernel(Frame f, const float4 *__res
   // One sample a pixel: the filter without the texture unit's fixed-point arithmetic (fetch_exact), so that a slice,
   // which shows raw values (no compositing averages them), equals the CPU's; its gradient the same way.
   float s = 0.0f;
-  if (hit) {
+  if (hit && f.p.interpolation == 0) { // nearest: ties to the lower voxel, in original voxel axes as the CPU
+    float v[3];
+    iso_voxel(f, r, r.jSlice, v);
+    const float tie = CAVR_SLICE_NEAREST_TIE;
+    s = sample_exact(f, v[0] - tie, v[1] - tie, v[2] - tie);
+  } else if (hit) {
     const float x = clampf(fmaf(r.jSlice, r.dtc[0], r.tc[0]), f.lo[0], f.hi[0]);
     const float y = clampf(fmaf(r.jSlice, r.dtc[1], r.tc[1]), f.lo[1], f.hi[1]);
     const float z = clampf(fmaf(r.jSlice, r.dtc[2], r.tc[2]), f.lo[2], f.hi[2]);

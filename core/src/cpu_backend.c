@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cpu_raycast.h"
+#include "../../kernels/cavr_kernels.h"
 
 #define ALWAYS_INLINE CAVR_ALWAYS_INLINE
 
@@ -196,7 +197,8 @@ ALWAYS_INLINE void slice_sample(const Prep *p, int storage, int interp, const Ca
   const double t = ((o[0] - r->nearW[0]) * n[0] + (o[1] - r->nearW[1]) * n[1] + (o[2] - r->nearW[2]) * n[2]) / denom;
   if (!(t >= r->t0 && t <= r->t1)) return;
   const float v[3] = {(float)(r->o[0] + t * r->d[0]), (float)(r->o[1] + t * r->d[1]), (float)(r->o[2] + t * r->d[2])};
-  const float s = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
+  const float tie = interp == CAVR_INTERPOLATION_NEAREST ? CAVR_SLICE_NEAREST_TIE : 0.0f; /* ties to the lower voxel */
+  const float s = cavr_sample(p, storage, interp, v[0] - tie, v[1] - tie, v[2] - tie);
   ++*samples;
   if (classify_raw(p, storage, interp, s, v, r, out, samples)) *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)t);
 }
