@@ -125,14 +125,13 @@ if [ "$MODE" = iso2 ]; then
     done 2>&1 | tee "$OUT/ss5_parts.txt"
   fi
   if [ -f "$CT" ] && want ncu; then
-    ncu --kernel-name regex:raycast_kernel --launch-count 4 \
-      --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,smsp__thread_inst_executed_per_inst_executed.ratio \
-      $R "$CT" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --tf ct-bone --shade --interpolation cubic \
-      --supersample 5 --sample-fraction 1 --repeat 2 -o none > "$OUT/ncu_ss5_full.log" 2>&1
-    ncu --kernel-name regex:raycast_kernel --launch-count 4 \
-      --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,smsp__thread_inst_executed_per_inst_executed.ratio \
-      $R "$CT" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --tf ct-bone --shade --interpolation cubic \
-      --supersample 5 --sample-fraction 0.25 --reconstruction local --repeat 2 -o none > "$OUT/ncu_ss5_q.log" 2>&1
+    for spec in full:1 q:0.25; do
+      IFS=: read -r l fr <<< "$spec"
+      ncu --kernel-name regex:raycast_kernel --launch-count 4 \
+        --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sector_hit_rate.pct,smsp__thread_inst_executed_per_inst_executed.ratio \
+        $R "$CT" --dims 512,512,450 --type uint8 --size 1024x1024 --backend cuda --tf ct-bone --shade --interpolation cubic \
+        --supersample 5 --sample-fraction "$fr" --reconstruction local --repeat 2 -o none > "$OUT/ncu_ss5_$l.log" 2>&1
+    done
     for l in full q; do echo "== ncu ss5 $l"; grep -E "raycast_kernel|duration|hit_rate|requests|sectors|throughput|warps_active|per_inst" "$OUT/ncu_ss5_$l.log" | sed -e 's/  */ /g' | head -40; done
   fi
   if [ -f "$CT" ] && want ss5; then

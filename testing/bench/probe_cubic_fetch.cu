@@ -31,6 +31,7 @@
 // frame (G), fetches/s (G), % of the nominal rate, time ratio to (a), and mean pixel sum / mean of (a) (a sanity
 // check: (b) should be ~1, (c)-(e) ~8). The CSV holds every number.
 // Expected at the defaults: ~1.07 G samples per frame at theta 0 and 90, ~0.98 G at 45 (the image covers N x N).
+#include "probe_util.cuh"
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -39,23 +40,11 @@
 #include <vector>
 #include <algorithm>
 
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-  fprintf(stderr, "CUDA error '%s' at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #call); \
-  exit(2); } } while (0)
-
 static constexpr float STEP = 0.5f;
 static constexpr uint32_t SEED = 0x2005u;
 static constexpr int NVAR = 5;
 static const char* VNAME[NVAR] = {"tri1", "cubic", "cubic8", "off8", "hot8"};
 static const int VFETCH[NVAR] = {1, 8, 8, 8, 8};
-
-struct Cam { float3 o, u, v, d; float N; int W; };  // ray (px,py): o + (px+.5)u + (py+.5)v + t d
-
-__host__ __device__ inline uint32_t hash3(uint32_t x, uint32_t y, uint32_t z) {
-  uint32_t h = SEED ^ (x * 0x8da6b343u) ^ (y * 0xd8163841u) ^ (z * 0xcb1ab31fu);
-  h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-  return h;
-}
 
 __global__ void fillVolume(uint8_t* vol, int N) {
   const size_t total = (size_t)N * N * N;
@@ -63,7 +52,7 @@ __global__ void fillVolume(uint8_t* vol, int N) {
     int x = (int)(i % N), y = (int)((i / N) % N), z = (int)(i / ((size_t)N * N));
     float fx = (x + 0.5f) / N, fy = (y + 0.5f) / N, fz = (z + 0.5f) / N;
     float f = 0.5f + 0.35f * sinf(23.f * fx) * sinf(19.f * fy) * sinf(29.f * fz);
-    float noise = ((hash3(x, y, z) & 255u) / 255.f - 0.5f) * (16.f / 255.f);
+    float noise = ((hash3(SEED, x, y, z) & 255u) / 255.f - 0.5f) * (16.f / 255.f);
     vol[i] = (uint8_t)(fminf(fmaxf(f + noise, 0.f), 1.f) * 255.f + 0.5f);
   }
 }
@@ -145,33 +134,6 @@ __global__ void countSamples(Cam c, unsigned long long* count) {
   atomicAdd(count, (unsigned long long)setupRay(c, px, py, o, t0));
 }
 
-static Cam makeCam(double thetaDeg, int N, int W) {
-  double th = thetaDeg * M_PI / 180.0, s = sin(th), co = cos(th), pix = (double)N / W, h = 0.5 * N;
-  Cam c;
-  c.d = make_float3((float)s, 0.f, (float)co);
-  c.u = make_float3((float)(co * pix), 0.f, (float)(-s * pix));
-  c.v = make_float3(0.f, (float)pix, 0.f);
-  c.o = make_float3((float)(h - N * s - h * co), 0.f, (float)(h - N * co + h * s));
-  c.N = (float)N; c.W = W;
-  return c;
-}
-
-struct Stat { float med, mn, mx; };
-template <class F>
-static Stat timeIt(F launch) {
-  cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int r = 0; r < 9; ++r) {
-    CK(cudaEventRecord(a)); launch(); CK(cudaGetLastError()); CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms; CK(cudaEventElapsedTime(&ms, a, b));
-    if (r >= 2) t.push_back(ms);
-  }
-  CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return {t[t.size() / 2], t.front(), t.back()};
-}
-
 using KFn = void (*)(cudaTextureObject_t, Cam, float*);
 static const KFn KERN[2][NVAR] = {{march<0, 1>, march<1, 1>, march<2, 1>, march<3, 1>, march<4, 1>},
                                   {march<0, 4>, march<1, 4>, march<2, 4>, march<3, 4>, march<4, 4>}};
@@ -195,17 +157,9 @@ int main(int argc, char** argv) {
   uint8_t* lin; const size_t nvox = (size_t)N * N * N;
   CK(cudaMalloc(&lin, nvox));
   fillVolume<<<4 * p.multiProcessorCount * 8, 256>>>(lin, N); CK(cudaGetLastError());
-  cudaArray_t arr; cudaChannelFormatDesc ch = cudaCreateChannelDesc<uint8_t>();
-  CK(cudaMalloc3DArray(&arr, &ch, make_cudaExtent(N, N, N)));
-  cudaMemcpy3DParms cp = {};
-  cp.srcPtr = make_cudaPitchedPtr(lin, N, N, N); cp.dstArray = arr;
-  cp.extent = make_cudaExtent(N, N, N); cp.kind = cudaMemcpyDeviceToDevice;
-  CK(cudaMemcpy3D(&cp)); CK(cudaDeviceSynchronize()); CK(cudaFree(lin));
-  cudaResourceDesc rd = {}; rd.resType = cudaResourceTypeArray; rd.res.array.array = arr;
-  cudaTextureDesc td = {};
-  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear; td.readMode = cudaReadModeNormalizedFloat; td.normalizedCoords = 0;
-  cudaTextureObject_t tex; CK(cudaCreateTextureObject(&tex, &rd, &td, nullptr));
+  cudaArray_t arr;
+  cudaTextureObject_t tex = volumeTexture(lin, N, &arr);
+  CK(cudaFree(lin));
 
   const size_t npix = (size_t)W * W;
   float* out; unsigned long long* cnt;

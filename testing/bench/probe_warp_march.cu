@@ -60,6 +60,7 @@
 // standard ~630 samples/ray at theta 0 and 90, ~534 at 30 and 60; warp ~658 / ~558 fetches/ray. Experiment 2,
 // theta 0 and 90, per hit ray: standard ~9 17 33 65 128 207 241 samples, warp ~32 32 64 96 157 231 263 fetches
 // for L = 4 8 16 32 64 128 full (L=16 puts the crossing on sample 32, just past the first warp march).
+#include "probe_util.cuh"
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -68,10 +69,6 @@
 #include <cmath>
 #include <vector>
 #include <algorithm>
-
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-  fprintf(stderr, "CUDA error '%s' at %s:%d: %s\n", cudaGetErrorString(e_), __FILE__, __LINE__, #call); \
-  exit(2); } } while (0)
 
 static constexpr float ISO = 0.5f, STEP = 0.5f;
 static constexpr float SPH_C = 0.5f, SPH_R = 0.4f;  // noise-free iso sphere: centre SPH_C*N, radius SPH_R*N
@@ -83,21 +80,13 @@ static constexpr unsigned FULL = 0xffffffffu;
 // the first sample; warp fetches (all rays, hit rays).
 enum { C_STD_SMP, C_STD_HIT_SMP, C_STD_HITS, C_STD_FIRST, C_WARP_FETCH, C_WARP_HIT_FETCH, C_N };
 
-struct Cam { float3 o, u, v, d; float N; int W; };  // ray (px,py): o + (px+.5)u + (py+.5)v + t d
-
-__host__ __device__ inline uint32_t hash3(uint32_t x, uint32_t y, uint32_t z) {
-  uint32_t h = SEED ^ (x * 0x8da6b343u) ^ (y * 0xd8163841u) ^ (z * 0xcb1ab31fu);
-  h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-  return h;
-}
-
 __global__ void fillVolume(uint8_t* vol, int N) {
   const size_t total = (size_t)N * N * N;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < total; i += (size_t)gridDim.x * blockDim.x) {
     int x = (int)(i % N), y = (int)((i / N) % N), z = (int)(i / ((size_t)N * N));
     float c = SPH_C * N, dx = x + 0.5f - c, dy = y + 0.5f - c, dz = z + 0.5f - c;
     float f = ISO + (SPH_R * N - sqrtf(dx * dx + dy * dy + dz * dz)) / N;
-    float noise = ((hash3(x, y, z) & 255u) / 255.f - 0.5f) * (6.f / 255.f);
+    float noise = ((hash3(SEED, x, y, z) & 255u) / 255.f - 0.5f) * (6.f / 255.f);
     vol[i] = (uint8_t)(fminf(fmaxf(f + noise, 0.f), 1.f) * 255.f + 0.5f);
   }
 }
@@ -196,19 +185,6 @@ __global__ void __launch_bounds__(256) isoWarp(cudaTextureObject_t tex, Cam c, f
   }
 }
 
-static Cam makeCam(double thetaDeg, int N, int W) {
-  double th = thetaDeg * M_PI / 180.0, s = sin(th), co = cos(th), pix = (double)N / W, h = 0.5 * N;
-  double d[3] = {s, 0, co}, u[3] = {co, 0, -s}, v[3] = {0, 1, 0};
-  Cam c;
-  c.d = make_float3((float)d[0], (float)d[1], (float)d[2]);
-  c.u = make_float3((float)(u[0] * pix), 0.f, (float)(u[2] * pix));
-  c.v = make_float3(0.f, (float)pix, 0.f);
-  c.o = make_float3((float)(h - N * d[0] - h * u[0] - h * v[0]), (float)(h - N * d[1] - h * u[1] - h * v[1]),
-                    (float)(h - N * d[2] - h * u[2] - h * v[2]));
-  c.N = (float)N; c.W = W;
-  return c;
-}
-
 static int unifiedL1KB(int major, int minor) {  // per-SM unified L1/texture/shared storage (NVIDIA tuning guides)
   if (major == 9 || major == 10) return 256;
   if (major == 8 && minor == 0) return 192;
@@ -244,22 +220,6 @@ static KCfg configure(K k, int carve, double frac, int baseBlocks, const cudaDev
     dyn -= 128;
   }
   return {dyn, nb};
-}
-
-struct Stat { float med, mn, mx; };
-template <class F>
-static Stat timeIt(F launch) {
-  cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int r = 0; r < 9; ++r) {
-    CK(cudaEventRecord(a)); launch(); CK(cudaGetLastError()); CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms; CK(cudaEventElapsedTime(&ms, a, b));
-    if (r >= 2) t.push_back(ms);
-  }
-  CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return {t[t.size() / 2], t.front(), t.back()};
 }
 
 // Everything both experiments share: device, sizes, texture, depth images (A: standard, B: warp), counters, CSV.
@@ -452,17 +412,9 @@ int main(int argc, char** argv) {
   uint8_t* lin; const size_t nvox = (size_t)N * N * N;
   CK(cudaMalloc(&lin, nvox));
   fillVolume<<<4 * p.multiProcessorCount * 8, 256>>>(lin, N); CK(cudaGetLastError());
-  cudaArray_t arr; cudaChannelFormatDesc ch = cudaCreateChannelDesc<uint8_t>();
-  CK(cudaMalloc3DArray(&arr, &ch, make_cudaExtent(N, N, N)));
-  cudaMemcpy3DParms cp = {};
-  cp.srcPtr = make_cudaPitchedPtr(lin, N, N, N); cp.dstArray = arr;
-  cp.extent = make_cudaExtent(N, N, N); cp.kind = cudaMemcpyDeviceToDevice;
-  CK(cudaMemcpy3D(&cp)); CK(cudaDeviceSynchronize()); CK(cudaFree(lin));
-  cudaResourceDesc rd = {}; rd.resType = cudaResourceTypeArray; rd.res.array.array = arr;
-  cudaTextureDesc td = {};
-  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear; td.readMode = cudaReadModeNormalizedFloat; td.normalizedCoords = 0;
-  CK(cudaCreateTextureObject(&x.tex, &rd, &td, nullptr));
+  cudaArray_t arr;
+  x.tex = volumeTexture(lin, N, &arr);
+  CK(cudaFree(lin));
 
   CK(cudaMalloc(&x.dA, x.npix * sizeof(float))); CK(cudaMalloc(&x.dB, x.npix * sizeof(float)));
   CK(cudaMalloc(&x.cnt, C_N * sizeof(unsigned long long)));
