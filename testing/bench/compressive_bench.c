@@ -7,6 +7,7 @@
  *       [--methods global,local,adaptive,refine] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
  *       [--interpolation linear|cubic] [--supersample 1|4|5|9|16]   (issue 12 item 6: expensive rays)
+ *       [--dump DIR]   (the full render and each reconstruction as raw float RGBA files, for offline study)
  *
  * sweep: a full render (the reference) and, at each sample fraction, the global, local, adaptive and refine
  *   (CPU back end only) reconstructions (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
@@ -160,6 +161,7 @@ static void row(Bench *b, int size, int shade, double fraction, const char *meth
 }
 
 static const char *methodFilter = "global,local,adaptive,refine";
+static const char *dumpDir = NULL; /* --dump DIR */
 
 /* Whether `name` is in the comma-separated --methods list. */
 static int wanted(const char *name) {
@@ -272,6 +274,15 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
       check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
       check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
       const float *out = cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F);
+      if (dumpDir) { /* --dump DIR: the full render and each reconstruction as raw float RGBA, N x N */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s_%d_%d_full.f32", dumpDir, b->name, N, shade);
+        FILE *fd = fopen(path, "wb");
+        if (fd) fwrite(full, 16, px, fd), fclose(fd);
+        snprintf(path, sizeof path, "%s/%s_%d_%d_%s_%.3f.f32", dumpDir, b->name, N, shade, methods[m].name, fractions[k]);
+        fd = fopen(path, "wb");
+        if (fd) fwrite(out, 16, px, fd), fclose(fd);
+      }
       row(b, N, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, N, N),
           (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, pairFull, ratio,
           fullSamples > 0.0 ? (double)st.samples / fullSamples : 0.0);
@@ -315,6 +326,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--shade") && v) shadeArg = argv[++i];
     else if (!strcmp(a, "--fractions") && v) fractionArg = argv[++i];
     else if (!strcmp(a, "--methods") && v) methodFilter = argv[++i];
+    else if (!strcmp(a, "--dump") && v) dumpDir = argv[++i];
     else if (!strcmp(a, "--threads") && v) threads = atoi(argv[++i]);
     else if (!strcmp(a, "--clock") && v) cpuClock = !strcmp(argv[++i], "cpu");
     else if (!strcmp(a, "--lambda") && v) lambda = atof(argv[++i]);
