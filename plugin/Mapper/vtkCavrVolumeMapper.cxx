@@ -179,15 +179,18 @@ public:
     {
       cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
     }
-    for (vtkTextureObject* t : { this->ColorTexture.GetPointer(), this->DepthTexture.GetPointer() })
+    for (int k = 0; k < 2; ++k)
     {
-      if (t)
+      for (vtkTextureObject* t : { this->ColorTexture[k].GetPointer(), this->DepthTexture[k].GetPointer() })
       {
-        t->ReleaseGraphicsResources(window);
+        if (t)
+        {
+          t->ReleaseGraphicsResources(window);
+        }
       }
+      this->ColorTexture[k] = nullptr;
+      this->DepthTexture[k] = nullptr;
     }
-    this->ColorTexture = nullptr;
-    this->DepthTexture = nullptr;
     if (this->Quad)
     {
       this->Quad->ReleaseGraphicsResources(window);
@@ -202,6 +205,9 @@ public:
    * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTextures) or uploaded from the host planes. A quad
    * over the viewport then blends the colour (ONE, ONE_MINUS_SRC_ALPHA), pixel for texel, with the volume's depth
    * for the depth test (LEQUAL; no depth writes). Returns CAVR_ERROR_NONE when drawn.
+   * Each path has its own pair of textures: the GPU path's stay registered with CUDA while frames take the host path,
+   * which no longer drops the registrations and respecifies the registered textures' storage on every frame (with one
+   * shared pair the soak's host RSS grew by 51-71 MiB in 3000 frames; docs/benchmarks.md, issue 14 item 5).
    */
   CAVRError Draw(vtkOpenGLRenderWindow* win, int width, int height, bool fromDevice)
   {
@@ -210,29 +216,33 @@ public:
       this->ReleaseGL(win);
       this->InteropWindow = win;
     }
-    if (!this->ColorTexture)
+    const int k = fromDevice ? 0 : 1;
+    vtkSmartPointer<vtkTextureObject>& color = this->ColorTexture[k];
+    vtkSmartPointer<vtkTextureObject>& depthTexture = this->DepthTexture[k];
+    if (!color)
     {
-      this->ColorTexture = vtkSmartPointer<vtkTextureObject>::New();
-      this->DepthTexture = vtkSmartPointer<vtkTextureObject>::New();
-      this->ColorTexture->SetContext(win);
-      this->DepthTexture->SetContext(win);
+      color = vtkSmartPointer<vtkTextureObject>::New();
+      depthTexture = vtkSmartPointer<vtkTextureObject>::New();
+      color->SetContext(win);
+      depthTexture->SetContext(win);
     }
-    if (static_cast<int>(this->ColorTexture->GetWidth()) != width ||
-      static_cast<int>(this->ColorTexture->GetHeight()) != height || !this->ColorTexture->GetHandle())
-    {
-      // New storage under the same names: registrations of the old storage must go first.
-      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
-      if (!this->ColorTexture->Create2D(width, height, 4, VTK_UNSIGNED_CHAR, false) ||
-        !this->DepthTexture->Create2D(width, height, 1, VTK_FLOAT, false))
-      {
-        return CAVR_ERROR_UNSUPPORTED;
-      }
-    }
+    const bool resized = static_cast<int>(color->GetWidth()) != width ||
+      static_cast<int>(color->GetHeight()) != height || !color->GetHandle();
     if (fromDevice)
     {
+      if (resized)
+      {
+        // New storage under the same names: registrations of the old storage must go first.
+        cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
+        if (!color->Create2D(width, height, 4, VTK_UNSIGNED_CHAR, false) ||
+          !depthTexture->Create2D(width, height, 1, VTK_FLOAT, false))
+        {
+          return CAVR_ERROR_UNSUPPORTED;
+        }
+      }
       unsigned textures[3] = { 0, 0, 0 };
-      textures[CAVR_FB_COLOR_RGBA8] = this->ColorTexture->GetHandle();
-      textures[CAVR_FB_DEPTH] = this->DepthTexture->GetHandle();
+      textures[CAVR_FB_COLOR_RGBA8] = color->GetHandle();
+      textures[CAVR_FB_DEPTH] = depthTexture->GetHandle();
       const CAVRError e = cavrCopyFrameBufferToGLTextures(this->FrameBuffer, textures);
       if (e != CAVR_ERROR_NONE)
       {
@@ -241,13 +251,10 @@ public:
     }
     else
     {
-      // New storage for the textures: CUDA's registrations of the old one (an earlier frame through the GPU path)
-      // must go first; the next such frame registers them again.
-      cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
       void* rgba = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_COLOR_RGBA8));
       void* depth = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_DEPTH));
-      if (!this->ColorTexture->Create2DFromRaw(width, height, 4, VTK_UNSIGNED_CHAR, rgba) ||
-        !this->DepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, depth))
+      if (!color->Create2DFromRaw(width, height, 4, VTK_UNSIGNED_CHAR, rgba) ||
+        !depthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, depth))
       {
         return CAVR_ERROR_UNSUPPORTED;
       }
@@ -278,13 +285,13 @@ public:
     state->vtkglEnable(GL_DEPTH_TEST);
     state->vtkglDepthFunc(GL_LEQUAL);
     state->vtkglDepthMask(GL_FALSE);
-    this->ColorTexture->Activate();
-    this->DepthTexture->Activate();
-    this->Quad->Program->SetUniformi("cavrColor", this->ColorTexture->GetTextureUnit());
-    this->Quad->Program->SetUniformi("cavrDepth", this->DepthTexture->GetTextureUnit());
+    color->Activate();
+    depthTexture->Activate();
+    this->Quad->Program->SetUniformi("cavrColor", color->GetTextureUnit());
+    this->Quad->Program->SetUniformi("cavrDepth", depthTexture->GetTextureUnit());
     this->Quad->Render();
-    this->DepthTexture->Deactivate();
-    this->ColorTexture->Deactivate();
+    depthTexture->Deactivate();
+    color->Deactivate();
     return CAVR_ERROR_NONE;
   }
 
@@ -468,9 +475,9 @@ public:
   std::vector<float> Depth;
   std::string LastBackend;
   std::string LastError;
-  // The display: textures and a quad (both paths)
-  vtkSmartPointer<vtkTextureObject> ColorTexture;
-  vtkSmartPointer<vtkTextureObject> DepthTexture;
+  // The display: a colour and a depth texture per path ([0] GPU, [1] host) and a quad (both paths)
+  vtkSmartPointer<vtkTextureObject> ColorTexture[2];
+  vtkSmartPointer<vtkTextureObject> DepthTexture[2];
   std::unique_ptr<vtkOpenGLQuadHelper> Quad;
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released

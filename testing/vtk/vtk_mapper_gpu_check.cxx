@@ -460,6 +460,9 @@ int run_soak(long frames, CAVRDevice meter) {
               free0 / MiB, freeBefore / MiB, rssBefore / MiB);
   std::mt19937 rng(12345);
   std::uniform_real_distribution<double> u(0.0, 1.0);
+  // CAVR_SOAK_PATHS: display paths of the frames: both at random (default), "host" or "gpu" only (a control).
+  const char *pathsEnv = std::getenv("CAVR_SOAK_PATHS");
+  const char paths = pathsEnv && !std::strcmp(pathsEnv, "host") ? 'h' : pathsEnv && !std::strcmp(pathsEnv, "gpu") ? 'g' : 'r';
   int interopFrames = 0, cudaFrames = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (long i = 0; i < frames; ++i) {
@@ -483,7 +486,8 @@ int run_soak(long frames, CAVRDevice meter) {
       if (s.ctf->GetSize() > 40) s.ctf->RemovePoint(s.ctf->GetDataPointer()[4 * 2]);
     }
     s.gpu->SetStrategy(static_cast<int>(rng() % 3));
-    s.gpu->SetDisplayPath(u(rng) < 0.5 ? 0 : 1);
+    const double pathDraw = u(rng);
+    s.gpu->SetDisplayPath(paths == 'h' ? 1 : paths == 'g' ? 0 : (pathDraw < 0.5 ? 0 : 1));
     s.gpu->SetCavrBlendMode(u(rng) < 0.85 ? 0 : 1);
     s.prop->SetShade(u(rng) < 0.3);
     s.sphereActor->SetVisibility(u(rng) < 0.2);
