@@ -179,7 +179,7 @@ typedef struct CAVRGpuRenderParams {
  * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
  * uploaded only when raysStamp changes), `opaqueDepth` width*height window
- * depths or NULL. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
+ * depths or NULL, or (opaqueDepthDevice, not NULL) the same in device memory, read in place. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
  * slice_kernel (one sample per ray on the plane); interpolation 2 (cubic B-spline) the kernels' cubic
  * instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
  * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the
@@ -191,7 +191,7 @@ typedef struct CAVRGpuRenderParams {
  */
 int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p, const float *table,
                      const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const uint32_t *rays,
-                     size_t rayCount, uint64_t raysStamp, const float *opaqueDepth,
+                     size_t rayCount, uint64_t raysStamp, const float *opaqueDepth, const float *opaqueDepthDevice,
                      uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
                      uint64_t *samples, char *msg, size_t msgSize);
 /**
@@ -259,6 +259,18 @@ void cavr_cuda_gl_unregister(void *resource);
     later reads after the copies; the host does not wait). */
 int cavr_cuda_gl_copy_to_textures(CAVRGpuContext *ctx, int count, void *const *resources, const void *const *srcs,
                                   const size_t *rowBytes, int height, char *msg, size_t msgSize);
+/** Register OpenGL buffer object `buffer` for reading (cudaGraphicsGLRegisterBuffer, read-only); *resource receives
+    the registration. Returns 4 (CAVR_ERROR_UNSUPPORTED) when CUDA refuses the buffer. */
+int cavr_cuda_gl_register_buffer(unsigned int buffer, void **resource, char *msg, size_t msgSize);
+/** Copy the first `bytes` of a registered buffer into device memory *dst (reallocated by cudaMalloc when *dstCap, its
+    size in bytes, is smaller), on the context's stream under one map and unmap (the host does not wait). Returns 2
+    (CAVR_ERROR_INVALID_ARGUMENT) when the buffer is smaller than `bytes`. */
+int cavr_cuda_gl_copy_from_buffer(CAVRGpuContext *ctx, void *resource, void **dst, size_t *dstCap, size_t bytes,
+                                  char *msg, size_t msgSize);
+/** Copy `bytes` of device memory to the host on the context's stream and wait for it. */
+int cavr_cuda_download(CAVRGpuContext *ctx, void *host, const void *device, size_t bytes, char *msg, size_t msgSize);
+/** cudaFree, errors ignored (a context already torn down); NULL is a no-op. */
+void cavr_cuda_free_device(void *device);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 extern "C" {
 cudaError_t CUDARTAPI cudaGraphicsGLRegisterImage(struct cudaGraphicsResource **resource, unsigned int image,
                                                   unsigned int target, unsigned int flags);
+cudaError_t CUDARTAPI cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **resource, unsigned int buffer,
+                                                   unsigned int flags);
 cudaError_t CUDARTAPI cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDevices, unsigned int cudaDeviceCount,
                                        int deviceList);
 }
@@ -39,21 +41,79 @@ extern "C" int cavr_cuda_gl_same_device(int *same, char *msg, size_t msgSize) {
   return 0;
 }
 
+// A registration CUDA refuses (unknown name, a format it does not map) is the caller's to fix or to display another
+// way (4, CAVR_ERROR_UNSUPPORTED); only a failing driver is a CUDA error.
+static int refused_or_failed(cudaError_t e, const char *what, char *msg, size_t msgSize) {
+  cudaGetLastError();
+  const int code = cavr_cuda_fail(e, what, msg, msgSize);
+  return e == cudaErrorInvalidValue || e == cudaErrorInvalidGraphicsContext || e == cudaErrorNotSupported ||
+                 e == cudaErrorUnknown || e == cudaErrorOperatingSystem || e == cudaErrorInvalidResourceHandle
+             ? 4
+             : code;
+}
+
+extern "C" int cavr_cuda_gl_register_buffer(unsigned int buffer, void **resource, char *msg, size_t msgSize) {
+  *resource = nullptr;
+  cudaGraphicsResource *r = nullptr;
+  cudaError_t e = cudaGraphicsGLRegisterBuffer(&r, buffer, cudaGraphicsRegisterFlagsReadOnly);
+  if (e != cudaSuccess) {
+    char what[96];
+    std::snprintf(what, sizeof what, "cudaGraphicsGLRegisterBuffer (buffer %u)", buffer);
+    return refused_or_failed(e, what, msg, msgSize);
+  }
+  *resource = r;
+  return 0;
+}
+
+extern "C" int cavr_cuda_gl_copy_from_buffer(CAVRGpuContext *ctx, void *resource, void **dst, size_t *dstCap,
+                                             size_t bytes, char *msg, size_t msgSize) {
+  if (*dstCap < bytes) {
+    cudaFree(*dst);
+    *dst = nullptr;
+    *dstCap = 0;
+    CAVR_CUDA_CHECK(cudaMalloc(dst, bytes), "cudaMalloc (opaque depth)");
+    *dstCap = bytes;
+  }
+  cudaGraphicsResource *r = static_cast<cudaGraphicsResource *>(resource);
+  CAVR_CUDA_CHECK(cudaGraphicsMapResources(1, &r, ctx->stream), "cudaGraphicsMapResources");
+  void *src = nullptr;
+  size_t size = 0;
+  cudaError_t e = cudaGraphicsResourceGetMappedPointer(&src, &size, r);
+  int code = 0;
+  if (e != cudaSuccess) {
+    code = cavr_cuda_fail(e, "cudaGraphicsResourceGetMappedPointer", msg, msgSize);
+  } else if (size < bytes) {
+    std::snprintf(msg, msgSize, "the OpenGL buffer holds %zu bytes, the frame's depth needs %zu", size, bytes);
+    code = 2; // CAVR_ERROR_INVALID_ARGUMENT
+  } else {
+    e = cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyDeviceToDevice, ctx->stream);
+    if (e != cudaSuccess) code = cavr_cuda_fail(e, "copying the opaque depth from an OpenGL buffer", msg, msgSize);
+  }
+  // The unmap orders OpenGL's later writes to the buffer after the copy; renders on the stream follow it.
+  const cudaError_t u = cudaGraphicsUnmapResources(1, &r, ctx->stream);
+  if (!code && u != cudaSuccess) code = cavr_cuda_fail(u, "cudaGraphicsUnmapResources", msg, msgSize);
+  return code;
+}
+
+extern "C" int cavr_cuda_download(CAVRGpuContext *ctx, void *host, const void *device, size_t bytes, char *msg,
+                                  size_t msgSize) {
+  CAVR_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, ctx->stream), "cudaMemcpy (to host)");
+  CAVR_CUDA_CHECK(cudaStreamSynchronize(ctx->stream), "cudaStreamSynchronize");
+  return 0;
+}
+
+extern "C" void cavr_cuda_free_device(void *device) {
+  if (device && cudaFree(device) != cudaSuccess) cudaGetLastError();
+}
+
 extern "C" int cavr_cuda_gl_register_texture(unsigned int texture, void **resource, char *msg, size_t msgSize) {
   *resource = nullptr;
   cudaGraphicsResource *r = nullptr;
   cudaError_t e = cudaGraphicsGLRegisterImage(&r, texture, kGLTexture2D, cudaGraphicsRegisterFlagsWriteDiscard);
   if (e != cudaSuccess) {
-    cudaGetLastError();
     char what[96];
     std::snprintf(what, sizeof what, "cudaGraphicsGLRegisterImage (texture %u)", texture);
-    const int code = cavr_cuda_fail(e, what, msg, msgSize);
-    // A texture that cannot be registered (unknown name, a format CUDA does not map) is the caller's to fix or to
-    // display another way; only a failing driver is a CUDA error.
-    return e == cudaErrorInvalidValue || e == cudaErrorInvalidGraphicsContext || e == cudaErrorNotSupported ||
-                   e == cudaErrorUnknown || e == cudaErrorOperatingSystem
-               ? 4
-               : code;
+    return refused_or_failed(e, what, msg, msgSize);
   }
   *resource = r;
   return 0;

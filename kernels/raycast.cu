@@ -507,7 +507,7 @@ template <typename T> int ensure(T **ptr, size_t *cap, size_t bytes, const char 
 extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p,
                                 const float *table, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
                                 const uint32_t *rays, size_t rayCount, uint64_t raysStamp,
-                                const float *opaqueDepth, uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth,
+                                const float *opaqueDepth, const float *opaqueDepthDevice, uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth,
                                 float *kernelMs, float *transferMs, uint64_t *samples, char *msg, size_t msgSize) {
   const size_t pixels = (size_t)p->width * p->height;
   int code;
@@ -545,7 +545,7 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     ctx->raysStamp = raysStamp;
   }
   CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table, table, tableBytes, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (transfer function)");
-  if (opaqueDepth)
+  if (opaqueDepth && !opaqueDepthDevice)
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->opaque, opaqueDepth, pixels * sizeof(float), cudaMemcpyHostToDevice, ctx->stream),
                     "cudaMemcpy (opaque depth)");
   CAVR_CUDA_CHECK(cudaMemsetAsync(ctx->samples, 0, sizeof(unsigned long long), ctx->stream), "cudaMemset");
@@ -563,7 +563,7 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     for (int i = 0; i < 12; ++i) f.rot[i] = m[i];
   }
   f.cells = ctx->cells;
-  f.opaque = opaqueDepth ? ctx->opaque : nullptr;
+  f.opaque = opaqueDepthDevice ? opaqueDepthDevice : opaqueDepth ? ctx->opaque : nullptr;
   f.rgba8 = ctx->rgba8;
   f.rgbaf = ctx->rgbaf;
   f.depth = ctx->depth;

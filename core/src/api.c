@@ -965,8 +965,19 @@ CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb) {
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetFrameBufferOpaqueDepthGLBuffer(CAVRFrameBuffer fb, unsigned buffer) {
+  CHECK_HANDLE(fb, "cavrSetFrameBufferOpaqueDepthGLBuffer");
+  if (!buffer) return cavrSetFrameBufferOpaqueDepth(fb, NULL, 0);
+  if (!fb->device->ops->opaqueDepthFromGL)
+    return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                          "cavrSetFrameBufferOpaqueDepthGLBuffer: the CPU back end reads the opaque depth from host "
+                          "memory; use cavrSetFrameBufferOpaqueDepth");
+  return fb->device->ops->opaqueDepthFromGL(fb->device, fb, buffer);
+}
+
 CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count) {
   CHECK_HANDLE(fb, "cavrSetFrameBufferOpaqueDepth");
+  fb->opaqueOnDevice = 0;
   if (!depth) {
     free(fb->opaqueDepth);
     fb->opaqueDepth = NULL;
@@ -1031,6 +1042,12 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   double t0 = now_ms();
   /* A volume the GPU could not hold (out of device memory) renders on the CPU. */
   const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
+  if (fb->opaqueOnDevice && (volume->cpuFallback || settings->desc.supersample > 1)) {
+    /* A frame rendered on the host, or a super-sampled one (its larger frame takes the depth from the host): the
+       GPU's copy of the opaque depth comes to the host first. */
+    CAVRError e = dev->ops->opaqueDepthToHost(dev, fb);
+    if (e) return e;
+  }
   stats->backend = ops->kind;
   CAVRError e = settings->desc.supersample > 1 ? cavr_render_supersampled(dev, ops, &job, stats, render_job)
                                               : render_job(dev, ops, &job, stats);

@@ -73,6 +73,11 @@ typedef struct CAVRBackendOps {
    * are on the device). NULL: unsupported.
    */
   CAVRError (*copyToGL)(CAVRDevice device, CAVRFrameBuffer fb, const unsigned textures[3]);
+  /** Copy the opaque depth from GL buffer object `buffer` into the frame buffer's device copy and set opaqueOnDevice
+      (cavrSetFrameBufferOpaqueDepthGLBuffer). NULL: unsupported. */
+  CAVRError (*opaqueDepthFromGL)(CAVRDevice device, CAVRFrameBuffer fb, unsigned buffer);
+  /** The device copy of the opaque depth into fb->opaqueDepth (allocated here), for a frame rendered on the host. */
+  CAVRError (*opaqueDepthToHost)(CAVRDevice device, CAVRFrameBuffer fb);
   /** Drop the frame buffer's GL registrations (cavrReleaseFrameBufferGLTextures, and before it is freed); may be NULL. */
   void (*releaseGL)(CAVRDevice device, CAVRFrameBuffer fb);
   /** Free and total bytes of the device's memory now (cavrGetDeviceMemoryInfo). NULL: unsupported. */

@@ -375,13 +375,16 @@ static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsi
 
 static void cuda_release_gl(CAVRDevice dev, CAVRFrameBuffer fb) {
   char why[256];
-  if (fb->glResource[0] || fb->glResource[1] || fb->glResource[2])
+  if (fb->glResource[0] || fb->glResource[1] || fb->glResource[2] || fb->glDepthResource)
     (void)cavr_cuda_context_make_current(context(dev), why, sizeof why); /* best effort: the registrations' GPU */
   for (int c = 0; c < 3; ++c) {
     cavr_cuda_gl_unregister(fb->glResource[c]);
     fb->glResource[c] = NULL;
     fb->glTexture[c] = 0;
   }
+  cavr_cuda_gl_unregister(fb->glDepthResource);
+  fb->glDepthResource = NULL;
+  fb->glDepthBuffer = 0;
   fb->glChecked = 0;
 }
 
@@ -391,6 +394,60 @@ static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
     fb->pinned[c] = NULL;
   }
   cuda_release_gl(dev, fb);
+  cavr_cuda_free_device(fb->opaqueDevice);
+  fb->opaqueDevice = NULL;
+  fb->opaqueDeviceBytes = 0;
+  fb->opaqueOnDevice = 0;
+}
+
+/* The current GL context on this device's GPU (checked once per frame buffer until releaseGL). `what` names the call. */
+static CAVRError gl_context_here(CAVRDevice dev, CAVRFrameBuffer fb, const char *what) {
+  char msg[400] = "";
+  if (cavr_cuda_context_make_current(context(dev), msg, sizeof msg)) /* this device's GPU: cudaGLGetDevices compares */
+    return cavr_set_error(dev, CAVR_ERROR_CUDA, "%s: %s", what, msg);
+  if (fb->glChecked == 0) {
+    int same = 0;
+    int code = cavr_cuda_gl_same_device(&same, msg, sizeof msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "%s: %s", what, msg);
+    fb->glChecked = same ? 1 : -1;
+  }
+  if (fb->glChecked < 0)
+    return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED, "%s: the current OpenGL context is not on this device's GPU%s%s",
+                          what, msg[0] ? ": " : "", msg);
+  return CAVR_ERROR_NONE;
+}
+
+/* The opaque depth from a GL buffer object into the frame buffer's device copy (issue 14, item 3: no host round trip). */
+static CAVRError cuda_opaque_from_gl(CAVRDevice dev, CAVRFrameBuffer fb, unsigned buffer) {
+  static const char *what = "cavrSetFrameBufferOpaqueDepthGLBuffer";
+  CAVRError err = gl_context_here(dev, fb, what);
+  if (err) return err;
+  char msg[400] = "";
+  if (fb->glDepthResource && fb->glDepthBuffer != buffer) {
+    cavr_cuda_gl_unregister(fb->glDepthResource);
+    fb->glDepthResource = NULL;
+  }
+  if (!fb->glDepthResource) {
+    int code = cavr_cuda_gl_register_buffer(buffer, &fb->glDepthResource, msg, sizeof msg);
+    if (code) return cavr_set_error(dev, (CAVRError)code, "%s: %s", what, msg);
+    fb->glDepthBuffer = buffer;
+  }
+  int code = cavr_cuda_gl_copy_from_buffer(context(dev), fb->glDepthResource, &fb->opaqueDevice, &fb->opaqueDeviceBytes,
+                                           sizeof(float) * (size_t)fb->width * fb->height, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "%s: %s", what, msg);
+  fb->opaqueOnDevice = 1;
+  return CAVR_ERROR_NONE;
+}
+
+static CAVRError cuda_opaque_to_host(CAVRDevice dev, CAVRFrameBuffer fb) {
+  const size_t bytes = sizeof(float) * (size_t)fb->width * fb->height;
+  char msg[400] = "";
+  if (!fb->opaqueDepth) fb->opaqueDepth = (float *)malloc(bytes);
+  if (!fb->opaqueDepth) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for the opaque depth");
+  int code = cavr_cuda_context_make_current(context(dev), msg, sizeof msg);
+  if (!code) code = cavr_cuda_download(context(dev), fb->opaqueDepth, fb->opaqueDevice, bytes, msg, sizeof msg);
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: the opaque depth to the host: %s", msg);
+  return CAVR_ERROR_NONE;
 }
 
 /* The device planes into GL textures (issue 14, item 3). The first copy checks that the current GL context runs on
@@ -398,18 +455,8 @@ static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
    is registered once; the copies are queued on the context's stream behind the render, all under one map. */
 static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, const unsigned textures[3]) {
   char msg[400] = "";
-  if (cavr_cuda_context_make_current(context(dev), msg, sizeof msg)) /* this device's GPU: cudaGLGetDevices compares */
-    return cavr_set_error(dev, CAVR_ERROR_CUDA, "cavrCopyFrameBufferToGLTextures: %s", msg);
-  if (fb->glChecked == 0) {
-    int same = 0;
-    int code = cavr_cuda_gl_same_device(&same, msg, sizeof msg);
-    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCopyFrameBufferToGLTextures: %s", msg);
-    fb->glChecked = same ? 1 : -1;
-  }
-  if (fb->glChecked < 0)
-    return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
-                          "cavrCopyFrameBufferToGLTextures: the current OpenGL context is not on this device's GPU%s%s",
-                          msg[0] ? ": " : "", msg);
+  CAVRError err = gl_context_here(dev, fb, "cavrCopyFrameBufferToGLTextures");
+  if (err) return err;
   static const size_t pixelBytes[3] = {4, 16, 4};
   void *resources[3];
   const void *srcs[3];
@@ -689,7 +736,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   const unsigned want = job->deviceOnly == 1 ? 0u : job->deviceOnly == 2 ? CAVR_FB_HOST_RGBA32F : fb->hostChannels;
   const CAVRRayList *rl = job->rays;
   int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
-                              rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0, fb->opaqueDepth,
+                              rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0,
+                              fb->opaqueOnDevice ? NULL : fb->opaqueDepth,
+                              fb->opaqueOnDevice ? (const float *)fb->opaqueDevice : NULL,
                               (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
                               (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
                               (float *)host_plane(fb, CAVR_FB_DEPTH, want), &kernelMs, &transferMs, &samples, msg,
@@ -785,7 +834,8 @@ static CAVRError cuda_supersample_reduce(CAVRDevice dev, const CAVRRenderJob *jo
 static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit_volume, cuda_release_volume,
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
                                        cuda_release_frame_buffer, cuda_tune, cuda_supersample_keep_centre,
-                                       cuda_supersample_reduce, cuda_copy_to_gl, cuda_release_gl, cuda_memory_info};
+                                       cuda_supersample_reduce, cuda_copy_to_gl, cuda_opaque_from_gl,
+                                       cuda_opaque_to_host, cuda_release_gl, cuda_memory_info};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;

@@ -102,6 +102,14 @@ struct CAVRFrameBufferImpl {
   float *rgbaf;
   float *depth;
   float *opaqueDepth;            /* NULL = no limit */
+  /* Opaque depth on the GPU (cavrSetFrameBufferOpaqueDepthGLBuffer): opaqueOnDevice 1: renders read opaqueDevice
+     (opaqueDeviceBytes allocated; a host copy is made into opaqueDepth only for a frame rendered on the CPU or
+     super-sampled); glDepthBuffer / glDepthResource: the GL buffer registered with CUDA, dropped by releaseGL */
+  int opaqueOnDevice;
+  void *opaqueDevice;
+  size_t opaqueDeviceBytes;
+  unsigned glDepthBuffer;
+  void *glDepthResource;
   unsigned hostChannels;         /* CAVR_FB_HOST_* bits: planes above that CUDA renders copy back */
   void *pinned[3];               /* CUDA: plane (by CAVRFrameBufferChannel) page-locked by cudaHostRegister, or NULL;
                                     unregistered by the back end's releaseFrameBuffer */

@@ -11,6 +11,7 @@
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkObjectFactory.h"
+#include "vtkOpenGLFramebufferObject.h"
 #include "vtkOpenGLQuadHelper.h"
 #include "vtkOpenGLRenderUtilities.h"
 #include "vtkOpenGLRenderWindow.h"
@@ -196,8 +197,59 @@ public:
       this->Quad->ReleaseGraphicsResources(window);
     }
     this->Quad.reset();
+    if (this->DepthBuffer)
+    {
+      glDeleteBuffers(1, &this->DepthBuffer);
+    }
+    this->DepthBuffer = 0;
+    this->DepthBufferBytes = 0;
+    this->DepthBufferRefused = false;
     this->InteropWindow = nullptr;
     this->InteropRefused = false;
+  }
+
+  /**
+   * The opaque geometry's depth of the viewport (x0, y0, width, height) read on the GPU: glReadPixels from the window's
+   * render framebuffer (as vtkOpenGLRenderWindow::GetZbufferData reads it) into a pixel-pack buffer, which the core
+   * copies on the GPU into the frame buffer's device copy (cavrSetFrameBufferOpaqueDepthGLBuffer): no trip through
+   * host memory. Returns false when it cannot (a multisampled framebuffer, which GetZbufferData resolves first; a
+   * buffer CUDA refuses, after which the host path is used until the window changes; the first frame in a window,
+   * whose GL objects Draw sets up): read through the host then.
+   */
+  bool OpaqueDepthOnGpu(vtkOpenGLRenderWindow* win, int x0, int y0, int width, int height)
+  {
+    if (this->DepthBufferRefused || this->InteropWindow != win || win->GetBufferNeedsResolving() ||
+      !win->GetRenderFramebuffer())
+    {
+      return false;
+    }
+    const size_t bytes = sizeof(float) * static_cast<size_t>(width) * height;
+    if (!this->DepthBuffer)
+    {
+      glGenBuffers(1, &this->DepthBuffer);
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, this->DepthBuffer);
+    if (this->DepthBufferBytes != bytes)
+    {
+      // New storage only with a new frame buffer (same size), which holds no registration of the old one.
+      glBufferData(GL_PIXEL_PACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_COPY);
+      this->DepthBufferBytes = bytes;
+    }
+    vtkOpenGLState* state = win->GetState();
+    state->PushReadFramebufferBinding();
+    win->GetRenderFramebuffer()->Bind(GL_READ_FRAMEBUFFER);
+    win->GetRenderFramebuffer()->ActivateReadBuffer(0);
+    glReadPixels(x0, y0, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+    state->PopReadFramebufferBinding();
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    if (cavrSetFrameBufferOpaqueDepthGLBuffer(this->FrameBuffer, this->DepthBuffer) != CAVR_ERROR_NONE)
+    {
+      const char* why = "";
+      cavrGetDeviceError(this->Device, &why); // read (and clear) the reason: a choice of path, not a failure
+      this->DepthBufferRefused = true;
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -479,10 +531,14 @@ public:
   vtkSmartPointer<vtkTextureObject> ColorTexture[2];
   vtkSmartPointer<vtkTextureObject> DepthTexture[2];
   std::unique_ptr<vtkOpenGLQuadHelper> Quad;
+  unsigned DepthBuffer = 0; // OpaqueDepthOnGpu's pixel-pack buffer and its size in bytes
+  size_t DepthBufferBytes = 0;
+  bool DepthBufferRefused = false;
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
   unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
   std::string LastDisplay;
+  std::string LastDepthPath; // GetLastOpaqueDepthPathName
 };
 
 vtkStandardNewMacro(vtkCavrVolumeMapper);
@@ -506,6 +562,12 @@ const char* vtkCavrVolumeMapper::GetLastBackendName()
 const char* vtkCavrVolumeMapper::GetLastDisplayPathName()
 {
   return this->Internals->LastDisplay.c_str();
+}
+
+//------------------------------------------------------------------------------
+const char* vtkCavrVolumeMapper::GetLastOpaqueDepthPathName()
+{
+  return this->Internals->LastDepthPath.c_str();
 }
 
 //------------------------------------------------------------------------------
@@ -1048,13 +1110,20 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     in.HostChannels = hostChannels;
   }
   in.Depth.resize(static_cast<size_t>(width) * height);
-  if (HasOpaqueGeometry(ren) && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
+  const bool opaque = HasOpaqueGeometry(ren);
+  if (opaque && interop && in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
+  {
+    in.LastDepthPath = "gpu"; // the frame buffer holds it on the GPU
+  }
+  else if (opaque && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
+    in.LastDepthPath = "host";
   }
   else
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, nullptr, 0);
+    in.LastDepthPath = "none";
   }
 
   // 7. Render with the core.

@@ -160,6 +160,10 @@ public:
   /** How the last frame reached the window: "interop" (GPU textures), "host" ("" before the first). */
   const char* GetLastDisplayPathName();
 
+  /** Where the last frame read the opaque geometry's depth: "gpu" (a pixel-pack buffer copied on the GPU), "host"
+      (read back into host memory), "none" (no opaque geometry), "" before the first. */
+  const char* GetLastOpaqueDepthPathName();
+
   /**
    * Milliseconds of the mapper's last Render() call, wall clock: the core's render and the hand-over of the image to
    * OpenGL (the GPU's drawing of it is not waited for). 0 before the first.

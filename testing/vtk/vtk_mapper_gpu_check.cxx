@@ -321,6 +321,9 @@ int run_check(const std::string &outDir) {
         }
   std::vector<unsigned char> both;
   compare_paths(s, "sphere", outDir, &both);
+  // The interop frame (the last) read the sphere's depth on the GPU (issue 14, item 3), not through host memory.
+  check(std::string(s.gpu->GetLastOpaqueDepthPathName()) == "gpu",
+        std::string("sphere: the opaque depth read on the GPU (path: ") + s.gpu->GetLastOpaqueDepthPathName() + ")");
   s.sphereActor->VisibilityOff();
   const std::vector<unsigned char> volumeOnly = s.frame("gpu");
   s.sphereActor->VisibilityOn();

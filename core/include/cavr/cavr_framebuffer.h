@@ -48,6 +48,23 @@ CAVR_API const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferC
  */
 CAVR_API CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count);
 
+/**
+ * Depth of opaque geometry already in the scene, read on the GPU (CUDA-OpenGL interop; issue 14, item 3): OpenGL
+ * buffer object `buffer`, in the context current on the calling thread, holds width*height GL_FLOAT window depths in
+ * [0,1], rows bottom to top, as glReadPixels(x, y, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, 0) with the buffer
+ * bound to GL_PIXEL_PACK_BUFFER writes them. The values are copied now, on the GPU (queued on the device's stream
+ * after the OpenGL commands before the call; the host does not wait), into the frame buffer's device copy, which
+ * later renders read as cavrSetFrameBufferOpaqueDepth's values, until that call replaces them. The first call with a
+ * name registers the buffer with CUDA (cudaGraphicsGLRegisterBuffer, read-only); the frame buffer keeps the
+ * registration until cavrReleaseFrameBufferGLTextures or its release (respecify the buffer's storage only after that).
+ * A frame rendered on the CPU (a volume that did not fit) or super-sampled copies the values to the host first.
+ * buffer 0 is cavrSetFrameBufferOpaqueDepth(fb, NULL, 0).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb, a buffer smaller than width*height floats); CAVR_ERROR_UNSUPPORTED (the
+ * CPU back end, no OpenGL context of the device's GPU current, a buffer CUDA refuses to register); CAVR_ERROR_CUDA.
+ * The depth in effect before a failed call is kept.
+ */
+CAVR_API CAVRError cavrSetFrameBufferOpaqueDepthGLBuffer(CAVRFrameBuffer fb, unsigned buffer);
+
 /** Bits of cavrSetFrameBufferHostChannels, one per CAVRFrameBufferChannel (bit = 1u << channel), combined with |. */
 #define CAVR_FB_HOST_RGBA8 0x1u   /**< CAVR_FB_COLOR_RGBA8 */
 #define CAVR_FB_HOST_RGBA32F 0x2u /**< CAVR_FB_COLOR_RGBA32F */
