@@ -23,7 +23,20 @@
 extern "C" {
 #endif
 
-/** Lights of one frame, world units in the volume's space (frame_constants.c fills it; count 0: not in use). */
+/**
+ * The gradient floor, as a fraction of the transfer function's value range per voxel: a gradient shorter than
+ * CAVR_GRADIENT_FLOOR x (range) / (largest spacing) (stored units per world unit) has no direction, and its sample is
+ * shaded as a zero gradient (ambient only, as VTK's ray casters shade a zero-magnitude gradient). Where the volume is
+ * flat the gradient is exactly zero on one back end and, a float rounding of the sample position away, the data's
+ * second difference times that offset on the other, in an arbitrary direction: fully lit there, ambient here. On the
+ * plane x = 150 of Colin27 (uint8, table over 0..130) one float step off (1.5e-5 voxel) gives the zero gradients at
+ * most 1.0e-3 stored units per voxel, 7.7e-6 of the range: the floor is 13 times that, 1/39 of one step of a 256-entry
+ * table over a voxel, and below it lie 0.04% of the plane's nonzero gradients (0.34% below 1e-3).
+ */
+#define CAVR_GRADIENT_FLOOR 1e-4
+
+/** Lights of one frame, world units in the volume's space (frame_constants.c fills it; count 0: the headlight of
+    ka, kd, ks, kp instead, which uses gradientFloor2 alone). */
 typedef struct CAVRLighting {
   int count;            /**< lights, 0..8 (CAVR_MAX_LIGHTS) */
   int twoSided;         /**< 0/1: flip normals that face away from the viewer */
@@ -34,16 +47,32 @@ typedef struct CAVRLighting {
   float half[8][3];     /**< unit half vector normalize(dir - view) */
   float diffuse[8][3];  /**< diffuse x intensity x diffuse colour */
   float specular[8][3]; /**< specular x intensity x specular colour */
+  float gradientFloor2; /**< squared gradient floor ((stored units per world unit)^2, CAVR_GRADIENT_FLOOR): a gradient
+                             whose squared length is not above it shades as zero, in every lighting model (the
+                             headlight of count 0 too) on both back ends */
 } CAVRLighting;
 
 /**
+ * The squared gradient floor of a frame (CAVRLighting::gradientFloor2) for a transfer function over [lo, hi] (stored
+ * or scalar units: only the width counts) and the volume's spacing (world units).
+ */
+CAVR_LIGHTING_FN float cavr_gradient_floor2(double lo, double hi, const double spacing[3]) {
+  double s = spacing[0];
+  if (spacing[1] > s) s = spacing[1];
+  if (spacing[2] > s) s = spacing[2];
+  const double f = CAVR_GRADIENT_FLOOR * fabs(hi - lo) / s;
+  return (float)(f * f);
+}
+
+/**
  * Shade colour rgb (not premultiplied) in place from the scalar's world gradient g: rgb = rgb D + S with D and S
- * of cavrSetRenderLights. A zero (or NaN) gradient gets the ambient sum only, as VTK's zero-normal entry.
+ * of cavrSetRenderLights. A gradient at or below the floor (or NaN) gets the ambient sum only, as VTK's zero-normal
+ * entry.
  */
 CAVR_LIGHTING_FN void cavr_lighting_apply(const CAVRLighting *L, const float g[3], float rgb[3]) {
   float d[3] = {L->ambient[0], L->ambient[1], L->ambient[2]}, s[3] = {0.0f, 0.0f, 0.0f};
   const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-  if (len2 > 0.0f) {
+  if (len2 > L->gradientFloor2) {
     float k = -1.0f / sqrtf(len2); /* VTK's normal points down the gradient */
     if (L->twoSided && k * (g[0] * L->view[0] + g[1] * L->view[1] + g[2] * L->view[2]) > 0.0f) k = -k;
     const float n[3] = {g[0] * k, g[1] * k, g[2] * k};

@@ -264,7 +264,7 @@ __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], f
     return;
   }
   const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-  const float ndotl = len2 > 0.0f ? fabsf(g[0] * dw[0] + g[1] * dw[1] + g[2] * dw[2]) / sqrtf(len2) : 0.0f;
+  const float ndotl = len2 > p.light.gradientFloor2 ? fabsf(g[0] * dw[0] + g[1] * dw[1] + g[2] * dw[2]) / sqrtf(len2) : 0.0f;
   const float diff = p.ka + p.kd * ndotl;
   const float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
   for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);

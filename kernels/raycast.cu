@@ -73,7 +73,7 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
     return;
   }
   float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-  float ndotl = len2 > 0.0f ? fabsf(g[0] * r.dw[0] + g[1] * r.dw[1] + g[2] * r.dw[2]) / sqrtf(len2) : 0.0f;
+  float ndotl = len2 > p.light.gradientFloor2 ? fabsf(g[0] * r.dw[0] + g[1] * r.dw[1] + g[2] * r.dw[2]) / sqrtf(len2) : 0.0f;
   float diff = p.ka + p.kd * ndotl;
   float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
   for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);

@@ -464,7 +464,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
         __m256 r = lerpv(e.r0, e.r1, f), g = lerpv(e.g0, e.g1, f), b = lerpv(e.b0, e.b1, f);
         if (p->shade) {
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
-          /* cavr_phong's arithmetic; the specular power per lane through powf. */
+          /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
           const __m256 gx = _mm256_mul_ps(gradient_axis(&c, storage, interp, x, y, z, 0), _mm256_set1_ps((float)p->invSpacing[0]));
           const __m256 gy = _mm256_mul_ps(gradient_axis(&c, storage, interp, x, y, z, 1), _mm256_set1_ps((float)p->invSpacing[1]));
           const __m256 gz = _mm256_mul_ps(gradient_axis(&c, storage, interp, x, y, z, 2), _mm256_set1_ps((float)p->invSpacing[2]));
@@ -493,7 +493,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
             const __m256 dwx = _mm256_loadu_ps(P.dwx), dwy = _mm256_loadu_ps(P.dwy), dwz = _mm256_loadu_ps(P.dwz);
             const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(gx, dwx), _mm256_mul_ps(gy, dwy)), _mm256_mul_ps(gz, dwz));
             const __m256 absDot = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), dot);
-            const __m256 ndotl = _mm256_and_ps(_mm256_div_ps(absDot, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, zero, _CMP_GT_OQ));
+            const __m256 ndotl = _mm256_and_ps(_mm256_div_ps(absDot, _mm256_sqrt_ps(len2)), _mm256_cmp_ps(len2, _mm256_set1_ps(p->light.gradientFloor2), _CMP_GT_OQ));
             const __m256 diff = _mm256_add_ps(_mm256_set1_ps(p->ka), _mm256_mul_ps(_mm256_set1_ps(p->kd), ndotl));
             __m256 spec = zero;
             if (p->ks > 0.0f) {

@@ -185,7 +185,8 @@ CAVR_ALWAYS_INLINE float cavr_window_depth(const Prep *p, const double nearW[3],
 }
 
 /* Phong lighting of a sample from its gradient g (voxel units): colour rgb shaded in place. Headlight:
-   L = V = H = -ray direction; with cavrSetRenderLights' lights, their model (kernels/cavr_lighting.h). */
+   L = V = H = -ray direction; with cavrSetRenderLights' lights, their model (kernels/cavr_lighting.h). A gradient
+   not above the floor (CAVR_GRADIENT_FLOOR) has no direction: ambient only. */
 CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3], float rgb[3]) {
   for (int a = 0; a < 3; ++a) g[a] *= (float)p->invSpacing[a]; /* voxel -> world gradient */
   if (p->light.count) {
@@ -194,7 +195,7 @@ CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3
   }
   float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
   float ndotl = 0.0f;
-  if (len2 > 0.0f) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);
+  if (len2 > p->light.gradientFloor2) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);
   float diff = p->ka + p->kd * ndotl;
   float spec = (p->ks > 0.0f && ndotl > 0.0f) ? p->ks * powf(ndotl, p->kp) : 0.0f;
   for (int a = 0; a < 3; ++a) rgb[a] = cavr_minf(rgb[a] * diff + spec, 1.0f);

@@ -60,6 +60,7 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   if (!cavr_mat4_invert(job->camera->view, invView) || !cavr_mat4_project(invView, zero, out->eye))
     out->eye[0] = out->eye[1] = out->eye[2] = 0.0;
   lighting(s, invView, &out->light);
+  out->light.gradientFloor2 = cavr_gradient_floor2(tf->range[0], tf->range[1], vol->desc.spacing);
   out->minSpacing = INFINITY;
   for (int a = 0; a < 3; ++a) out->minSpacing = fmin(out->minSpacing, vol->desc.spacing[a]);
   out->step = (float)(s->sampleDistance * out->minSpacing);

@@ -6,12 +6,15 @@
  * after the volume was turned in place on the GPU (a composite frame with the shaped strategy and rotation at the view
  * along x: the slice kernel reads through the rotation); a compressive slice frame (the ray-list path) >= 35 dB.
  * Depths must agree where both images have a sample (printed). The GPU interpolates with 8-bit texture weights and
- * computes the sample position in float from the ray's anchor, so the images are close, not equal. --quick: one
- * volume, view and plane (for compute-sanitizer).
+ * computes the sample position in float from the ray's anchor, so the images are close, not equal. Shaded cases also
+ * count the ambient-only pixels of each side (shaded = ka x unshaded: a gradient without a direction), the control of
+ * the gradient floor (kernels/cavr_lighting.h: CAVR_GRADIENT_FLOOR). --quick: one volume, view and plane (for
+ * compute-sanitizer); --volume NAME: the volumes whose name contains NAME.
  */
 #include "gpu_util.h"
 
 enum { SIZE = 512 };
+#define KA 0.1f /* ambient coefficient of the shaded cases */
 
 typedef struct Case {
   int interp, shade, opaque, crop, rotate;
@@ -30,7 +33,7 @@ static void render(Scene *s, const Case *c, const double origin[3], const double
   CHECK_OK(d, cavrSetRenderBlendMode(s->set, CAVR_BLEND_SLICE));
   CHECK_OK(d, cavrSetRenderSlicePlane(s->set, origin, normal));
   CHECK_OK(d, cavrSetRenderInterpolation(s->set, (CAVRInterpolation)c->interp));
-  CHECK_OK(d, cavrSetRenderShading(s->set, c->shade, 0.1, 0.7, 0.2, 10));
+  CHECK_OK(d, cavrSetRenderShading(s->set, c->shade, KA, 0.7, 0.2, 10));
   CHECK_OK(d, cavrSetRenderCropBox(s->set, c->crop ? box : NULL));
   CHECK_OK(d, cavrSetRenderCompressive(s->set, c->fraction, CAVR_RECONSTRUCTION_LOCAL, 0));
   CHECK_OK(d, cavrCommitRenderSettings(s->set));
@@ -42,15 +45,18 @@ static void render(Scene *s, const Case *c, const double origin[3], const double
 
 int main(int argc, char **argv) {
   const int quick = argc > 1 && !strcmp(argv[1], "--quick");
+  const char *only = argc > 2 && !strcmp(argv[1], "--volume") ? argv[2] : NULL; /* a part of one volume's name */
   CAVRDevice gpu = gpu_device_or_skip();
   CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
   CHECK(cpu);
   static float cr[4 * SIZE * SIZE], cd[SIZE * SIZE], gr[4 * SIZE * SIZE], gd[SIZE * SIZE];
+  static float cu[4 * SIZE * SIZE], gu[4 * SIZE * SIZE], ud[SIZE * SIZE];
   const double views[3][3] = {{0, 0, 0}, {0, 90, 0}, {-35, 40, 10}};
   const double normals[3][3] = {{0, 0, 1}, {1, 0, 0}, {0.3, -0.5, 0.8}};
   int failures = 0;
   for (int v = 0; v < (quick ? 1 : 3); ++v) {
     const TestVolume *tv = &TEST_VOLUMES[v];
+    if (only && !strstr(tv->name, only)) continue;
     CAVRVolumeFile f;
     load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
     float table[4 * 256], opaque[4 * 256];
@@ -102,6 +108,15 @@ int main(int argc, char **argv) {
           render(&c, cc, centre, normals[n], box, cr, cd);
           render(&g, cc, centre, normals[n], box, gr, gd);
           const double need = cc->fraction < 1.0 ? 35.0 : 45.0;
+          /* Control of the shading: the same case unshaded on each side; an ambient-only pixel (shaded = ka x
+             unshaded on every channel: n.l = 0, no diffuse, no specular) had a gradient without a direction. */
+          int ambC = 0, ambG = 0, ambDiffer = 0;
+          if (cc->shade) {
+            Case u = *cc;
+            u.shade = 0;
+            render(&c, &u, centre, normals[n], box, cu, ud);
+            render(&g, &u, centre, normals[n], box, gu, ud);
+          }
           double mx, dmax = 0.0;
           const double p = psnr_rgba(cr, gr, SIZE * SIZE, &mx);
           int covered = 0, differ = 0, coverDiffer = 0;
@@ -113,11 +128,22 @@ int main(int argc, char **argv) {
             int d = 0;
             for (int ch = 0; ch < 4; ++ch) d |= fabsf(cr[4 * i + ch] - gr[4 * i + ch]) > 0.1f;
             differ += d;
+            if (cc->shade && cr[4 * i + 3] > 0.0f) {
+              int zc = 1, zg = 1;
+              for (int ch = 0; ch < 3; ++ch) {
+                zc &= fabsf(cr[4 * i + ch] - KA * cu[4 * i + ch]) <= 1e-6f;
+                zg &= fabsf(gr[4 * i + ch] - KA * gu[4 * i + ch]) <= 1e-6f;
+              }
+              ambC += zc;
+              ambG += zg;
+              ambDiffer += d && zc;
+            }
           }
           printf("%-34s view %d normal %d interp %d shade %d opaque %d crop %d rotate %d fraction %.2f: CPU vs GPU "
                  "%6.2f dB (max %.3f, %d px differ > 0.1, %d of %d covered px not covered by both, depth %.2e)",
                  tv->name, k, n, cc->interp, cc->shade, cc->opaque, cc->crop, cc->rotate, cc->fraction, p, mx, differ,
                  coverDiffer, covered, dmax);
+          if (cc->shade) printf(" ambient-only px CPU %d GPU %d (%d of the differing)", ambC, ambG, ambDiffer);
           /* Depth: the same hit, its window depth within 1e-4 (the GPU's hit is float from the ray's anchor); with a
              fraction of the rays the rebuilt pixels take a neighbour's depth, not checked. */
           const int ok = p >= need && covered > SIZE * SIZE / 50 && (cc->fraction < 1.0 || dmax < 1e-4);
