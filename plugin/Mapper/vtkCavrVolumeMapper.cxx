@@ -221,6 +221,12 @@ public:
     if (this->DepthBufferRefused || this->InteropWindow != win || win->GetBufferNeedsResolving() ||
       !win->GetRenderFramebuffer())
     {
+      if (!this->DepthBufferRefused)
+      {
+        this->DepthWhy = this->InteropWindow != win ? "first frame in this window"
+          : !win->GetRenderFramebuffer()             ? "no render framebuffer"
+                                                      : "multisampled framebuffer";
+      }
       return false;
     }
     const size_t bytes = sizeof(float) * static_cast<size_t>(width) * height;
@@ -242,10 +248,12 @@ public:
     glReadPixels(x0, y0, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
     state->PopReadFramebufferBinding();
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    this->DepthWhy.clear();
     if (cavrSetFrameBufferOpaqueDepthGLBuffer(this->FrameBuffer, this->DepthBuffer) != CAVR_ERROR_NONE)
     {
       const char* why = "";
       cavrGetDeviceError(this->Device, &why); // read (and clear) the reason: a choice of path, not a failure
+      this->DepthWhy = why;
       this->DepthBufferRefused = true;
       return false;
     }
@@ -534,6 +542,7 @@ public:
   unsigned DepthBuffer = 0; // OpaqueDepthOnGpu's pixel-pack buffer and its size in bytes
   size_t DepthBufferBytes = 0;
   bool DepthBufferRefused = false;
+  std::string DepthWhy; // why the last interop frame read the depth through the host
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
   unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
@@ -1118,7 +1127,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   else if (opaque && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
-    in.LastDepthPath = "host";
+    in.LastDepthPath = interop && !in.DepthWhy.empty() ? "host (" + in.DepthWhy + ")" : "host";
   }
   else
   {

@@ -161,7 +161,8 @@ public:
   const char* GetLastDisplayPathName();
 
   /** Where the last frame read the opaque geometry's depth: "gpu" (a pixel-pack buffer copied on the GPU), "host"
-      (read back into host memory), "none" (no opaque geometry), "" before the first. */
+      (read back into host memory; on the GPU display path with the reason in parentheses), "none" (no opaque
+      geometry), "" before the first. */
   const char* GetLastOpaqueDepthPathName();
 
   /**

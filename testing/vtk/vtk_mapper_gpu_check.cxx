@@ -465,12 +465,14 @@ int run_soak(long frames, CAVRDevice meter) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   // CAVR_SOAK_PATHS: display paths of the frames: both at random (default), "host" or "gpu" only (a control).
   const char *pathsEnv = std::getenv("CAVR_SOAK_PATHS");
+  // CAVR_SOAK_FIXED_SIZE=1: every frame 1024^2 (a control: no new frame buffers, textures or registrations).
+  const bool fixedSize = std::getenv("CAVR_SOAK_FIXED_SIZE") && std::atoi(std::getenv("CAVR_SOAK_FIXED_SIZE")) != 0;
   const char paths = pathsEnv && !std::strcmp(pathsEnv, "host") ? 'h' : pathsEnv && !std::strcmp(pathsEnv, "gpu") ? 'g' : 'r';
   int interopFrames = 0, cudaFrames = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (long i = 0; i < frames; ++i) {
     if (i % 50 == 0) {
-      const auto &sz = sizes[rng() % 4];
+      const auto &sz = sizes[fixedSize ? 0 : rng() % 4];
       s.resize(sz[0], sz[1]);
       s.gpu->SetInputData(u(rng) < 0.3 ? img16.GetPointer() : img.GetPointer());
       s.ren->ResetCamera();
