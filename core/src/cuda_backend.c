@@ -364,6 +364,11 @@ static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsi
                 : channel == CAVR_FB_COLOR_RGBA32F ? (void *)fb->rgbaf
                                                    : (void *)fb->depth;
   if (!fb->pinned[channel] && !fb->pinFailed[channel]) {
+    const char *pin = getenv("CAVR_PIN_HOST"); /* "0": never page-lock (copies from pageable memory; a control) */
+    if (pin && !strcmp(pin, "0")) {
+      fb->pinFailed[channel] = 1;
+      return plane;
+    }
     char msg[400];
     if (cavr_cuda_host_register(plane, n * (channel == CAVR_FB_COLOR_RGBA32F ? 16 : 4), msg, sizeof msg) == 0)
       fb->pinned[channel] = plane;

@@ -201,6 +201,14 @@ public:
     {
       glDeleteBuffers(1, &this->DepthBuffer);
     }
+    if (this->ResolveFramebuffer)
+    {
+      glDeleteFramebuffers(1, &this->ResolveFramebuffer);
+      glDeleteRenderbuffers(1, &this->ResolveRenderbuffer);
+    }
+    this->ResolveFramebuffer = this->ResolveRenderbuffer = 0;
+    this->ResolveSize[0] = this->ResolveSize[1] = 0;
+    this->ResolveFormat = 0;
     this->DepthBuffer = 0;
     this->DepthBufferBytes = 0;
     this->DepthBufferRefused = false;
@@ -212,20 +220,17 @@ public:
    * The opaque geometry's depth of the viewport (x0, y0, width, height) read on the GPU: glReadPixels from the window's
    * render framebuffer (as vtkOpenGLRenderWindow::GetZbufferData reads it) into a pixel-pack buffer, which the core
    * copies on the GPU into the frame buffer's device copy (cavrSetFrameBufferOpaqueDepthGLBuffer): no trip through
-   * host memory. Returns false when it cannot (a multisampled framebuffer, which GetZbufferData resolves first; a
-   * buffer CUDA refuses, after which the host path is used until the window changes; the first frame in a window,
-   * whose GL objects Draw sets up): read through the host then.
+   * host memory (a multisampled framebuffer is resolved into one of our own first, as GetZbufferData does). Returns
+   * false when it cannot (a buffer CUDA refuses, after which the host path is used until the window changes; the
+   * first frame in a window, whose GL objects Draw sets up): read through the host then.
    */
   bool OpaqueDepthOnGpu(vtkOpenGLRenderWindow* win, int x0, int y0, int width, int height)
   {
-    if (this->DepthBufferRefused || this->InteropWindow != win || win->GetBufferNeedsResolving() ||
-      !win->GetRenderFramebuffer())
+    if (this->DepthBufferRefused || this->InteropWindow != win || !win->GetRenderFramebuffer())
     {
       if (!this->DepthBufferRefused)
       {
-        this->DepthWhy = this->InteropWindow != win ? "first frame in this window"
-          : !win->GetRenderFramebuffer()             ? "no render framebuffer"
-                                                      : "multisampled framebuffer";
+        this->DepthWhy = this->InteropWindow != win ? "first frame in this window" : "no render framebuffer";
       }
       return false;
     }
@@ -245,7 +250,46 @@ public:
     state->PushReadFramebufferBinding();
     win->GetRenderFramebuffer()->Bind(GL_READ_FRAMEBUFFER);
     win->GetRenderFramebuffer()->ActivateReadBuffer(0);
-    glReadPixels(x0, y0, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+    int rx = x0, ry = y0;
+    if (win->GetBufferNeedsResolving())
+    {
+      // Multisampled: resolve the viewport's depth into a single-sample framebuffer of our own first, as
+      // GetZbufferData does into the window's (a blit of depth needs the same depth format on both sides).
+      GLint bits = 0, type = 0;
+      glGetFramebufferAttachmentParameteriv(
+        GL_READ_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &bits);
+      glGetFramebufferAttachmentParameteriv(
+        GL_READ_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &type);
+      const GLenum format = type == GL_FLOAT ? GL_DEPTH_COMPONENT32F
+        : bits >= 32                         ? GL_DEPTH_COMPONENT32
+        : bits == 16                         ? GL_DEPTH_COMPONENT16
+                                             : GL_DEPTH_COMPONENT24;
+      if (!this->ResolveFramebuffer)
+      {
+        glGenFramebuffers(1, &this->ResolveFramebuffer);
+        glGenRenderbuffers(1, &this->ResolveRenderbuffer);
+      }
+      if (this->ResolveSize[0] != width || this->ResolveSize[1] != height || this->ResolveFormat != format)
+      {
+        glBindRenderbuffer(GL_RENDERBUFFER, this->ResolveRenderbuffer);
+        glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
+        glBindRenderbuffer(GL_RENDERBUFFER, 0);
+        this->ResolveSize[0] = width;
+        this->ResolveSize[1] = height;
+        this->ResolveFormat = format;
+      }
+      vtkOpenGLState::ScopedglEnableDisable scissorSaver(state, GL_SCISSOR_TEST);
+      state->vtkglDisable(GL_SCISSOR_TEST);
+      state->PushDrawFramebufferBinding();
+      state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, this->ResolveFramebuffer);
+      glFramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, this->ResolveRenderbuffer);
+      state->vtkglBlitFramebuffer(
+        x0, y0, x0 + width, y0 + height, 0, 0, width, height, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
+      state->PopDrawFramebufferBinding();
+      state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, this->ResolveFramebuffer);
+      rx = ry = 0;
+    }
+    glReadPixels(rx, ry, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
     state->PopReadFramebufferBinding();
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     this->DepthWhy.clear();
@@ -543,6 +587,9 @@ public:
   size_t DepthBufferBytes = 0;
   bool DepthBufferRefused = false;
   std::string DepthWhy; // why the last interop frame read the depth through the host
+  unsigned ResolveFramebuffer = 0, ResolveRenderbuffer = 0; // OpaqueDepthOnGpu's single-sample depth (multisampling)
+  int ResolveSize[2] = { 0, 0 };
+  unsigned ResolveFormat = 0;
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
   unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
