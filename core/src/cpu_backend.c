@@ -577,9 +577,9 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   sh.work.tiles = sh.work.tilesX * ((p.H + sh.work.tileH - 1) / sh.work.tileH);
   sh.work.list = job->rays;
   atomic_init(&sh.work.next, 0);
-  /* Composite frames go to the 8-ray AVX2 packets where the CPU has them (same image, bit for bit). */
-  sh.fn = atomic_load(&packetsAllowed) && cavr_cpu_packet_usable(&p) ? cavr_cpu_packet_worker
-                                     : fns[vol->desc.storage][s->interpolation];
+  /* Composite frames go to the widest packets the CPU has: 16 rays (AVX-512), 8 (AVX2); same image, bit for bit. */
+  const CavrPacketWorker packets = atomic_load(&packetsAllowed) ? cavr_cpu_packet_caster(&p) : NULL;
+  sh.fn = packets ? packets : fns[vol->desc.storage][s->interpolation];
 
   int nthreads = cavr_cpu_threads(dev);
   if (nthreads > sh.work.tiles) nthreads = sh.work.tiles;
