@@ -1,15 +1,17 @@
 /*
- * cpu_packet.c - which packet caster casts a composite frame (issue 13): 16 rays per packet where the CPU has
- * AVX-512 (cpu_packet_avx512.c), 8 where it has AVX2 and FMA (cpu_packet_avx2.c), none (the scalar caster of
- * cpu_backend.c) otherwise; the same image bit for bit at every width. Chosen per frame from
- * __builtin_cpu_supports, capped by cavr_cpu_packet_width (tests) or, at load time, by the environment
- * variable CAVR_CPU_PACKET_LANES (0, 8 or 16; benchmarks compare the widths with it).
+ * cpu_packet.c - which packet caster casts a composite frame (issue 13): 16 rays per packet (AVX-512F,
+ * cpu_packet_avx512.c) or 8 (AVX2 and FMA, cpu_packet_avx2.c), or none (the scalar caster of cpu_backend.c); the
+ * same image bit for bit at every width. Chosen per frame from __builtin_cpu_supports under a cap: 8 by default,
+ * because on the one AVX-512 CPU measured (Intel Xeon, model 207, 16 cores; docs/benchmarks.md, 2026-11-25) 16
+ * lanes were no faster unshaded and 7-30% slower shaded; 16 where CAVR_CPU_PACKET_LANES=16 in the environment
+ * (read once, at the first frame) or after cavr_cpu_packet_width(16) (tests).
  */
 #include "cpu_raycast.h"
 
 #include <stdlib.h>
 
 /* The widest packet allowed (lanes); -1: not read from the environment yet. */
+#define CAVR_CPU_PACKET_DEFAULT_LANES 8
 static atomic_int maxLanes = -1;
 
 void cavr_cpu_packet_width(int lanes) { atomic_store(&maxLanes, lanes < 0 ? 0 : lanes); }
@@ -18,7 +20,7 @@ int cavr_cpu_packet_lanes(void) {
   int cap = atomic_load(&maxLanes);
   if (cap < 0) {
     const char *e = getenv("CAVR_CPU_PACKET_LANES");
-    int want = e && *e ? atoi(e) : 16;
+    int want = e && *e ? atoi(e) : CAVR_CPU_PACKET_DEFAULT_LANES;
     int expected = -1;
     atomic_compare_exchange_strong(&maxLanes, &expected, want < 0 ? 0 : want);
     cap = atomic_load(&maxLanes);

@@ -30,7 +30,9 @@ VL VM vf_eq(VF a, VF b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
 VL VF vf_keep(VF a, VM m) { return _mm512_maskz_mov_ps(m, a); }          /* a where m, else 0 */
 VL VF vf_blend(VF a, VF b, VM m) { return _mm512_mask_blend_ps(m, a, b); } /* b where m, else a */
 VL VI vi_and(VI a, VI b) { return _mm512_and_si512(a, b); }
+#ifndef CAVR_PACKET512_GATHER
 VL VI vi_cast(VF a) { return _mm512_castps_si512(a); }
+#endif
 VL VI vi_loadu(const int32_t *p) { return _mm512_loadu_si512(p); }
 VL void vi_storeu(int32_t *p, VI a) { _mm512_storeu_si512(p, a); }
 VL void vi_store(int32_t *p, VI a) { _mm512_store_si512(p, a); }
@@ -57,6 +59,19 @@ VL void vx_transpose(const __m128 *x, VF *e0, VF *e1, VF *e2, VF *e3) {
   *e2 = _mm512_shuffle_ps(u1, u3, 0x44);
   *e3 = _mm512_shuffle_ps(u1, u3, 0xEE);
 }
+
+#ifdef CAVR_PACKET512_GATHER
+/* Measured alternative (CAVR_PACKET512_GATHER defined at build time): the 4 corner rows of the 8- and 16-bit
+   voxels by hardware gathers, one per row, instead of 64 scalar loads and the transpose. */
+#define VX_OWN_ROWS4 1
+VL void vx_rows4(const unsigned char *base, VI off, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, VI *r0,
+                 VI *r1, VI *r2, VI *r3) {
+  *r0 = _mm512_i32gather_epi32(_mm512_add_epi32(off, _mm512_set1_epi32((int)d0)), base, 1);
+  *r1 = _mm512_i32gather_epi32(_mm512_add_epi32(off, _mm512_set1_epi32((int)d1)), base, 1);
+  *r2 = _mm512_i32gather_epi32(_mm512_add_epi32(off, _mm512_set1_epi32((int)d2)), base, 1);
+  *r3 = _mm512_i32gather_epi32(_mm512_add_epi32(off, _mm512_set1_epi32((int)d3)), base, 1);
+}
+#endif
 
 #include "cpu_packet_body.h"
 

@@ -61,6 +61,7 @@ INLINE VI vi_trunc(VF a) { return VOP(cvttps_epi32)(a); }
 #define vi_srli(a, n) VOP(srli_epi32)(a, n) /* immediate counts */
 #define vi_slli(a, n) VOP(slli_epi32)(a, n)
 
+#ifndef VX_OWN_ROWS4 /* a layer may bring its own (cpu_packet_avx512.c) */
 /* Four dwords per lane, at byte offsets off[i] + d0..d3 of base, as 4 vectors (one per offset): scalar loads
    and a transpose (cheaper than 4 hardware gathers on the machines measured). */
 INLINE void vx_rows4(const unsigned char *base, VI off, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, VI *r0,
@@ -84,6 +85,7 @@ INLINE void vx_rows4(const unsigned char *base, VI off, ptrdiff_t d0, ptrdiff_t 
   *r2 = vi_cast(f2);
   *r3 = vi_cast(f3);
 }
+#endif
 
 /* The 8 trilinear corners of float voxels at voxel index b of each lane (strides sy, sz in voxels): per lane
    the x pair of each corner row (2 adjacent floats), two rows per 4-float vector, transposed. */

@@ -3,8 +3,8 @@
  * the per-ray setup, the pixel write and the queue of pixels a worker takes its rays from.
  *
  * Two casters use them and give the same image bit for bit: the scalar one (cpu_backend.c, every blend mode,
- * every CPU) and the packets of cpu_packet_body.h (composite; 16 rays with AVX-512, 8 with AVX2 and FMA, chosen at
- * run time by cpu_packet.c). So every helper here is the one definition of its arithmetic; both files are compiled with
+ * every CPU) and the packets of cpu_packet_body.h (composite; 8 rays with AVX2 and FMA, 16 with AVX-512 where asked
+ * for, chosen at run time by cpu_packet.c). So every helper here is the one definition of its arithmetic; both files are compiled with
  * -ffp-contract=off (core/CMakeLists.txt) so a * b + c is rounded twice in both, as ISO C says.
  */
 #ifndef CAVR_CPU_RAYCAST_H
@@ -602,7 +602,8 @@ typedef void (*CavrPacketWorker)(CavrPixelQueue *q, uint64_t *samples, uint64_t 
 /** The packet caster for this frame on this CPU (cpu_packet.c): the widest allowed, or NULL (the scalar caster). */
 CavrPacketWorker cavr_cpu_packet_caster(const Prep *p);
 /** Cap the packets' width at `lanes` (16: AVX-512 where the CPU has it, 8: AVX2 at most, 0: none; for tests and
-    benchmarks). Until called, the cap is CAVR_CPU_PACKET_LANES from the environment, else 16. Thread-safe. */
+    benchmarks). Until called, the cap is CAVR_CPU_PACKET_LANES from the environment, else 8 (16 lanes measured no
+    faster: cpu_packet.c). Thread-safe. */
 void cavr_cpu_packet_width(int lanes);
 /** The lanes a composite packet has on this CPU under the cap: 16 (AVX-512), 8 (AVX2 and FMA) or 0 (scalar). */
 int cavr_cpu_packet_lanes(void);

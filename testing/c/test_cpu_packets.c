@@ -225,7 +225,6 @@ int main(void) {
     same(&s, what);
   }
   scene_free(&s);
-  cavr_cpu_packet_width(16);
   printf("%d packet renders identical to the scalar caster's (widths:", g_cases);
   for (int w = 0; w < g_nwidths; ++w) printf(" %d", g_widths[w]);
   printf(")\n");
