@@ -10,8 +10,8 @@
  * picture: the two parts of a segment cut by the split take the same sample, and (1-a)^l1 (1-a)^l2 =
  * (1-a)^(l1+l2). Empty-space skipping only jumps over whole segments whose midpoints lie in transparent macro
  * cells (or blocks of them), so it changes no pixel. The arithmetic of all this is in cpu_raycast.h, shared with
- * the 8-ray AVX2 packets of cpu_packet_avx2.c, which composite frames use where the CPU has AVX2 (same image,
- * bit for bit; issue 13).
+ * the packet casters (cpu_packet_body.h: 8 rays with AVX2, 16 with AVX-512, chosen by cpu_packet.c), which
+ * composite frames use where the CPU has them (same image, bit for bit; issue 13).
  * Pixels are distributed in 16x16 tiles over threads; every pixel is computed by one thread with the same
  * arithmetic, so the image does not depend on the thread count.
  */
@@ -577,9 +577,10 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   sh.work.tiles = sh.work.tilesX * ((p.H + sh.work.tileH - 1) / sh.work.tileH);
   sh.work.list = job->rays;
   atomic_init(&sh.work.next, 0);
-  /* Composite frames go to the 8-ray AVX2 packets where the CPU has them (same image, bit for bit). */
-  sh.fn = atomic_load(&packetsAllowed) && cavr_cpu_packet_usable(&p) ? cavr_cpu_packet_worker
-                                     : fns[vol->desc.storage][s->interpolation];
+  /* Composite frames go to the packets cpu_packet.c picks (8 rays with AVX2; 16 with AVX-512 where asked for); same
+     image, bit for bit. */
+  const CavrPacketWorker packets = atomic_load(&packetsAllowed) ? cavr_cpu_packet_caster(&p) : NULL;
+  sh.fn = packets ? packets : fns[vol->desc.storage][s->interpolation];
 
   int nthreads = cavr_cpu_threads(dev);
   if (nthreads > sh.work.tiles) nthreads = sh.work.tiles;

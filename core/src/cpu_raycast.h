@@ -3,8 +3,8 @@
  * the per-ray setup, the pixel write and the queue of pixels a worker takes its rays from.
  *
  * Two casters use them and give the same image bit for bit: the scalar one (cpu_backend.c, every blend mode,
- * every CPU) and the 8-ray AVX2 packets of cpu_packet_avx2.c (composite, chosen at run time where the CPU has
- * AVX2 and FMA). So every helper here is the one definition of its arithmetic; both files are compiled with
+ * every CPU) and the packets of cpu_packet_body.h (composite; 8 rays with AVX2 and FMA, 16 with AVX-512 where asked
+ * for, chosen at run time by cpu_packet.c). So every helper here is the one definition of its arithmetic; both files are compiled with
  * -ffp-contract=off (core/CMakeLists.txt) so a * b + c is rounded twice in both, as ISO C says.
  */
 #ifndef CAVR_CPU_RAYCAST_H
@@ -597,9 +597,22 @@ CAVR_ALWAYS_INLINE int cavr_queue_next(CavrPixelQueue *q, int *px, int *py) {
 void cavr_cpu_allow_packets(int allowed);
 /** Let renders read the CPU device's padded copy of a volume (1, the default) or its own voxels (0; for tests). */
 void cavr_cpu_allow_padded(int allowed);
-/** The packet caster (cpu_packet_avx2.c): 1 when it can render this frame on this CPU. */
-int cavr_cpu_packet_usable(const Prep *p);
-/** Cast every ray the queue hands out (composite blend); adds the samples taken and the rays that hit. */
-void cavr_cpu_packet_worker(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays);
+/** A packet caster: casts every ray the queue hands out (composite blend); adds the samples taken and the rays
+    that hit. */
+typedef void (*CavrPacketWorker)(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays);
+/** The packet caster for this frame on this CPU (cpu_packet.c): the widest allowed, or NULL (the scalar caster). */
+CavrPacketWorker cavr_cpu_packet_caster(const Prep *p);
+/** Cap the packets' width at `lanes` (16: AVX-512 where the CPU has it, 8: AVX2 at most, 0: none; for tests and
+    benchmarks). Until called, the cap is CAVR_CPU_PACKET_LANES from the environment, else 8 (16 lanes measured no
+    faster: cpu_packet.c). Thread-safe. */
+void cavr_cpu_packet_width(int lanes);
+/** The lanes a composite packet has on this CPU under the cap: 16 (AVX-512), 8 (AVX2 and FMA) or 0 (scalar). */
+int cavr_cpu_packet_lanes(void);
+/** Whether this CPU (and build) runs the 8-lane AVX2 caster (cpu_packet_avx2.c) and the 16-lane AVX-512 one
+    (cpu_packet_avx512.c); their workers do nothing in a build without them. */
+int cavr_cpu_packet_has8(void);
+int cavr_cpu_packet_has16(void);
+void cavr_cpu_packet_worker8(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays);
+void cavr_cpu_packet_worker16(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays);
 
 #endif /* CAVR_CPU_RAYCAST_H */

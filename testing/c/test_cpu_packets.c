@@ -1,11 +1,14 @@
 /*
- * The CPU's 8-ray packet caster (AVX2) gives the scalar caster's image bit for bit: float colour, 8-bit colour
- * and depth planes, and the same sample and ray counts, over real volumes of every storage (uint8, uint16,
- * int16 stored offset, float32), orthographic and perspective views (axis-aligned ones too), shading,
- * nearest and trilinear interpolation, opacity correction on and off, empty-space skipping on and off, early
- * ray termination on and off, several sample distances, opaque geometry, a render extent (an MPI piece),
- * compressive ray lists, and thread counts; and each from the volume's own voxels and from the CPU device's copy
- * with padded strides (headsq and bucky have one). On a CPU without AVX2 both renders are the scalar caster's.
+ * The CPU's packet casters give the scalar caster's image bit for bit, at each width this CPU has: 8 rays (AVX2)
+ * and 16 (AVX-512), each compared with the scalar render (a width the CPU lacks prints SKIP and is not compared).
+ * Float colour, 8-bit colour and depth planes, and the same sample and ray counts, over real volumes of every
+ * storage (uint8, uint16, int16 stored offset, float32), orthographic and perspective views (axis-aligned ones
+ * too), shading, nearest and trilinear interpolation, opacity correction on and off, empty-space skipping on and
+ * off, early ray termination on and off, several sample distances, opaque geometry, a render extent (an MPI
+ * piece), compressive ray lists, and thread counts; and each from the volume's own voxels and from the CPU
+ * device's copy with padded strides (headsq and bucky have one). On a CPU without AVX2 there is nothing to
+ * compare: every render is the scalar caster's. Where teem is missing (the GPU machines) the volumes are read
+ * raw from $CAVR_RAW_DIR (test_util.h).
  */
 #include "test_util.h"
 #include "cpu_raycast.h"
@@ -50,25 +53,34 @@ static void planes_free(Planes *p) {
   free(p->rgba8);
 }
 
-/* Render with the scalar caster from the volume's own voxels and with packets from the padded copy (when the
-   volume has one), then the other way round; every plane must match bit for bit. */
-static void same_once(Scene *s, const char *what, int padScalar, int padPackets);
+/* The packet widths compared with the scalar caster: those this CPU has (main fills it). */
+static int g_widths[2], g_nwidths;
+
+/* Render with the scalar caster from the volume's own voxels and with packets of each width from the padded copy
+   (when the volume has one), then the other way round; every plane must match bit for bit. */
+static void same_once(Scene *s, const char *what, const Planes *a, int lanes, int padPackets);
 
 static void same(Scene *s, const char *what) {
-  same_once(s, what, 0, 1);
-  same_once(s, what, 1, 0);
+  for (int pad = 0; pad < 2; ++pad) {
+    Planes a;
+    cavr_cpu_allow_packets(0);
+    cavr_cpu_allow_padded(pad);
+    render(s, &a);
+    cavr_cpu_allow_packets(1);
+    for (int w = 0; w < g_nwidths; ++w) same_once(s, what, &a, g_widths[w], !pad);
+    cavr_cpu_allow_padded(1);
+    planes_free(&a);
+  }
 }
 
-static void same_once(Scene *s, const char *what, int padScalar, int padPackets) {
+static void same_once(Scene *s, const char *what, const Planes *pa, int lanes, int padPackets) {
   size_t n = (size_t)s->w * s->h;
-  Planes a, b;
-  cavr_cpu_allow_packets(0);
-  cavr_cpu_allow_padded(padScalar);
-  render(s, &a);
-  cavr_cpu_allow_packets(1);
+  Planes b;
+  const Planes a = *pa;
+  cavr_cpu_packet_width(lanes);
+  CHECK(cavr_cpu_packet_lanes() == lanes);
   cavr_cpu_allow_padded(padPackets);
   render(s, &b);
-  cavr_cpu_allow_padded(1);
   size_t diff = 0, first = n;
   for (size_t i = 0; i < n; ++i)
     if (memcmp(a.rgbaf + 4 * i, b.rgbaf + 4 * i, 4 * sizeof(float)) || memcmp(&a.depth[i], &b.depth[i], sizeof(float))) {
@@ -78,9 +90,9 @@ static void same_once(Scene *s, const char *what, int padScalar, int padPackets)
   double lit = 0.0;
   for (size_t i = 0; i < n; ++i) lit += a.rgbaf[4 * i + 3] > 0.01f;
   if (diff || a.st.samples != b.st.samples || a.st.rays != b.st.rays) {
-    fprintf(stderr, "FAIL %s: %zu pixels differ (first %zu: scalar %.9g %.9g %.9g %.9g depth %.9g, packets %.9g %.9g %.9g "
-                    "%.9g depth %.9g); samples %llu vs %llu, rays %llu vs %llu\n",
-            what, diff, first, first < n ? a.rgbaf[4 * first] : 0.0, first < n ? a.rgbaf[4 * first + 1] : 0.0,
+    fprintf(stderr, "FAIL %s, %d lanes: %zu pixels differ (first %zu: scalar %.9g %.9g %.9g %.9g depth %.9g, packets %.9g "
+                    "%.9g %.9g %.9g depth %.9g); samples %llu vs %llu, rays %llu vs %llu\n",
+            what, lanes, diff, first, first < n ? a.rgbaf[4 * first] : 0.0, first < n ? a.rgbaf[4 * first + 1] : 0.0,
             first < n ? a.rgbaf[4 * first + 2] : 0.0, first < n ? a.rgbaf[4 * first + 3] : 0.0,
             first < n ? a.depth[first] : 0.0, first < n ? b.rgbaf[4 * first] : 0.0,
             first < n ? b.rgbaf[4 * first + 1] : 0.0, first < n ? b.rgbaf[4 * first + 2] : 0.0,
@@ -92,7 +104,6 @@ static void same_once(Scene *s, const char *what, int padScalar, int padPackets)
   CHECK(memcmp(a.rgba8, b.rgba8, n * 4) == 0);
   CHECK(lit > 0.02 * n); /* a real picture, not an empty frame */
   ++g_cases;
-  planes_free(&a);
   planes_free(&b);
 }
 
@@ -135,17 +146,26 @@ static void sweep(Scene *s, const char *name) {
 }
 
 int main(void) {
-  printf("packet caster %s on this CPU\n",
-         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "runs" : "does not run (no AVX2/FMA)");
+  static const int widths[2] = {8, 16};
+  static const char *isa[2] = {"AVX2 and FMA", "AVX-512F"};
+  for (int w = 0; w < 2; ++w) {
+    cavr_cpu_packet_width(widths[w]);
+    if (cavr_cpu_packet_lanes() == widths[w]) {
+      g_widths[g_nwidths++] = widths[w];
+      printf("%d-lane packets (%s): compared with the scalar caster\n", widths[w], isa[w]);
+    } else {
+      printf("SKIP %d-lane packets: this CPU (or build) has no %s\n", widths[w], isa[w]);
+    }
+  }
   Scene s = scene_new(83, 61); /* not a multiple of the 16-pixel tile, nor of the 8 lanes */
 
-  scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr"); /* CT, uint16, anisotropic spacing */
+  scene_load_named(&s, "headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5); /* CT, uint16, anisotropic spacing */
   ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
   sweep(&s, "headsq");
-  scene_load_nrrd(&s, CAVR_DATA_DIR "/bucky_32x32x32_uint8.nhdr"); /* uint8, sparse */
+  scene_load_named(&s, "bucky_32x32x32_uint8", CAVR_UINT8, 32, 32, 32, 1.0, 1.0, 1.0); /* uint8, sparse */
   ramp_tf(&s, 0.0, 255.0, 0.4, 0.6);
   sweep(&s, "bucky");
-  scene_load_nrrd(&s, CAVR_DATA_DIR "/inia19_t1brain_168x206x128_float32.nhdr"); /* float32 MRI */
+  scene_load_named(&s, "inia19_t1brain_168x206x128_float32", CAVR_FLOAT32, 168, 206, 128, 0.5, 0.5, 0.5); /* float32 MRI */
   ramp_tf(&s, 0.0, 150.0, 0.2, 0.2);
   sweep(&s, "inia19");
 
@@ -169,7 +189,7 @@ int main(void) {
   }
 
   /* headsq again: opaque geometry, a render extent (an MPI piece), compressive ray lists, thread counts. */
-  scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
+  scene_load_named(&s, "headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5);
   ramp_tf(&s, 0.0, 4000.0, 0.1, 0.4);
   orbit(&s, -70, 35, 0, CAVR_PROJECTION_PERSPECTIVE);
   settings(&s, 1, 1, 1, 1, 0.99, 0.5, 0);
@@ -205,6 +225,8 @@ int main(void) {
     same(&s, what);
   }
   scene_free(&s);
-  printf("%d renders identical\n", g_cases);
+  printf("%d packet renders identical to the scalar caster's (widths:", g_cases);
+  for (int w = 0; w < g_nwidths; ++w) printf(" %d", g_widths[w]);
+  printf(")\n");
   return 0;
 }

@@ -70,6 +70,14 @@ static inline void scene_free(Scene *s) {
   g_dev = NULL;
 }
 
+/* The scene's volume from a loaded file (voxels and spacing), committed; frees the file's voxels. */
+static inline void scene_take_file(Scene *s, CAVRVolumeFile *f) {
+  CHECK_OK(cavrSetVolumeData(s->vol, f->type, f->dims, f->data, f->bytes));
+  CHECK_OK(cavrSetVolumeSpacing(s->vol, f->spacing));
+  CHECK_OK(cavrCommitVolume(s->vol));
+  cavrFreeVolumeFile(f);
+}
+
 /* Load a NRRD file into the scene's volume (voxels and spacing) and commit it; exits with the message on error. */
 static inline void scene_load_nrrd(Scene *s, const char *path) {
   CAVRVolumeFile f;
@@ -78,10 +86,29 @@ static inline void scene_load_nrrd(Scene *s, const char *path) {
     fprintf(stderr, "%s\n", msg);
     exit(1);
   }
-  CHECK_OK(cavrSetVolumeData(s->vol, f.type, f.dims, f.data, f.bytes));
-  CHECK_OK(cavrSetVolumeSpacing(s->vol, f.spacing));
-  CHECK_OK(cavrCommitVolume(s->vol));
-  cavrFreeVolumeFile(&f);
+  scene_take_file(s, &f);
+}
+
+/* data/NAME.nhdr, or where this cavr was built without teem (the GPU machines) $CAVR_RAW_DIR/NAME.raw (the data
+   file decompressed) with the dims, type and spacing given here; exits with the message on error. */
+static inline void scene_load_named(Scene *s, const char *name, CAVRScalarType type, int nx, int ny, int nz, double sx,
+                                    double sy, double sz) {
+  CAVRVolumeFile f;
+  char path[1024], msg[1100];
+  snprintf(path, sizeof path, "%s/%s.nhdr", CAVR_DATA_DIR, name);
+  CAVRError e = cavrLoadNrrd(path, &f, msg, sizeof msg);
+  if (e == CAVR_ERROR_UNSUPPORTED) {
+    const char *raw = getenv("CAVR_RAW_DIR");
+    const int dims[3] = {nx, ny, nz};
+    const double spacing[3] = {sx, sy, sz};
+    snprintf(path, sizeof path, "%s/%s.raw", raw ? raw : ".", name);
+    e = cavrLoadRaw(path, type, dims, spacing, &f, msg, sizeof msg);
+  }
+  if (e) {
+    fprintf(stderr, "cannot load %s: %s\n", name, msg);
+    exit(1);
+  }
+  scene_take_file(s, &f);
 }
 
 /* A constant-colour table: every entry (r,g,b,a). */

@@ -1,0 +1,43 @@
+/*
+ * cpu_packet.c - which packet caster casts a composite frame (issue 13): 16 rays per packet (AVX-512F,
+ * cpu_packet_avx512.c) or 8 (AVX2 and FMA, cpu_packet_avx2.c), or none (the scalar caster of cpu_backend.c); the
+ * same image bit for bit at every width. Chosen per frame from __builtin_cpu_supports under a cap: 8 by default,
+ * because on the one AVX-512 CPU measured (Intel Xeon, model 207, 16 cores; docs/benchmarks.md, 2026-11-25) 16
+ * lanes were no faster unshaded and 7-30% slower shaded; 16 where CAVR_CPU_PACKET_LANES=16 in the environment
+ * (read once, at the first frame) or after cavr_cpu_packet_width(16) (tests).
+ */
+#include "cpu_raycast.h"
+
+#include <stdlib.h>
+
+/* The widest packet allowed (lanes); -1: not read from the environment yet. */
+#define CAVR_CPU_PACKET_DEFAULT_LANES 8
+static atomic_int maxLanes = -1;
+
+void cavr_cpu_packet_width(int lanes) { atomic_store(&maxLanes, lanes < 0 ? 0 : lanes); }
+
+int cavr_cpu_packet_lanes(void) {
+  int cap = atomic_load(&maxLanes);
+  if (cap < 0) {
+    const char *e = getenv("CAVR_CPU_PACKET_LANES");
+    int want = e && *e ? atoi(e) : CAVR_CPU_PACKET_DEFAULT_LANES;
+    int expected = -1;
+    atomic_compare_exchange_strong(&maxLanes, &expected, want < 0 ? 0 : want);
+    cap = atomic_load(&maxLanes);
+  }
+  if (cap >= 16 && cavr_cpu_packet_has16()) return 16;
+  if (cap >= 8 && cavr_cpu_packet_has8()) return 8;
+  return 0;
+}
+
+CavrPacketWorker cavr_cpu_packet_caster(const Prep *p) {
+  if (p->blend != CAVR_BLEND_COMPOSITE || p->interp == CAVR_INTERPOLATION_CUBIC) return NULL; /* the scalar caster */
+  /* Gathers take 32-bit indices (of voxels): the volume must have fewer than 2^31 - 8 voxels. */
+  const double n = (double)p->sz * p->dims[2]; /* voxels in memory, padding included */
+  if (!(n < 2147483640.0 && p->count >= 2 && p->count < (1 << 28))) return NULL;
+  switch (cavr_cpu_packet_lanes()) {
+  case 16: return cavr_cpu_packet_worker16;
+  case 8: return cavr_cpu_packet_worker8;
+  default: return NULL;
+  }
+}

@@ -1,0 +1,575 @@
+/*
+ * cpu_packet_body.h - the composite CPU ray caster in packets of LANES rays, one per lane of a vector register
+ * (issue 13), written once for every width. Included by cpu_packet_avx2.c (8 lanes) and cpu_packet_avx512.c
+ * (16 lanes) after each defines what differs between the ISAs: LANES, VALIGN (bytes), VPFX (the intrinsics'
+ * prefix, _mm256_ or _mm512_), the types VF (LANES floats), VI (LANES int32) and VM (a lane mask: a vector for
+ * AVX2, a mask register for AVX-512), the operations whose intrinsics differ (masks, gathers, whole-register
+ * integer loads), vx_transpose (LANES 4-float rows to 4 vectors) and PACKET_WORKER, the name of the worker this
+ * body defines. The operations spelled alike in both ISAs are defined here from VPFX: each is one instruction,
+ * IEEE single precision, round to nearest. Both files are compiled with -ffp-contract=off (core/CMakeLists.txt).
+ *
+ * Same image as the scalar caster, bit for bit, at every width: every lane does the scalar arithmetic of
+ * cpu_raycast.h in the same order (a * b + c rounded twice, no FMA; clamps as max/min, equal to the scalar
+ * comparisons for the finite values they see), and whatever is not per-sample work runs per lane through the
+ * very same scalar helpers: the ray setup, the clipped first and last segments (length and opacity correction),
+ * entering a macro cell (skip it or note where it ends), the depth of the first visible sample, the pixel write.
+ *
+ * Lanes are independent rays, each at its own sample: a lane whose ray ends (leaves the box, reaches the
+ * early-termination opacity, or has nothing left but transparent cells) writes its pixel and takes the next
+ * pixel of its worker's queue, across tile boundaries, so all lanes stay busy until the frame's last rays.
+ *
+ * Per sample and lane the vector loop does the position (float offset from the ray's double anchor), the
+ * trilinear fetch (per lane one scalar load per corner row, which holds that row's x pair: 32 bits for 8- and
+ * 16-bit voxels, 64 for float; then a transpose in registers: hardware gathers cost more on the machines
+ * measured, docs/design.md), the transfer-function lookup (entries i0 and i0 + 1 of a lane are 8 adjacent
+ * floats: two 4-float rows per lane, transposed), shading when asked (the 6 gradient fetches in the vector, the
+ * Phong power per lane through powf), compositing and the early-termination test. Nearest interpolation
+ * fetches one voxel per lane with a gather.
+ *
+ * The scalar part of the march (lane_advance) runs when a lane reaches a clipped segment or the end of the
+ * cells known to be visible: a vector compare of each lane's lattice index with its next check index.
+ */
+#include <limits.h>
+#include <string.h>
+
+#define INLINE CAVR_ALWAYS_INLINE
+#define VCAT_(a, b) a##b
+#define VCAT(a, b) VCAT_(a, b)
+#define VOP(name) VCAT(VPFX, name) /* VOP(add_ps): _mm256_add_ps or _mm512_add_ps */
+
+INLINE VF vf_set1(float v) { return VOP(set1_ps)(v); }
+INLINE VF vf_zero(void) { return VOP(setzero_ps)(); }
+INLINE VF vf_add(VF a, VF b) { return VOP(add_ps)(a, b); }
+INLINE VF vf_sub(VF a, VF b) { return VOP(sub_ps)(a, b); }
+INLINE VF vf_mul(VF a, VF b) { return VOP(mul_ps)(a, b); }
+INLINE VF vf_div(VF a, VF b) { return VOP(div_ps)(a, b); }
+INLINE VF vf_min(VF a, VF b) { return VOP(min_ps)(a, b); }
+INLINE VF vf_max(VF a, VF b) { return VOP(max_ps)(a, b); }
+INLINE VF vf_sqrt(VF a) { return VOP(sqrt_ps)(a); }
+INLINE VF vf_from_vi(VI a) { return VOP(cvtepi32_ps)(a); }
+INLINE VF vf_loadu(const float *p) { return VOP(loadu_ps)(p); }
+INLINE VF vf_load(const float *p) { return VOP(load_ps)(p); }
+INLINE void vf_storeu(float *p, VF a) { VOP(storeu_ps)(p, a); }
+INLINE void vf_store(float *p, VF a) { VOP(store_ps)(p, a); }
+INLINE VI vi_set1(int v) { return VOP(set1_epi32)(v); }
+INLINE VI vi_add(VI a, VI b) { return VOP(add_epi32)(a, b); }
+INLINE VI vi_sub(VI a, VI b) { return VOP(sub_epi32)(a, b); }
+INLINE VI vi_mullo(VI a, VI b) { return VOP(mullo_epi32)(a, b); }
+INLINE VI vi_min(VI a, VI b) { return VOP(min_epi32)(a, b); }
+INLINE VI vi_srlv(VI a, VI n) { return VOP(srlv_epi32)(a, n); }
+INLINE VI vi_trunc(VF a) { return VOP(cvttps_epi32)(a); }
+#define vi_srli(a, n) VOP(srli_epi32)(a, n) /* immediate counts */
+#define vi_slli(a, n) VOP(slli_epi32)(a, n)
+
+#ifndef VX_OWN_ROWS4 /* a layer may bring its own (cpu_packet_avx512.c) */
+/* Four dwords per lane, at byte offsets off[i] + d0..d3 of base, as 4 vectors (one per offset): scalar loads
+   and a transpose (cheaper than 4 hardware gathers on the machines measured). */
+INLINE void vx_rows4(const unsigned char *base, VI off, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, VI *r0,
+                     VI *r1, VI *r2, VI *r3) {
+  int32_t o[LANES] __attribute__((aligned(VALIGN)));
+  vi_store(o, off);
+  __m128 x[LANES];
+  for (int i = 0; i < LANES; ++i) {
+    const unsigned char *q = base + o[i];
+    int32_t v0, v1, v2, v3;
+    memcpy(&v0, q + d0, 4);
+    memcpy(&v1, q + d1, 4);
+    memcpy(&v2, q + d2, 4);
+    memcpy(&v3, q + d3, 4);
+    x[i] = _mm_castsi128_ps(_mm_setr_epi32(v0, v1, v2, v3));
+  }
+  VF f0, f1, f2, f3;
+  vx_transpose(x, &f0, &f1, &f2, &f3);
+  *r0 = vi_cast(f0);
+  *r1 = vi_cast(f1);
+  *r2 = vi_cast(f2);
+  *r3 = vi_cast(f3);
+}
+#endif
+
+/* The 8 trilinear corners of float voxels at voxel index b of each lane (strides sy, sz in voxels): per lane
+   the x pair of each corner row (2 adjacent floats), two rows per 4-float vector, transposed. */
+INLINE void vx_pairs_f32(const float *v, VI b, ptrdiff_t sy, ptrdiff_t sz, VF *c000, VF *c100, VF *c010, VF *c110,
+                         VF *c001, VF *c101, VF *c011, VF *c111) {
+  int32_t o[LANES] __attribute__((aligned(VALIGN)));
+  vi_store(o, b);
+  __m128 lo[LANES], hi[LANES];
+  for (int i = 0; i < LANES; ++i) {
+    const float *q = v + o[i];
+    long long r0, r1, r2, r3; /* 2 floats each (4-byte aligned only: memcpy) */
+    memcpy(&r0, q, 8);
+    memcpy(&r1, q + sy, 8);
+    memcpy(&r2, q + sz, 8);
+    memcpy(&r3, q + sz + sy, 8);
+    lo[i] = _mm_castsi128_ps(_mm_set_epi64x(r1, r0));
+    hi[i] = _mm_castsi128_ps(_mm_set_epi64x(r3, r2));
+  }
+  vx_transpose(lo, c000, c100, c010, c110);
+  vx_transpose(hi, c001, c101, c011, c111);
+}
+
+/* Transfer-function entries i0 and i0 + 1 of every lane (RGBA each), as 8 vectors: two 4-float rows per lane
+   loaded and transposed in registers (8 gathers cost 4 times as much on the machines measured). */
+INLINE void vx_tf_rows(const float *table, VI i0, VF *r0, VF *g0, VF *b0, VF *a0, VF *r1, VF *g1, VF *b1, VF *a1) {
+  int32_t ix[LANES] __attribute__((aligned(VALIGN)));
+  vi_store(ix, vi_slli(i0, 2));
+  __m128 e0[LANES], e1[LANES];
+  for (int i = 0; i < LANES; ++i) {
+    e0[i] = _mm_loadu_ps(table + ix[i]);
+    e1[i] = _mm_loadu_ps(table + ix[i] + 4);
+  }
+  vx_transpose(e0, r0, g0, b0, a0);
+  vx_transpose(e1, r1, g1, b1, a1);
+}
+
+/* Broadcast constants of a frame. */
+typedef struct Consts {
+  VF maxX, maxY, maxZ;       /* maxCoord */
+  VI dm2x, dm2y, dm2z;       /* dims - 2 (trilinear base clamps) */
+  VI sy, sz, last4, last2;   /* strides (voxels); N - 4, N - 2 (nearest: last whole dword) */
+  VF step, idxScale, idxBias, cm1;
+  VI cm2;                    /* count - 2 */
+  VF ert;
+  const void *vox;
+  const float *table;
+  int syS, szS;              /* strides (voxels) */
+} Consts;
+
+/* Per-lane scalar state: the ray, its lattice and the bookkeeping the vector loop does not do. */
+typedef struct Lane {
+  CavrRay r;
+  CavrLattice l;
+  double visibleUntil;       /* the macro cell is known visible for midpoints before this t */
+  float depth;
+  float len;                 /* length of the current (clipped) segment */
+} Lane;
+
+/* The lanes' vector state, spilled here when lanes change (a ray ends or a cell is entered). */
+typedef struct Packet {
+  int32_t k[LANES], kc[LANES], k0[LANES];
+  float ofx[LANES], ofy[LANES], ofz[LANES], dfx[LANES], dfy[LANES], dfz[LANES];
+  float dwx[LANES], dwy[LANES], dwz[LANES]; /* world ray direction (shading) */
+  float A[LANES], Cr[LANES], Cg[LANES], Cb[LANES];
+  Lane lane[LANES];
+} Packet;
+
+INLINE VF clampv(VF v, VF hi) { return vf_min(vf_max(v, vf_zero()), hi); }
+INLINE VF lerpv(VF a, VF b, VF f) { return vf_add(a, vf_mul(f, vf_sub(b, a))); }
+
+/* The stored value at (x, y, z) for every lane: cavr_sample's arithmetic. */
+INLINE VF samplev(const Consts *c, int storage, int interp, VF x, VF y, VF z) {
+  x = clampv(x, c->maxX);
+  y = clampv(y, c->maxY);
+  z = clampv(z, c->maxZ);
+  if (interp == CAVR_INTERPOLATION_NEAREST) {
+    const VF h = vf_set1(0.5f);
+    VI ix = vi_trunc(vf_add(x, h)), iy = vi_trunc(vf_add(y, h)), iz = vi_trunc(vf_add(z, h));
+    VI i = vi_add(vi_add(ix, vi_mullo(iy, c->sy)), vi_mullo(iz, c->sz));
+    if (storage == CAVR_STORE_F32) return vf_gather4((const float *)c->vox, i);
+    /* A dword ending at or before the last voxel, shifted down to voxel i. */
+    if (storage == CAVR_STORE_U8) {
+      VI j = vi_min(i, c->last4);
+      VI g = vi_gather1(c->vox, j);
+      g = vi_srlv(g, vi_slli(vi_sub(i, j), 3));
+      return vf_from_vi(vi_and(g, vi_set1(0xff)));
+    }
+    VI j = vi_min(i, c->last2);
+    VI g = vi_gather2(c->vox, j);
+    g = vi_srlv(g, vi_slli(vi_sub(i, j), 4));
+    return vf_from_vi(vi_and(g, vi_set1(0xffff)));
+  }
+  VI ix = vi_min(vi_trunc(x), c->dm2x);
+  VI iy = vi_min(vi_trunc(y), c->dm2y);
+  VI iz = vi_min(vi_trunc(z), c->dm2z);
+  VF fx = vf_sub(x, vf_from_vi(ix)), fy = vf_sub(y, vf_from_vi(iy)), fz = vf_sub(z, vf_from_vi(iz));
+  VI b = vi_add(vi_add(ix, vi_mullo(iy, c->sy)), vi_mullo(iz, c->sz));
+  VF c000, c100, c010, c110, c001, c101, c011, c111;
+  if (storage == CAVR_STORE_U8) {
+    /* One dword per corner row holds the x pair; the last row's is read 2 bytes early (never past the end). */
+    const VI m = vi_set1(0xff);
+    const ptrdiff_t sy = (ptrdiff_t)c->syS, sz = (ptrdiff_t)c->szS;
+    VI g0, g1, g2, g3;
+    vx_rows4((const unsigned char *)c->vox, b, 0, sy, sz, sy + sz - 2, &g0, &g1, &g2, &g3);
+    c000 = vf_from_vi(vi_and(g0, m));
+    c100 = vf_from_vi(vi_and(vi_srli(g0, 8), m));
+    c010 = vf_from_vi(vi_and(g1, m));
+    c110 = vf_from_vi(vi_and(vi_srli(g1, 8), m));
+    c001 = vf_from_vi(vi_and(g2, m));
+    c101 = vf_from_vi(vi_and(vi_srli(g2, 8), m));
+    c011 = vf_from_vi(vi_and(vi_srli(g3, 16), m));
+    c111 = vf_from_vi(vi_srli(g3, 24));
+  } else if (storage == CAVR_STORE_U16) {
+    const VI m = vi_set1(0xffff);
+    const ptrdiff_t sy = 2 * (ptrdiff_t)c->syS, sz = 2 * (ptrdiff_t)c->szS;
+    VI g0, g1, g2, g3;
+    vx_rows4((const unsigned char *)c->vox, vi_add(b, b), 0, sy, sz, sy + sz, &g0, &g1, &g2, &g3);
+    c000 = vf_from_vi(vi_and(g0, m));
+    c100 = vf_from_vi(vi_srli(g0, 16));
+    c010 = vf_from_vi(vi_and(g1, m));
+    c110 = vf_from_vi(vi_srli(g1, 16));
+    c001 = vf_from_vi(vi_and(g2, m));
+    c101 = vf_from_vi(vi_srli(g2, 16));
+    c011 = vf_from_vi(vi_and(g3, m));
+    c111 = vf_from_vi(vi_srli(g3, 16));
+  } else {
+    /* Per lane the x pair of each corner row (2 floats, adjacent), transposed. */
+    vx_pairs_f32((const float *)c->vox, b, (ptrdiff_t)c->syS, (ptrdiff_t)c->szS, &c000, &c100, &c010, &c110, &c001,
+                 &c101, &c011, &c111);
+  }
+  VF c00 = lerpv(c000, c100, fx), c10 = lerpv(c010, c110, fx);
+  VF c01 = lerpv(c001, c101, fx), c11 = lerpv(c011, c111, fx);
+  VF c0 = lerpv(c00, c10, fy), c1 = lerpv(c01, c11, fy);
+  return lerpv(c0, c1, fz);
+}
+
+/* md(k) = mAnchor + (float)(k - k0) * step: the double midpoint the scalar caster compares with visibleUntil. */
+INLINE double midpoint(const Lane *L, float step, long k) { return L->l.mAnchor + (float)(k - L->l.k0) * step; }
+
+/* The first lattice index after k whose midpoint reaches visibleUntil (md is non-decreasing in k). */
+INLINE long first_k_reaching(const Lane *L, float step, double invStep, long k) {
+  const double vu = L->visibleUntil;
+  double est = (vu - L->l.mAnchor) * invStep + (double)L->l.k0;
+  if (!(est < (double)(INT_MAX / 2))) return INT_MAX; /* not within reach (or infinite, or NaN) */
+  long kk = (long)est;
+  if (kk < k + 1) kk = k + 1;
+  while (kk > k + 1 && midpoint(L, step, kk - 1) >= vu) --kk;
+  while (midpoint(L, step, kk) < vu) ++kk;
+  return kk;
+}
+
+INLINE int lane_skip_region(const Prep *p, const Lane *L, const float v[3], double *texit) {
+  int lo[3], hi[3];
+  const int visible = cavr_skip_region(p, v, lo, hi);
+  *texit = cavr_region_exit(lo, hi, L->r.o, L->r.df, L->r.inv);
+  return visible;
+}
+
+/*
+ * The scalar part of the march for a lane at lattice index *k: what the scalar caster does before it samples.
+ * Returns 1 with *k the segment to sample (its clipped length in L->len) and *kc the next index at which this
+ * must run again (a clipped segment, or a midpoint past the known-visible cells); 0 when the ray has ended.
+ * After a visible cell it looks ahead: the checks the scalar caster will make at the next cell entries (same
+ * position, same visibleUntil, so the same answers) are made now while they find visible cells, up to 4.
+ */
+static int lane_advance(const Prep *p, Lane *L, long *k, int32_t *kc) {
+  const float step = p->step;
+  const double invStep = 1.0 / step;
+  const CavrLattice *l = &L->l;
+  const float *df = L->r.df;
+  long kk = *k;
+  for (;;) {
+    if (kk > l->kEnd) return 0;
+    float len = step;
+    if (kk < l->kFull0 || kk > l->kFull1) {
+      float ts = cavr_maxf((float)kk * step, l->ft0), te = cavr_minf((float)(kk + 1) * step, l->ft1);
+      if (!(ts < te)) return 0;
+      len = te - ts;
+    }
+    const float rel = (float)(kk - l->k0) * step;
+    const double md = l->mAnchor + rel;
+    float v[3] = {l->of[0] + rel * df[0], l->of[1] + rel * df[1], l->of[2] + rel * df[2]};
+    long kv = INT_MAX;
+    if (p->skip) {
+      if (md >= L->visibleUntil) {
+        if (!cavr_inside_data(p, v)) {
+          kv = kk + 1; /* outside the data: the scalar caster checks again at the next sample */
+        } else {
+          double texit;
+          if (!lane_skip_region(p, L, v, &texit)) {
+            long kn = cavr_jump_target(texit, invStep);
+            kk = kn > kk + 1 ? kn : kk + 1;
+            continue;
+          }
+          L->visibleUntil = (float)texit;
+          kv = first_k_reaching(L, step, invStep, kk);
+          for (int ahead = 0; ahead < 4 && kv <= l->kFull1; ++ahead) {
+            const float r2 = (float)(kv - l->k0) * step;
+            const float v2[3] = {l->of[0] + r2 * df[0], l->of[1] + r2 * df[1], l->of[2] + r2 * df[2]};
+            double t2;
+            if (!cavr_inside_data(p, v2) || !lane_skip_region(p, L, v2, &t2)) break;
+            L->visibleUntil = (float)t2;
+            kv = first_k_reaching(L, step, invStep, kv);
+          }
+        }
+      } else {
+        kv = first_k_reaching(L, step, invStep, kk);
+      }
+    }
+    L->len = len;
+    *k = kk;
+    const long lim = (l->kFull1 < l->kEnd ? l->kFull1 : l->kEnd) + 1; /* past the last whole segment, or the end */
+    *kc = (int32_t)(kv < lim ? kv : lim);
+    return 1;
+  }
+}
+
+/*
+ * Put the next ray of the queue that has a sample into lane i (rays that miss the box, or whose every
+ * segment is skipped, are written here at once; a ray whose lattice indices do not fit the lanes' 32 bits
+ * is cast by the scalar march). Returns 0 when the queue is empty: the lane stays idle.
+ */
+static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64_t *samples, uint64_t *rays) {
+  Lane *L = &P->lane[i];
+  int px, py;
+  while (cavr_queue_next(q, &px, &py)) {
+    float out[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (!cavr_ray_setup(p, px, py, &L->r)) {
+      cavr_write_pixel(p, L->r.pix, out, 1.0f);
+      continue;
+    }
+    ++*rays;
+    cavr_lattice(p, &L->r, &L->l);
+    if (!(L->l.k0 > -(1L << 30) && L->l.kFull1 < (1L << 30))) {
+      float depth = 1.0f;
+      cavr_composite_march(p, p->storage, p->interp, &L->r, out, &depth, samples);
+      cavr_write_pixel(p, L->r.pix, out, depth);
+      continue;
+    }
+    L->visibleUntil = -1.0;
+    L->depth = 1.0f;
+    long k = L->l.kBegin;
+    int32_t kc;
+    if (!lane_advance(p, L, &k, &kc)) {
+      cavr_write_pixel(p, L->r.pix, out, 1.0f);
+      continue;
+    }
+    P->k[i] = (int32_t)k;
+    P->kc[i] = kc;
+    P->k0[i] = (int32_t)L->l.k0;
+    P->ofx[i] = L->l.of[0];
+    P->ofy[i] = L->l.of[1];
+    P->ofz[i] = L->l.of[2];
+    P->dfx[i] = L->r.df[0];
+    P->dfy[i] = L->r.df[1];
+    P->dfz[i] = L->r.df[2];
+    P->dwx[i] = L->r.dw[0];
+    P->dwy[i] = L->r.dw[1];
+    P->dwz[i] = L->r.dw[2];
+    P->A[i] = P->Cr[i] = P->Cg[i] = P->Cb[i] = 0.0f;
+    return 1;
+  }
+  /* Idle: a harmless position (voxel 0) that never reaches a check. */
+  P->k[i] = P->k0[i] = 0;
+  P->kc[i] = INT_MAX;
+  P->ofx[i] = P->ofy[i] = P->ofz[i] = P->dfx[i] = P->dfy[i] = P->dfz[i] = 0.0f;
+  P->dwx[i] = P->dwy[i] = P->dwz[i] = 0.0f;
+  P->lane[i].len = p->step;
+  P->A[i] = P->Cr[i] = P->Cg[i] = P->Cb[i] = 0.0f;
+  return 0;
+}
+
+INLINE void lane_finish(const Prep *p, Packet *P, int i) {
+  const float out[4] = {P->Cr[i], P->Cg[i], P->Cb[i], P->A[i]};
+  cavr_write_pixel(p, P->lane[i].r.pix, out, P->lane[i].depth);
+}
+
+/* One gradient component: cavr_shade_sample's clamped central difference along an axis. */
+INLINE VF gradient_axis(const Consts *c, int storage, int interp, VF x, VF y, VF z, int axis) {
+  const VF one = vf_set1(1.0f), zero = vf_zero();
+  const VF v = axis == 0 ? x : axis == 1 ? y : z;
+  const VF hiLimit = axis == 0 ? c->maxX : axis == 1 ? c->maxY : c->maxZ;
+  const VF lo = vf_max(vf_sub(v, one), zero), hi = vf_min(vf_add(v, one), hiLimit);
+  VF sh, sl;
+  if (axis == 0) {
+    sh = samplev(c, storage, interp, hi, y, z);
+    sl = samplev(c, storage, interp, lo, y, z);
+  } else if (axis == 1) {
+    sh = samplev(c, storage, interp, x, hi, z);
+    sl = samplev(c, storage, interp, x, lo, z);
+  } else {
+    sh = samplev(c, storage, interp, x, y, hi);
+    sl = samplev(c, storage, interp, x, y, lo);
+  }
+  const VF span = vf_sub(hi, lo);
+  return vf_keep(vf_div(vf_sub(sh, sl), span), vf_gt(hi, lo));
+}
+
+/* The march, for one storage and interpolation (constants: the compiler drops the other branches). */
+INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp) {
+  const Prep *p = q->work->prep;
+  Consts c;
+  c.maxX = vf_set1(p->maxCoord[0]);
+  c.maxY = vf_set1(p->maxCoord[1]);
+  c.maxZ = vf_set1(p->maxCoord[2]);
+  c.dm2x = vi_set1(p->dims[0] - 2);
+  c.dm2y = vi_set1(p->dims[1] - 2);
+  c.dm2z = vi_set1(p->dims[2] - 2);
+  c.sy = vi_set1((int)p->sy);
+  c.sz = vi_set1((int)p->sz);
+  const int nvox = (int)(p->sz * (size_t)p->dims[2]);
+  c.last4 = vi_set1(nvox - 4);
+  c.last2 = vi_set1(nvox - 2);
+  c.step = vf_set1(p->step);
+  c.idxScale = vf_set1(p->idxScale);
+  c.idxBias = vf_set1(p->idxBias);
+  c.cm1 = vf_set1((float)(p->count - 1));
+  c.cm2 = vi_set1(p->count - 2);
+  c.ert = vf_set1(p->ert);
+  c.vox = p->voxels;
+  c.syS = (int)p->sy;
+  c.szS = (int)p->sz;
+  c.table = p->table;
+  const float step = p->step;
+  const VF zero = vf_zero(), one = vf_set1(1.0f);
+  const VI onei = vi_set1(1);
+
+  uint64_t samples = 0, rays = 0;
+  Packet P __attribute__((aligned(VALIGN)));
+  int live = 0, clipped = 0; /* lanes with a ray; lanes whose next segment is clipped */
+  for (int i = 0; i < LANES; ++i)
+    if (lane_start(p, q, &P, i, &samples, &rays)) {
+      live |= 1 << i;
+      if (P.lane[i].len != step) clipped |= 1 << i;
+    }
+
+  while (live) {
+    VI k = vi_loadu(P.k);
+    const VI kc = vi_loadu(P.kc), k0 = vi_loadu(P.k0);
+    const VF ofx = vf_loadu(P.ofx), ofy = vf_loadu(P.ofy), ofz = vf_loadu(P.ofz);
+    const VF dfx = vf_loadu(P.dfx), dfy = vf_loadu(P.dfy), dfz = vf_loadu(P.dfz);
+    VF A = vf_loadu(P.A), Cr = vf_loadu(P.Cr), Cg = vf_loadu(P.Cg), Cb = vf_loadu(P.Cb);
+    int done, check;
+    for (;;) {
+      /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
+      const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
+      const VF x = vf_add(ofx, vf_mul(rel, dfx)), y = vf_add(ofy, vf_mul(rel, dfy)), z = vf_add(ofz, vf_mul(rel, dfz));
+      const VF s = samplev(&c, storage, interp, x, y, z);
+      samples += (uint64_t)__builtin_popcount((unsigned)live);
+      /* Transfer function: index, weight, opacity; entries i0 and i0 + 1 of every lane (R, G, B, A of each). */
+      const VF fi = clampv(vf_add(vf_mul(s, c.idxScale), c.idxBias), c.cm1);
+      const VI i0 = vi_min(vi_trunc(fi), c.cm2);
+      const VF f = vf_sub(fi, vf_from_vi(i0));
+      VF r0, g0, b0, a0, r1, g1, b1, a1;
+      vx_tf_rows(c.table, i0, &r0, &g0, &b0, &a0, &r1, &g1, &b1, &a1);
+      VF a = lerpv(a0, a1, f);
+      /* Visible: opacity > 0 before the clipped-length correction (which may round it to 0), as in the scalar caster. */
+      const int vis = live & vm_bits(vf_gt(a, zero));
+      if (clipped) {
+        if (p->correction && (clipped & vis)) { /* per lane, through powf, as the scalar caster does */
+          float av[LANES] __attribute__((aligned(VALIGN)));
+          vf_store(av, a);
+          for (int i = 0; i < LANES; ++i)
+            if (clipped & vis & (1 << i))
+              av[i] = av[i] >= 1.0f ? 1.0f : 1.0f - powf(1.0f - av[i], P.lane[i].len / step);
+          a = vf_load(av);
+        }
+        clipped = 0;
+      }
+      done = 0;
+      if (vis) {
+        const VM vm = vm_from_bits(vis);
+        VF r = lerpv(r0, r1, f), g = lerpv(g0, g1, f), b = lerpv(b0, b1, f);
+        if (p->shade) {
+          samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
+          /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
+          const VF gx = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 0), vf_set1((float)p->invSpacing[0]));
+          const VF gy = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 1), vf_set1((float)p->invSpacing[1]));
+          const VF gz = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 2), vf_set1((float)p->invSpacing[2]));
+          if (p->light.count) { /* cavrSetRenderLights: the scalar caster's cavr_lighting_apply per visible lane */
+            float v[6][LANES] __attribute__((aligned(VALIGN)));
+            vf_store(v[0], gx);
+            vf_store(v[1], gy);
+            vf_store(v[2], gz);
+            vf_store(v[3], r);
+            vf_store(v[4], g);
+            vf_store(v[5], b);
+            for (int i = 0; i < LANES; ++i)
+              if (vis >> i & 1) {
+                const float gl[3] = {v[0][i], v[1][i], v[2][i]};
+                float c3[3] = {v[3][i], v[4][i], v[5][i]};
+                cavr_lighting_apply(&p->light, gl, c3);
+                v[3][i] = c3[0];
+                v[4][i] = c3[1];
+                v[5][i] = c3[2];
+              }
+            r = vf_load(v[3]);
+            g = vf_load(v[4]);
+            b = vf_load(v[5]);
+          } else {
+            const VF len2 = vf_add(vf_add(vf_mul(gx, gx), vf_mul(gy, gy)), vf_mul(gz, gz));
+            const VF dwx = vf_loadu(P.dwx), dwy = vf_loadu(P.dwy), dwz = vf_loadu(P.dwz);
+            const VF dot = vf_add(vf_add(vf_mul(gx, dwx), vf_mul(gy, dwy)), vf_mul(gz, dwz));
+            const VF ndotl = vf_keep(vf_div(vf_abs(dot), vf_sqrt(len2)), vf_gt(len2, vf_set1(p->light.gradientFloor2)));
+            const VF diff = vf_add(vf_set1(p->ka), vf_mul(vf_set1(p->kd), ndotl));
+            VF spec = zero;
+            if (p->ks > 0.0f) {
+              float nl[LANES] __attribute__((aligned(VALIGN))), sp[LANES] __attribute__((aligned(VALIGN)));
+              vf_store(nl, ndotl);
+              for (int i = 0; i < LANES; ++i) sp[i] = ((vis >> i & 1) && nl[i] > 0.0f) ? p->ks * powf(nl[i], p->kp) : 0.0f;
+              spec = vf_load(sp);
+            }
+            r = vf_min(vf_add(vf_mul(r, diff), spec), one);
+            g = vf_min(vf_add(vf_mul(g, diff), spec), one);
+            b = vf_min(vf_add(vf_mul(b, diff), spec), one);
+          }
+        }
+        /* Depth of a ray's first visible sample. */
+        const int first = vis & vm_bits(vf_eq(A, zero));
+        if (first) {
+          int32_t kv[LANES] __attribute__((aligned(VALIGN)));
+          vi_store(kv, k);
+          for (int i = 0; i < LANES; ++i)
+            if (first >> i & 1) {
+              Lane *L = &P.lane[i];
+              L->depth = cavr_window_depth(p, L->r.nearW, L->r.dirW, (float)midpoint(L, step, kv[i]));
+            }
+        }
+        const VF w = vf_mul(vf_sub(one, A), a);
+        Cr = vf_blend(Cr, vf_add(Cr, vf_mul(w, r)), vm);
+        Cg = vf_blend(Cg, vf_add(Cg, vf_mul(w, g)), vm);
+        Cb = vf_blend(Cb, vf_add(Cb, vf_mul(w, b)), vm);
+        A = vf_blend(A, vf_add(A, w), vm);
+        done = vis & vm_bits(vf_ge(A, c.ert));
+      }
+      k = vi_add(k, onei);
+      /* Lanes at a clipped segment or a macro-cell boundary: their scalar part runs before the next sample. */
+      check = live & ~done & ~vm_bits(vi_gt(kc, k));
+      if (done | check) break;
+    }
+    vi_storeu(P.k, k);
+    vf_storeu(P.A, A);
+    vf_storeu(P.Cr, Cr);
+    vf_storeu(P.Cg, Cg);
+    vf_storeu(P.Cb, Cb);
+    for (int i = 0; i < LANES; ++i) {
+      const int bit = 1 << i;
+      if (!((done | check) & bit)) continue;
+      if (check & bit) {
+        long kk = P.k[i];
+        int32_t kcNew;
+        if (lane_advance(p, &P.lane[i], &kk, &kcNew)) {
+          P.k[i] = (int32_t)kk;
+          P.kc[i] = kcNew;
+          if (P.lane[i].len != step) clipped |= bit;
+          continue;
+        }
+      }
+      lane_finish(p, &P, i); /* early termination, or the end of the ray */
+      if (lane_start(p, q, &P, i, &samples, &rays)) {
+        if (P.lane[i].len != step) clipped |= bit;
+      } else {
+        live &= ~bit;
+      }
+    }
+  }
+  *samplesOut += samples;
+  *raysOut += rays;
+}
+
+#define DEFINE_MARCH(NAME, STORAGE, INTERP)                                                                        \
+  static void NAME(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {                                        \
+    packet_march(q, samples, rays, STORAGE, INTERP);                                                               \
+  }
+DEFINE_MARCH(march_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST)
+DEFINE_MARCH(march_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_MARCH(march_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST)
+DEFINE_MARCH(march_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_MARCH(march_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
+DEFINE_MARCH(march_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
+
+void PACKET_WORKER(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {
+  static void (*const fns[3][2])(CavrPixelQueue *, uint64_t *, uint64_t *) = {
+      {march_u8_nearest, march_u8_linear}, {march_u16_nearest, march_u16_linear}, {march_f32_nearest, march_f32_linear}};
+  const Prep *p = q->work->prep;
+  fns[p->storage][p->interp == CAVR_INTERPOLATION_TRILINEAR](q, samples, rays);
+}
