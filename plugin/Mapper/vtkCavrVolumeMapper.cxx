@@ -1167,14 +1167,15 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   in.Depth.resize(static_cast<size_t>(width) * height);
   const bool opaque = HasOpaqueGeometry(ren);
-  if (opaque && interop && in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
+  if (opaque && interop && this->OpaqueDepthPath == DEPTH_AUTO && in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
   {
     in.LastDepthPath = "gpu"; // the frame buffer holds it on the GPU
   }
   else if (opaque && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
-    in.LastDepthPath = interop && !in.DepthWhy.empty() ? "host (" + in.DepthWhy + ")" : "host";
+    in.LastDepthPath =
+      interop && this->OpaqueDepthPath == DEPTH_AUTO && !in.DepthWhy.empty() ? "host (" + in.DepthWhy + ")" : "host";
   }
   else
   {
@@ -1293,5 +1294,6 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
   os << indent << "DisplayPath: " << this->DisplayPath << endl;
+  os << indent << "OpaqueDepthPath: " << this->OpaqueDepthPath << endl;
   os << indent << "LastDisplayPath: " << this->Internals->LastDisplay << endl;
 }

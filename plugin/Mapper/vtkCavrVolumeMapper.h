@@ -157,6 +157,21 @@ public:
   vtkGetMacro(DisplayPath, int);
   ///@}
 
+  ///@{
+  /**
+   * Where the opaque geometry's depth (rays stop at it) is read on the GPU display path (DISPLAY_AUTO chose the GPU):
+   * 0 auto: into a pixel-pack buffer that CUDA copies on the GPU (no host round trip); 1 host: read back into host
+   * memory and uploaded, as the host display path always does. Both give the same picture.
+   */
+  enum OpaqueDepthPaths
+  {
+    DEPTH_AUTO = 0,
+    DEPTH_HOST = 1
+  };
+  vtkSetClampMacro(OpaqueDepthPath, int, DEPTH_AUTO, DEPTH_HOST);
+  vtkGetMacro(OpaqueDepthPath, int);
+  ///@}
+
   /** How the last frame reached the window: "interop" (GPU textures), "host" ("" before the first). */
   const char* GetLastDisplayPathName();
 
@@ -222,6 +237,7 @@ protected:
   int Supersampling = 1;
   double InteractiveUpdateRate = 1.0;
   int DisplayPath = DISPLAY_AUTO;
+  int OpaqueDepthPath = DEPTH_AUTO;
   double LastDrawTime = 0.0;
 
 private:

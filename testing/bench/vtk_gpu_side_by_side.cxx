@@ -181,13 +181,16 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   ren->AddActor(sphereActor);
   // Series: 0-3 the window's frames (path 5: nothing visible, VTK's own cost of a frame), 4 the C API, 6-7 the
   // mappers' own Render() calls (LastDrawTime) in the host and interop frames.
-  vtkVolume *vols[6] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr};
-  const char *names[8] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
+  // 8: path 3 with the opaque depth read through host memory (the mapper's OpaqueDepthPath HOST), against 3's GPU read.
+  constexpr int S = 9;
+  vtkVolume *vols[S] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr, nullptr, nullptr, texVol};
+  const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
-                          "cavr_mapper_interop_render_call"};
+                          "cavr_mapper_interop_render_call", "cavr_mapper_interop_depth_via_host"};
   auto timed = [&](int path) {
     for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(vols[v] == vols[path]);
-    sphereActor->SetVisibility(path == 3);
+    sphereActor->SetVisibility(path == 3 || path == 8);
+    texMapper->SetOpaqueDepthPath(path == 8 ? vtkCavrVolumeMapper::DEPTH_HOST : vtkCavrVolumeMapper::DEPTH_AUTO);
     const double a = now_ms();
     win->Render();
     win->WaitForCompletion();
@@ -205,16 +208,16 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   vc->OrthogonalizeViewUp();
   ren->ResetCameraClippingRange();
   CAVRRenderStats st;
-  for (int path : {0, 1, 2, 3, 5})
+  for (int path : {0, 1, 2, 3, 5, 8})
     for (int i = 0; i < 3; ++i) timed(path);
   for (int i = 0; i < 3; ++i) capi(&st);
-  std::vector<double> t[8], kernel;
+  std::vector<double> t[S], kernel;
   double psnrHost = 0.0, psnrTex = 0.0;
   for (int k = 0; k < frames; ++k) {
     vc->Azimuth(360.0 / frames);
     vc->OrthogonalizeViewUp();
     ren->ResetCameraClippingRange();
-    for (int path : {0, 1, 2, 3, 5}) {
+    for (int path : {0, 1, 2, 3, 5, 8}) {
       t[path].push_back(timed(path));
       if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
       if (path == 2) t[7].push_back(texMapper->GetLastDrawTime());
@@ -240,8 +243,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   const std::string csvPath = out + "/vtk_mapper_orbit.csv";
   FILE *csv = std::fopen(csvPath.c_str(), "a");
   if (!csv) die("cannot write " + csvPath);
-  double med[8], avg[8];
-  for (int p = 0; p < 8; ++p) {
+  double med[S], avg[S];
+  for (int p = 0; p < S; ++p) {
     med[p] = median(t[p]);
     avg[p] = 0.0;
     for (double x : t[p]) avg[p] += x / t[p].size();
@@ -251,8 +254,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   std::fclose(csv);
   std::printf("orbit %dx%dx%d %s, %dx%d window, %d frames (median / mean ms of Render() + WaitForCompletion()):\n",
               dims[0], dims[1], dims[2], tf.c_str(), size, size, frames);
-  for (int p = 0; p < 8; ++p)
-    std::printf("  %-32s %9.3f %9.3f\n", names[p], med[p], avg[p]);
+  for (int p = 0; p < S; ++p)
+    std::printf("  %-34s %9.3f %9.3f\n", names[p], med[p], avg[p]);
   std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (interop); mapper / C API: %.2fx (host) "
               "%.2fx (interop); PSNR vs C API: %.2f dB (host) %.2f dB (interop); display path %s\n",
               median(kernel), med[0] / med[1], med[0] / med[2], med[1] / med[4], med[2] / med[4], psnrHost, psnrTex,
