@@ -1167,7 +1167,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   in.Depth.resize(static_cast<size_t>(width) * height);
   const bool opaque = HasOpaqueGeometry(ren);
-  if (opaque && interop && this->OpaqueDepthPath == DEPTH_AUTO && in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
+  if (opaque && interop && this->OpaqueDepthPath == DEPTH_GPU && in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
   {
     in.LastDepthPath = "gpu"; // the frame buffer holds it on the GPU
   }
@@ -1175,7 +1175,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
     in.LastDepthPath =
-      interop && this->OpaqueDepthPath == DEPTH_AUTO && !in.DepthWhy.empty() ? "host (" + in.DepthWhy + ")" : "host";
+      interop && this->OpaqueDepthPath == DEPTH_GPU && !in.DepthWhy.empty() ? "host (" + in.DepthWhy + ")" : "host";
   }
   else
   {

@@ -160,15 +160,17 @@ public:
   ///@{
   /**
    * Where the opaque geometry's depth (rays stop at it) is read on the GPU display path (DISPLAY_AUTO chose the GPU):
-   * 0 auto: into a pixel-pack buffer that CUDA copies on the GPU (no host round trip); 1 host: read back into host
-   * memory and uploaded, as the host display path always does. Both give the same picture.
+   * 0 host (default): read back into host memory and uploaded, as the host display path always does; 1 GPU: into a
+   * pixel-pack buffer that CUDA copies on the GPU (cavrSetFrameBufferOpaqueDepthGLBuffer, no host round trip). Both
+   * give the same picture; on an H100 the GPU read was 0.4-7% slower per frame than the host read (both wait for
+   * OpenGL to finish the opaque pass; docs/benchmarks.md), hence the default.
    */
   enum OpaqueDepthPaths
   {
-    DEPTH_AUTO = 0,
-    DEPTH_HOST = 1
+    DEPTH_HOST = 0,
+    DEPTH_GPU = 1
   };
-  vtkSetClampMacro(OpaqueDepthPath, int, DEPTH_AUTO, DEPTH_HOST);
+  vtkSetClampMacro(OpaqueDepthPath, int, DEPTH_HOST, DEPTH_GPU);
   vtkGetMacro(OpaqueDepthPath, int);
   ///@}
 
@@ -237,7 +239,7 @@ protected:
   int Supersampling = 1;
   double InteractiveUpdateRate = 1.0;
   int DisplayPath = DISPLAY_AUTO;
-  int OpaqueDepthPath = DEPTH_AUTO;
+  int OpaqueDepthPath = DEPTH_HOST;
   double LastDrawTime = 0.0;
 
 private:

@@ -181,16 +181,16 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   ren->AddActor(sphereActor);
   // Series: 0-3 the window's frames (path 5: nothing visible, VTK's own cost of a frame), 4 the C API, 6-7 the
   // mappers' own Render() calls (LastDrawTime) in the host and interop frames.
-  // 8: path 3 with the opaque depth read through host memory (the mapper's OpaqueDepthPath HOST), against 3's GPU read.
+  // 8: path 3 with the opaque depth read on the GPU (the mapper's OpaqueDepthPath GPU), against 3's read through the host.
   constexpr int S = 9;
   vtkVolume *vols[S] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr, nullptr, nullptr, texVol};
   const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
-                          "cavr_mapper_interop_render_call", "cavr_mapper_interop_depth_via_host"};
+                          "cavr_mapper_interop_render_call", "cavr_mapper_interop_depth_on_gpu"};
   auto timed = [&](int path) {
     for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(vols[v] == vols[path]);
     sphereActor->SetVisibility(path == 3 || path == 8);
-    texMapper->SetOpaqueDepthPath(path == 8 ? vtkCavrVolumeMapper::DEPTH_HOST : vtkCavrVolumeMapper::DEPTH_AUTO);
+    texMapper->SetOpaqueDepthPath(path == 8 ? vtkCavrVolumeMapper::DEPTH_GPU : vtkCavrVolumeMapper::DEPTH_HOST);
     const double a = now_ms();
     win->Render();
     win->WaitForCompletion();

@@ -321,9 +321,14 @@ int run_check(const std::string &outDir) {
         }
   std::vector<unsigned char> both;
   compare_paths(s, "sphere", outDir, &both);
-  // The interop frame (the last) read the sphere's depth on the GPU (issue 14, item 3), not through host memory.
+  // The same frame with the opaque depth read on the GPU (OpaqueDepthPath GPU; the default reads it through host
+  // memory): the same picture, and the path taken is the GPU's.
+  s.gpu->SetOpaqueDepthPath(vtkCavrVolumeMapper::DEPTH_GPU);
+  const std::vector<unsigned char> gpuDepth = s.frame("gpu");
   check(std::string(s.gpu->GetLastOpaqueDepthPathName()) == "gpu",
         std::string("sphere: the opaque depth read on the GPU (path: ") + s.gpu->GetLastOpaqueDepthPathName() + ")");
+  check(psnr(gpuDepth, both) >= 90.0, fmt("sphere: depth read on the GPU vs through the host: %.2f dB (>= 90)", psnr(gpuDepth, both)));
+  s.gpu->SetOpaqueDepthPath(vtkCavrVolumeMapper::DEPTH_HOST);
   s.sphereActor->VisibilityOff();
   const std::vector<unsigned char> volumeOnly = s.frame("gpu");
   s.sphereActor->VisibilityOn();
