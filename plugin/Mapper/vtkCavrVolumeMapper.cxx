@@ -1179,6 +1179,8 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   else
   {
+    // No opaque geometry: nothing limits the rays (IntensityDepths reads Depth as "far" for pixels without a sample).
+    std::fill(in.Depth.begin(), in.Depth.end(), 1.0f);
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, nullptr, 0);
     in.LastDepthPath = "none";
   }
