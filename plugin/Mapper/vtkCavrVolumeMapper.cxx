@@ -310,8 +310,8 @@ public:
    * over the viewport then blends the colour (ONE, ONE_MINUS_SRC_ALPHA), pixel for texel, with the volume's depth
    * for the depth test (LEQUAL; no depth writes). Returns CAVR_ERROR_NONE when drawn.
    * Each path has its own pair of textures: the GPU path's stay registered with CUDA while frames take the host path,
-   * which no longer drops the registrations and respecifies the registered textures' storage on every frame (with one
-   * shared pair the soak's host RSS grew by 51-71 MiB in 3000 frames; docs/benchmarks.md, issue 14 item 5).
+   * which no longer drops the registrations and respecifies the registered textures' storage on every frame (the
+   * soak's host memory swings run to run either way; docs/benchmarks.md, issue 14 item 5).
    */
   CAVRError Draw(vtkOpenGLRenderWindow* win, int width, int height, bool fromDevice)
   {
