@@ -2,6 +2,7 @@
  * api.c - the only file that defines public cavr* functions. It validates handles and arguments,
  * keeps the stage-then-commit state and forwards rendering to the device's back-end table.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc: beside _POSIX_C_SOURCE) */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__unix__)
+#include <sys/mman.h>
+#endif
 
 #include "backend.h"
 #include "compressive.h"
@@ -851,11 +855,14 @@ CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
 
 /* ------------------------------------------------------------------------------------------------ frame buffer */
 
+static void free_plane(void *plane, size_t bytes);
+
 static void free_fb(CAVRFrameBuffer fb) {
   if (fb->device->ops->releaseFrameBuffer) fb->device->ops->releaseFrameBuffer(fb->device, fb); /* unpin the planes */
-  free(fb->rgba8);
-  free(fb->rgbaf);
-  free(fb->depth);
+  const size_t n = (size_t)fb->width * fb->height;
+  free_plane(fb->rgba8, n * 4);
+  free_plane(fb->rgbaf, n * 4 * sizeof(float));
+  free_plane(fb->depth, n * sizeof(float));
   free(fb->opaqueDepth);
   cavrReleaseFrameBuffer(fb->superFb);
   cavr_compressive_free(fb);
@@ -864,14 +871,38 @@ static void free_fb(CAVRFrameBuffer fb) {
 DEFINE_REFCOUNT(FrameBuffer, CAVRFrameBuffer, free_fb)
 
 /* A zeroed host plane on whole pages of its own: the CUDA back end page-locks planes (cudaHostRegister), and two
-   planes sharing a page could not both be registered. */
-static void *alloc_plane(size_t bytes) {
+   planes sharing a page could not both be registered. Mapped from the kernel, not taken from malloc: a released
+   frame buffer's planes (up to 24 MB at 1024^2) go back to the system at once, where malloc would keep them in its
+   heap once its adaptive mmap threshold has risen, so that a program that resizes its window grows and shrinks by
+   tens of MB between frames (the mapper's soak, docs/benchmarks.md). */
+static size_t plane_size(size_t bytes) {
   long page = sysconf(_SC_PAGESIZE);
-  size_t align = page > 0 ? (size_t)page : 4096, size = (bytes + align - 1) / align * align;
+  size_t align = page > 0 ? (size_t)page : 4096;
+  return (bytes + align - 1) / align * align;
+}
+
+static void *alloc_plane(size_t bytes) {
+  const size_t size = plane_size(bytes);
+#if defined(__unix__) && defined(MAP_ANONYMOUS)
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p; /* zero pages */
+#else
+  long page = sysconf(_SC_PAGESIZE);
   void *p = NULL;
-  if (posix_memalign(&p, align, size) != 0) return NULL;
+  if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, size) != 0) return NULL;
   memset(p, 0, size);
   return p;
+#endif
+}
+
+static void free_plane(void *plane, size_t bytes) {
+  if (!plane) return;
+#if defined(__unix__) && defined(MAP_ANONYMOUS)
+  munmap(plane, plane_size(bytes));
+#else
+  (void)bytes;
+  free(plane);
+#endif
 }
 
 CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {

@@ -395,6 +395,33 @@ int run_check(const std::string &outDir) {
 
 // Resident host memory, bytes, after handing freed heap memory back to the system (glibc keeps freed blocks of
 // several MiB in its heap once its dynamic mmap threshold has grown: that is not a leak).
+// Where resident memory is (a soak's diagnosis): /proc/self/status's anonymous, file-backed and shared parts, and
+// what malloc holds in use (glibc).
+std::string rss_breakdown() {
+  std::string out;
+  FILE *f = std::fopen("/proc/self/status", "r");
+  char line[256];
+  while (f && std::fgets(line, sizeof line, f)) {
+    long kb = 0;
+    char name[64];
+    if (std::sscanf(line, "%63[^:]: %ld kB", name, &kb) == 2 &&
+        (!std::strcmp(name, "RssAnon") || !std::strcmp(name, "RssFile") || !std::strcmp(name, "RssShmem"))) {
+      char part[96];
+      std::snprintf(part, sizeof part, " %s %.1f", name, kb / 1024.0);
+      out += part;
+    }
+  }
+  if (f) std::fclose(f);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  const struct mallinfo2 mi = mallinfo2();
+  char part[96];
+  std::snprintf(part, sizeof part, " malloc-in-use %.1f mmapped %.1f", (double)mi.uordblks / 1048576.0,
+                (double)mi.hblkhd / 1048576.0);
+  out += part;
+#endif
+  return out + " MiB";
+}
+
 size_t rss_bytes() {
 #if defined(__GLIBC__)
   malloc_trim(0);
@@ -464,8 +491,8 @@ int run_soak(long frames, CAVRDevice meter) {
   };
   canonical();
   const size_t freeBefore = freeBytes(), rssBefore = rss_bytes();
-  std::printf("soak: device memory free %.1f MiB before the mapper, %.1f MiB after the warm-up; RSS %.1f MiB\n",
-              free0 / MiB, freeBefore / MiB, rssBefore / MiB);
+  std::printf("soak: device memory free %.1f MiB before the mapper, %.1f MiB after the warm-up; RSS %.1f MiB;%s\n",
+              free0 / MiB, freeBefore / MiB, rssBefore / MiB, rss_breakdown().c_str());
   std::mt19937 rng(12345);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   // CAVR_SOAK_PATHS: display paths of the frames: both at random (default), "host" or "gpu" only (a control).
@@ -507,9 +534,9 @@ int run_soak(long frames, CAVRDevice meter) {
     cudaFrames += std::string(s.gpu->GetLastBackendName()) == "cuda";
     if ((i + 1) % 2000 == 0 && i + 1 < frames) {
       canonical();
-      std::printf("soak: %ld frames, device memory free %.1f MiB (%+.3f), RSS %.1f MiB (%+.1f)\n", i + 1,
+      std::printf("soak: %ld frames, device memory free %.1f MiB (%+.3f), RSS %.1f MiB (%+.1f);%s\n", i + 1,
                   freeBytes() / MiB, (double(freeBefore) - double(freeBytes())) / MiB, rss_bytes() / MiB,
-                  (double(rss_bytes()) - double(rssBefore)) / MiB);
+                  (double(rss_bytes()) - double(rssBefore)) / MiB, rss_breakdown().c_str());
       s.gpu->SetInputData(u(rng) < 0.3 ? img16.GetPointer() : img.GetPointer());
     }
   }
@@ -517,8 +544,8 @@ int run_soak(long frames, CAVRDevice meter) {
   canonical();
   const size_t freeAfter = freeBytes(), rssAfter = rss_bytes();
   const double dDev = (double(freeBefore) - double(freeAfter)) / MiB, dRss = (double(rssAfter) - double(rssBefore)) / MiB;
-  std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through textures\n", frames, seconds,
-              1e3 * seconds / std::max(1L, frames), cudaFrames, interopFrames);
+  std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through textures; after:%s\n", frames,
+              seconds, 1e3 * seconds / std::max(1L, frames), cudaFrames, interopFrames, rss_breakdown().c_str());
   check(cudaFrames == frames, fmt("every frame on the CUDA back end (%.0f of %.0f)", cudaFrames, double(frames)));
   // A leak uses more memory; the driver may also give back some that it held at the first reading (measured on an H100:
   // the readings alternate between the first one and 33.2 MiB less in use, never more), so the bound is one-sided.
