@@ -3,12 +3,16 @@
 # build-fuzz/ (ASan+UBSan; the transfer-function parser also under MemorySanitizer), then run each on its
 # checked-in seed corpus for a bounded time. Any crash, sanitizer report, leak, timeout (10 s an input) or
 # memory over 1 GiB fails the script; the input that caused it is written to build-fuzz/artifacts/.
-#   scripts/fuzz.sh                 # 20 s a harness (what scripts/test.sh runs)
-#   FUZZ_SECONDS=3600 scripts/fuzz.sh   # the longer run of docs/fuzzing.md
+#   scripts/fuzz.sh                 # 20 s a harness (what scripts/test.sh runs), mutations from seed 1
+#   FUZZ_SECONDS=3600 FUZZ_SEED=0 scripts/fuzz.sh   # the longer run of docs/fuzzing.md (0: a new seed each run)
+# CI runs a fixed seed (FUZZ_SEED, default 1) so that its result does not change from run to run of the same code: a
+# random seed found a teem overflow on one CI run out of many (fixed since, corpus found_list_nul_line); exploring
+# with new seeds is the longer run's job.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CAVR_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-20}
+SEED=${FUZZ_SEED:-1}
 mkdir -p "$BUILD"
 CC=clang cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCAVR_FUZZ=ON -DCAVR_ENABLE_CUDA=OFF \
   -DCAVR_ENABLE_PARAVIEW=OFF -DCAVR_ENABLE_VTK=OFF -DCAVR_BUILD_TESTING=OFF -DCAVR_REQUIRE_IO_LIBS=ON >"$BUILD/configure.log" 2>&1 ||
@@ -22,7 +26,7 @@ run() { # harness corpus dictionary
   local work="$BUILD/corpus-work/$1"
   mkdir -p "$work"
   echo "fuzz: $1 for ${SECONDS_EACH} s (corpus testing/fuzz/corpus/$2)"
-  "$BUILD/testing/fuzz/$1" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=1024 -max_len=4096 \
+  "$BUILD/testing/fuzz/$1" -seed="$SEED" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=1024 -max_len=4096 \
     -dict="$ROOT/testing/fuzz/$3.dict" -artifact_prefix="$BUILD/artifacts/$1-" -print_final_stats=1 \
     "$work" "$ROOT/testing/fuzz/corpus/$2" >"$BUILD/$1.log" 2>&1 ||
     { tail -60 "$BUILD/$1.log"; echo "fuzz: $1 FAILED (log $BUILD/$1.log, input in $BUILD/artifacts/)"; exit 1; }

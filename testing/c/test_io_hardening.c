@@ -155,6 +155,20 @@ int main(void) {
         CAVR_ERROR_FILE_FORMAT);
   CHECK(load(write_file("nul.nrrd", "NRRD0004\0\0NRRD0004\nkinds: 0\ntype: uint8\n", 38), &f, msg) ==
         CAVR_ERROR_FILE_FORMAT);
+  /* Found by fuzz_nrrd (2026-11-25, corpus found_list_nul_line): a LIST of data files whose second name line holds
+     NUL bytes; teem's error message about it read past the line's buffer (heap overflow in teem 1.12). Refused
+     before teem parses the header, and likewise a NUL inside an ordinary header line. */
+  n = b64(
+      "TlJSRDAwMDYKdHlwZTogdWludDE2CmRpbWVuc2lvbjogMwpzaXplczogNCAzIDIKZW5kaWFuOiBsaXR0bGUKZW5jb2Rpbmc6IHJh"
+      "dwpkYXRhIGZpbGU6IExJU1QgMQpkMCAyCmQxIDAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+      "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+      "AAAACgpAQGQwCnh4BwDvA9cHvwunD48TdxdfG0cfLyMXJ/8qCkBAZDEK5y7PMrc2nzqHPm9CV0Y/SidOD1L3Vd9Z",
+      buf);
+  write_file("d0", "0123456789012345678901234567890123456789", 40); /* the listed data files exist */
+  write_file("d1", "0123456789012345678901234567890123456789", 40);
+  CHECK(load(write_file("list-nul.nhdr", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
+  CHECK(load(write_file("field-nul.nrrd", "NRRD0004\ntype: uint8\0x\ndimension: 3\nsizes: 2 2 2\nencoding: raw\n\n12345678",
+                        72), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
   {
     unsigned char gzc[4096];
     FILE *in = fopen(CAVR_DATA_DIR "/../testing/fuzz/corpus/nrrd/found_gzip_corrupt_leak", "rb");
