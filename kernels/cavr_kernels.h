@@ -179,7 +179,8 @@ typedef struct CAVRGpuRenderParams {
  * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
  * uploaded only when raysStamp changes), `opaqueDepth` width*height window
- * depths or NULL, or (opaqueDepthDevice, not NULL) the same in device memory, read in place. blend 4 (isosurfaces) runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
+ * depths or NULL, or (opaqueDepthDevice, not NULL) the same in device memory, read in place. blend 4 (isosurfaces)
+ * runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
  * slice_kernel (one sample per ray on the plane); interpolation 2 (cubic B-spline) the kernels' cubic
  * instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
  * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the

@@ -184,7 +184,7 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
       break;
     }
     char *next = line + len + (atEnd ? 0 : 1);
-    if (memchr(line, '\0', len) && (list || !(len == 0 || (len == 1 && line[0] == '\r')))) {
+    if (memchr(line, '\0', len)) {
       /* teem reads header lines (and a LIST's file names) as C strings; one with a NUL byte inside makes its
          error message read past the line's buffer (teem 1.12, found by fuzz_nrrd). Refused here. */
       snprintf(msg, msgSize, "%s: a NUL byte inside a header line", path);

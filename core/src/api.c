@@ -855,21 +855,6 @@ CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
 
 /* ------------------------------------------------------------------------------------------------ frame buffer */
 
-static void free_plane(void *plane, size_t bytes);
-
-static void free_fb(CAVRFrameBuffer fb) {
-  if (fb->device->ops->releaseFrameBuffer) fb->device->ops->releaseFrameBuffer(fb->device, fb); /* unpin the planes */
-  const size_t n = (size_t)fb->width * fb->height;
-  free_plane(fb->rgba8, n * 4);
-  free_plane(fb->rgbaf, n * 4 * sizeof(float));
-  free_plane(fb->depth, n * sizeof(float));
-  free(fb->opaqueDepth);
-  cavrReleaseFrameBuffer(fb->superFb);
-  cavr_compressive_free(fb);
-  free(fb);
-}
-DEFINE_REFCOUNT(FrameBuffer, CAVRFrameBuffer, free_fb)
-
 /* A zeroed host plane on whole pages of its own: the CUDA back end page-locks planes (cudaHostRegister), and two
    planes sharing a page could not both be registered. Mapped from the kernel, not taken from malloc: a released
    frame buffer's planes (up to 24 MB at 1024^2) go back to the system at once, where malloc would keep them in its
@@ -904,6 +889,19 @@ static void free_plane(void *plane, size_t bytes) {
   free(plane);
 #endif
 }
+
+static void free_fb(CAVRFrameBuffer fb) {
+  if (fb->device->ops->releaseFrameBuffer) fb->device->ops->releaseFrameBuffer(fb->device, fb); /* unpin the planes */
+  const size_t n = (size_t)fb->width * fb->height;
+  free_plane(fb->rgba8, n * 4);
+  free_plane(fb->rgbaf, n * 4 * sizeof(float));
+  free_plane(fb->depth, n * sizeof(float));
+  free(fb->opaqueDepth);
+  cavrReleaseFrameBuffer(fb->superFb);
+  cavr_compressive_free(fb);
+  free(fb);
+}
+DEFINE_REFCOUNT(FrameBuffer, CAVRFrameBuffer, free_fb)
 
 CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
   if (device && (width < 1 || height < 1 || width > CAVR_MAX_IMAGE_SIZE || height > CAVR_MAX_IMAGE_SIZE)) {

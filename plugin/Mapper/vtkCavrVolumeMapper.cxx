@@ -430,7 +430,7 @@ public:
    * IntensityDepth's window depths (width x height, the viewport's pixels) into ValueDepth: render the ramp
    * transfer function (colour = the scalar's place in TableRange) with the current settings, opaque depth and
    * camera, and encode each covered pixel's maximum (minimum) as vtkCavrVolumeMapper::SetIntensityDepth says;
-   * pixels without a sample keep Depth's value.
+   * pixels without a sample keep the opaque geometry's depth (Depth when DepthRead, else 1, the far plane).
    */
   CAVRError IntensityDepths(int width, int height, bool minimum)
   {
@@ -474,7 +474,8 @@ public:
     {
       return CAVR_ERROR_OUT_OF_MEMORY;
     }
-    cavrSetFrameBufferOpaqueDepth(this->ValueFrameBuffer, this->Depth.data(), this->Depth.size());
+    const bool opaque = this->DepthRead; // else nothing limits the rays and "far" is 1
+    cavrSetFrameBufferOpaqueDepth(this->ValueFrameBuffer, opaque ? this->Depth.data() : nullptr, this->Depth.size());
     e = cavrRender(this->ValueFrameBuffer, this->Volume, this->ValueFunction, this->Camera, this->Settings, nullptr);
     if (e != CAVR_ERROR_NONE)
     {
@@ -487,7 +488,7 @@ public:
     {
       const float u = std::min(std::max(rgba[4 * i], 0.0f), 1.0f);
       this->ValueDepth[i] =
-        rgba[4 * i + 3] > 0.0f ? (minimum ? 0.25f + 0.5f * u : 0.75f - 0.5f * u) : this->Depth[i];
+        rgba[4 * i + 3] > 0.0f ? (minimum ? 0.25f + 0.5f * u : 0.75f - 0.5f * u) : (opaque ? this->Depth[i] : 1.0f);
     }
     return CAVR_ERROR_NONE;
   }
@@ -576,7 +577,8 @@ public:
   vtkMTimeType TableTime = 0;
   std::vector<float> Table;
   std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
-  std::vector<float> Depth;
+  std::vector<float> Depth; // the opaque geometry's depth read through the host this frame, when DepthRead
+  bool DepthRead = false;
   std::string LastBackend;
   std::string LastError;
   // The display: a colour and a depth texture per path ([0] GPU, [1] host) and a quad (both paths)
@@ -1167,20 +1169,22 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   in.Depth.resize(static_cast<size_t>(width) * height);
   const bool opaque = HasOpaqueGeometry(ren);
-  if (opaque && interop && this->OpaqueDepthPath == DEPTH_GPU && in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
+  in.DepthRead = false;
+  // IntensityDepth's second render takes the depth from the host (Depth): the GPU read only without it.
+  if (opaque && interop && this->OpaqueDepthPath == DEPTH_GPU && !this->IntensityDepth &&
+    in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
   {
     in.LastDepthPath = "gpu"; // the frame buffer holds it on the GPU
   }
   else if (opaque && win->GetZbufferData(x0, y0, x0 + width - 1, y0 + height - 1, in.Depth.data()))
   {
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, in.Depth.data(), in.Depth.size());
+    in.DepthRead = true;
     in.LastDepthPath =
       interop && this->OpaqueDepthPath == DEPTH_GPU && !in.DepthWhy.empty() ? "host (" + in.DepthWhy + ")" : "host";
   }
   else
   {
-    // No opaque geometry: nothing limits the rays (IntensityDepths reads Depth as "far" for pixels without a sample).
-    std::fill(in.Depth.begin(), in.Depth.end(), 1.0f);
     cavrSetFrameBufferOpaqueDepth(in.FrameBuffer, nullptr, 0);
     in.LastDepthPath = "none";
   }
