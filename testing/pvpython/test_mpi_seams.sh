@@ -2,7 +2,8 @@
 # MPI without seams (issue 15 item 7): the same volume rendered by pvbatch with 1, 2 and 4 ranks (mpiexec), in
 # four settings (composite and maximum intensity, each unshaded and shaded). Each must give the one-rank image
 # within 45 dB with every rank count, and the largest per-pixel difference on the pixels whose rays cross a piece
-# boundary is measured and must stay within 32 of 255 (a seam shows there first). Maximum intensity is composited
+# boundary is measured and must stay within 8 of 255 (a seam shows there first; measured: at most 3 on headsq and
+# on the CT shoulder, with the view's FXAA off as mpi_seams.py explains). Maximum intensity is composited
 # by depth, the mapper writing each pixel's maximum as its depth (docs/design.md). The volume: CAVR_MPI_VOLUME
 # (e.g. the 512x512x450 CT shoulder), default data/'s headsq.
 set -eu
@@ -21,6 +22,6 @@ for n in 2 4; do
     -x CAVR_DATA_DIR -x CAVR_TEST_OUT -np $n \
     pvbatch --mpi --force-offscreen-rendering "$HERE/mpi_seams.py" "$OUT/seams_$n" "$VOLUME"
   echo "== $n ranks against 1:"
-  pvpython "$HERE/compare_seams.py" "$OUT/seams_1" "$OUT/seams_$n" 45 32 || status=1
+  pvpython "$HERE/compare_seams.py" "$OUT/seams_1" "$OUT/seams_$n" 45 8 || status=1
 done
 exit $status
