@@ -5,9 +5,9 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
-if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
+if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ] || [ "$MODE" = vtk-soak ]; then
   # VTK on the GPU machine. Needs .vtkegl/ (carried): the GL loader debs and VTK 9.4.2 built with EGL
   # (../shared/setup/vtk-egl/). Configured and built on its own (no full build first).
   # vtk (issue 11, item 6): VTK's GPU ray caster and cavr's C API in one program.
@@ -15,6 +15,8 @@ if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
   # (CUDA = CPU through both display paths, an opaque sphere, re-rendering), the orbit benchmark (VTK's GPU mapper,
   # cavr's mapper through host memory and through OpenGL textures, the C API; 512^3 and 1024^3, two transfer
   # functions), then the soak (SOAK_FRAMES frames, default 10000) and the CPU fallback of a volume too large for the GPU.
+  # vtk-soak: the checks and the soak only, then the soak again with glibc's mmap threshold fixed at 128 KiB
+  # (MALLOC_MMAP_THRESHOLD_, a control: no adaptive threshold, so no heap retention of large freed blocks).
   for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
   [ -d /opt/vis ] || tar xJf .vtkegl/vtk-9.4.2-egl-install.tar.xz -C /opt
@@ -23,6 +25,7 @@ if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
     -DCAVR_BUILD_VTK_GPU_BENCH=ON -DVTK_DIR=/opt/vis/lib/cmake/vtk-9.4 -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
     >"$OUT/vtk_configure.log" 2>&1 || { tail -30 "$OUT/vtk_configure.log"; exit 1; }
   TARGETS="cavr-vtk-gpu-bench"; [ "$MODE" = vtk-mapper ] && TARGETS="cavr-vtk-gpu-bench cavr-vtk-mapper-check"
+  [ "$MODE" = vtk-soak ] && TARGETS="cavr-vtk-mapper-check"
   cmake --build build-vtk -j16 --target $TARGETS >"$OUT/vtk_build.log" 2>&1 || { grep -E "error" "$OUT/vtk_build.log" | head -20; exit 1; }
   echo "configured and built in $(( $(date +%s) - T0 )) s"
   mkdir -p .devdata/raw
@@ -42,6 +45,16 @@ if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ]; then
   mkdir -p "$OUT/png"
   $C check "$OUT/png" > "$OUT/mapper_check.log" 2>&1; echo "mapper check: rc=$?"
   grep -E "^(FAIL|PASS|SKIP)|dB through|silhouette|in front|outside the" "$OUT/mapper_check.log" | cut -c1-190 | head -40
+  if [ "$MODE" = vtk-soak ]; then
+    $C soak ${SOAK_FRAMES:-10000} > "$OUT/mapper_soak.log" 2>&1; echo "mapper soak: rc=$?"
+    grep -E "^(ok|FAIL|PASS)|soak:|fallback" "$OUT/mapper_soak.log" | cut -c1-230 | head -40
+    MALLOC_MMAP_THRESHOLD_=131072 $C soak ${SOAK_FRAMES:-10000} > "$OUT/mapper_soak_fixed_threshold.log" 2>&1
+    echo "mapper soak, MALLOC_MMAP_THRESHOLD_=131072 (control): rc=$?"
+    grep -E "^(ok|FAIL|PASS)|soak:" "$OUT/mapper_soak_fixed_threshold.log" | cut -c1-230 | head -20
+    tar czf "$OUT/png.tgz" -C "$OUT" png && rm -rf "$OUT/png"
+    rm -f "$OUT/vtk_configure.log"; gzip -f "$OUT/vtk_build.log"
+    exit 0
+  fi
   for n in 512 1024; do
     for tf in mri dense; do
       $B "$RAW" 301 370 316 testing/bench/$tf.tf 1024 0 ${ORBIT_FRAMES:-24} "$OUT/png" $n orbit 2>&1 | grep -v "^volume\|^cavr device\|^VTK window"

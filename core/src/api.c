@@ -2,7 +2,6 @@
  * api.c - the only file that defines public cavr* functions. It validates handles and arguments,
  * keeps the stage-then-commit state and forwards rendering to the device's back-end table.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (glibc: beside _POSIX_C_SOURCE) */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,12 +9,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__unix__)
-#include <sys/mman.h>
-#endif
 
 #include "backend.h"
 #include "compressive.h"
+#include "host_memory.h"
 #include "reconstruct.h"
 #include "supersample.h"
 #include "camera_math.h"
@@ -252,11 +249,16 @@ static int finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) 
 
 /* ------------------------------------------------------------------------------------------------ volume */
 
+static size_t voxel_bytes(const CAVRVoxels *v) {
+  return (size_t)v->dims[0] * v->dims[1] * v->dims[2] *
+         (v->storage == CAVR_STORE_U8 ? 1u : v->storage == CAVR_STORE_U16 ? 2u : 4u);
+}
+
 static void free_volume(CAVRVolume v) {
   if (v->device->ops->releaseVolume) v->device->ops->releaseVolume(v->device, v);
-  free(v->staged.data);
-  free(v->voxels.data);
-  free(v->spare);
+  cavr_host_free(v->staged.data, voxel_bytes(&v->staged));
+  cavr_host_free(v->voxels.data, voxel_bytes(&v->voxels));
+  cavr_host_free(v->spare, v->spareBytes);
   free(v->cellMinMax);
   free(v->cpuCells);
   free(v);
@@ -281,7 +283,7 @@ CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int di
   CAVRError e = cavr_convert_voxels(type, dims, data, bytes, &volume->spare, &volume->spareBytes,
                                     cavr_cpu_threads(volume->device), &vox, msg, sizeof msg);
   if (e != CAVR_ERROR_NONE) return cavr_set_error(volume->device, e, "cavrSetVolumeData: %s", msg);
-  free(volume->staged.data);
+  cavr_host_free(volume->staged.data, voxel_bytes(&volume->staged));
   volume->staged = vox;
   volume->dirty = 1;
   return CAVR_ERROR_NONE;
@@ -316,11 +318,6 @@ CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent[6]) {
 
 static double now_ms(void); /* monotonic clock, ms (defined with cavrRender) */
 
-static size_t voxel_bytes(const CAVRVoxels *v) {
-  return (size_t)v->dims[0] * v->dims[1] * v->dims[2] *
-         (v->storage == CAVR_STORE_U8 ? 1u : v->storage == CAVR_STORE_U16 ? 2u : 4u);
-}
-
 CAVRError cavrCommitVolume(CAVRVolume volume) {
   CHECK_HANDLE(volume, "cavrCommitVolume");
   const double t0 = now_ms();
@@ -349,14 +346,14 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
        CAVR_SPARE_MAX_BYTES: above it, holding a second copy of the voxels between steps costs more host memory
        than the page faults of a fresh buffer cost time. */
     const size_t oldBytes = volume->voxels.data ? voxel_bytes(&volume->voxels) : 0;
-    free(volume->spare);
+    cavr_host_free(volume->spare, volume->spareBytes);
     volume->spare = NULL;
     volume->spareBytes = 0;
     if (oldBytes && oldBytes == voxel_bytes(&volume->staged) && oldBytes <= CAVR_SPARE_MAX_BYTES) {
       volume->spare = volume->voxels.data;
       volume->spareBytes = oldBytes;
     } else {
-      free(volume->voxels.data);
+      cavr_host_free(volume->voxels.data, oldBytes);
     }
     volume->voxels = volume->staged;
     memset(&volume->staged, 0, sizeof volume->staged);
@@ -855,48 +852,13 @@ CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
 
 /* ------------------------------------------------------------------------------------------------ frame buffer */
 
-/* A zeroed host plane on whole pages of its own: the CUDA back end page-locks planes (cudaHostRegister), and two
-   planes sharing a page could not both be registered. Mapped from the kernel, not taken from malloc: a released
-   frame buffer's planes (up to 24 MB at 1024^2) go back to the system at once, where malloc would keep them in its
-   heap once its adaptive mmap threshold has risen, so that a program that resizes its window grows and shrinks by
-   tens of MB between frames (the mapper's soak, docs/benchmarks.md). */
-static size_t plane_size(size_t bytes) {
-  long page = sysconf(_SC_PAGESIZE);
-  size_t align = page > 0 ? (size_t)page : 4096;
-  return (bytes + align - 1) / align * align;
-}
-
-static void *alloc_plane(size_t bytes) {
-  const size_t size = plane_size(bytes);
-#if defined(__unix__) && defined(MAP_ANONYMOUS)
-  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p; /* zero pages */
-#else
-  long page = sysconf(_SC_PAGESIZE);
-  void *p = NULL;
-  if (posix_memalign(&p, page > 0 ? (size_t)page : 4096, size) != 0) return NULL;
-  memset(p, 0, size);
-  return p;
-#endif
-}
-
-static void free_plane(void *plane, size_t bytes) {
-  if (!plane) return;
-#if defined(__unix__) && defined(MAP_ANONYMOUS)
-  munmap(plane, plane_size(bytes));
-#else
-  (void)bytes;
-  free(plane);
-#endif
-}
-
 static void free_fb(CAVRFrameBuffer fb) {
   if (fb->device->ops->releaseFrameBuffer) fb->device->ops->releaseFrameBuffer(fb->device, fb); /* unpin the planes */
   const size_t n = (size_t)fb->width * fb->height;
-  free_plane(fb->rgba8, n * 4);
-  free_plane(fb->rgbaf, n * 4 * sizeof(float));
-  free_plane(fb->depth, n * sizeof(float));
-  free(fb->opaqueDepth);
+  cavr_host_free(fb->rgba8, n * 4);
+  cavr_host_free(fb->rgbaf, n * 4 * sizeof(float));
+  cavr_host_free(fb->depth, n * sizeof(float));
+  cavr_host_free(fb->opaqueStore, n * sizeof(float));
   cavrReleaseFrameBuffer(fb->superFb);
   cavr_compressive_free(fb);
   free(fb);
@@ -917,9 +879,9 @@ CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
   fb->height = height;
   fb->hostChannels = CAVR_FB_HOST_DEFAULT;
   size_t n = (size_t)width * height;
-  fb->rgba8 = (uint8_t *)alloc_plane(n * 4);
-  fb->rgbaf = (float *)alloc_plane(n * 4 * sizeof(float));
-  fb->depth = (float *)alloc_plane(n * sizeof(float));
+  fb->rgba8 = (uint8_t *)cavr_host_alloc(n * 4);
+  fb->rgbaf = (float *)cavr_host_alloc(n * 4 * sizeof(float));
+  fb->depth = (float *)cavr_host_alloc(n * sizeof(float));
   if (!fb->rgba8 || !fb->rgbaf || !fb->depth) {
     cavr_set_error(device, CAVR_ERROR_OUT_OF_MEMORY, "cavrNewFrameBuffer: out of host memory for %d x %d", width, height);
     cavrReleaseFrameBuffer(fb);
@@ -1004,19 +966,23 @@ CAVRError cavrSetFrameBufferOpaqueDepthGLBuffer(CAVRFrameBuffer fb, unsigned buf
   return fb->device->ops->opaqueDepthFromGL(fb->device, fb, buffer);
 }
 
+float *cavr_opaque_store(CAVRFrameBuffer fb) {
+  if (!fb->opaqueStore) fb->opaqueStore = (float *)cavr_host_alloc((size_t)fb->width * fb->height * sizeof(float));
+  return fb->opaqueStore;
+}
+
 CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count) {
   CHECK_HANDLE(fb, "cavrSetFrameBufferOpaqueDepth");
   fb->opaqueOnDevice = 0;
   if (!depth) {
-    free(fb->opaqueDepth);
-    fb->opaqueDepth = NULL;
+    fb->opaqueDepth = NULL; /* the store stays for the next frame with opaque geometry */
     return CAVR_ERROR_NONE;
   }
   size_t n = (size_t)fb->width * fb->height;
   if (count != n)
     return ARG_ERROR(fb, "cavrSetFrameBufferOpaqueDepth: %zu values for a %d x %d frame buffer", count, fb->width,
                      fb->height);
-  if (!fb->opaqueDepth) fb->opaqueDepth = (float *)malloc(n * sizeof(float));
+  fb->opaqueDepth = cavr_opaque_store(fb);
   if (!fb->opaqueDepth) return cavr_set_error(fb->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrSetFrameBufferOpaqueDepth: out of memory");
   memcpy(fb->opaqueDepth, depth, n * sizeof(float));
   return CAVR_ERROR_NONE;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cpu_raycast.h"
+#include "host_memory.h"
 #include "../../kernels/cavr_kernels.h"
 
 #define ALWAYS_INLINE CAVR_ALWAYS_INLINE
@@ -286,7 +287,7 @@ typedef struct CpuVolume {
 static void cpu_release_volume(CAVRDevice dev, CAVRVolume vol) {
   (void)dev;
   CpuVolume *cv = (CpuVolume *)vol->backendVolume;
-  if (cv) free(cv->data);
+  if (cv) cavr_host_free(cv->data, cv->bytes);
   free(cv);
   vol->backendVolume = NULL;
 }
@@ -327,7 +328,7 @@ static CAVRError cpu_commit_volume(CAVRDevice dev, CAVRVolume vol) {
   }
   if (!cv) {
     cv = (CpuVolume *)calloc(1, sizeof *cv);
-    char *d = cv ? (char *)malloc(bytes) : NULL;
+    char *d = cv ? (char *)cavr_host_alloc(bytes) : NULL;
     if (!d) { /* no memory for the copy: render from the volume's own voxels (slower, same image) */
       free(cv);
       return CAVR_ERROR_NONE;

@@ -101,7 +101,10 @@ struct CAVRFrameBufferImpl {
   uint8_t *rgba8;
   float *rgbaf;
   float *depth;
-  float *opaqueDepth;            /* NULL = no limit */
+  float *opaqueDepth;            /* NULL = no limit; else opaqueStore */
+  float *opaqueStore;            /* width x height floats behind opaqueDepth (cavr_opaque_store), kept while the depth
+                                    is unset: a scene that alternates frames with and without opaque geometry does not
+                                    map and fault in 4 MB (1024^2) again each time; released with the frame buffer */
   /* Opaque depth on the GPU (cavrSetFrameBufferOpaqueDepthGLBuffer): opaqueOnDevice 1: renders read opaqueDevice
      (opaqueDeviceBytes allocated; a host copy is made into opaqueDepth only for a frame rendered on the CPU or
      super-sampled); glDepthBuffer / glDepthResource: the GL buffer registered with CUDA, dropped by releaseGL */
@@ -133,6 +136,9 @@ struct CAVRFrameBufferImpl {
 };
 
 /** Record an error on the device (keeps the first until read; calls the callback). Returns code. */
+/* fb->opaqueStore, allocated (cavr_host_alloc, width x height floats) when first asked for; NULL when out of memory. */
+float *cavr_opaque_store(CAVRFrameBuffer fb);
+
 CAVRError cavr_set_error(CAVRDevice device, CAVRError code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

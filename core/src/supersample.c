@@ -32,13 +32,12 @@ CAVRError cavr_render_supersampled(CAVRDevice dev, const CAVRBackendOps *ops, co
   CAVRError e = cavrSetFrameBufferHostChannels(big, onDevice ? 0u : CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH);
   if (e) return e;
   if (fb->opaqueDepth) {
-    if (!big->opaqueDepth) big->opaqueDepth = (float *)malloc(sizeof(float) * (size_t)G * W * G * H);
+    if (!big->opaqueDepth) big->opaqueDepth = cavr_opaque_store(big);
     if (!big->opaqueDepth) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for opaque depth");
     for (int y = 0; y < G * H; ++y)
       for (int x = 0; x < G * W; ++x) big->opaqueDepth[(size_t)y * G * W + x] = fb->opaqueDepth[(size_t)(y / G) * W + x / G];
   } else {
-    free(big->opaqueDepth);
-    big->opaqueDepth = NULL;
+    big->opaqueDepth = NULL; /* its store stays for the next frame with opaque depth */
   }
   if (onDevice && n == 5) { /* the centre rays first, kept on the device before the larger frame replaces them */
     const unsigned keep = fb->hostChannels;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_memory.h"
 #include "volume_data.h"
 
 size_t cavr_scalar_size(CAVRScalarType type) {
@@ -123,7 +124,7 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
     *spare = NULL;
     *spareBytes = 0;
   } else {
-    out->data = malloc(n * ssize);
+    out->data = cavr_host_alloc(n * ssize);
   }
   if (!out->data) {
     snprintf(msg, msgSize, "out of host memory allocating %zu bytes for the volume", n * ssize);
@@ -160,7 +161,7 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
                "volume contains %zu NaN or infinite voxel%s (first at x=%zu y=%zu z=%zu); replace them (e.g. by the "
                "data minimum) before rendering",
                bad, bad == 1 ? "" : "s", x, y, z);
-      free(out->data);
+      cavr_host_free(out->data, n * ssize);
       memset(out, 0, sizeof *out);
       return CAVR_ERROR_INVALID_DATA;
     }

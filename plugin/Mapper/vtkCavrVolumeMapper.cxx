@@ -201,6 +201,14 @@ public:
     {
       glDeleteBuffers(1, &this->DepthBuffer);
     }
+    for (Upload& u : this->Uploads)
+    {
+      if (u.Buffer)
+      {
+        glDeleteBuffers(1, &u.Buffer);
+      }
+      u = Upload();
+    }
     if (this->ResolveFramebuffer)
     {
       glDeleteFramebuffers(1, &this->ResolveFramebuffer);
@@ -305,6 +313,54 @@ public:
   }
 
   /**
+   * Host pixels (width x height, `components` values of `vtkType` each, rows bottom to top) into `texture`: its storage
+   * is made only when the size changes, then filled by glTexSubImage2D from a pixel-unpack buffer kept per upload slot
+   * (sized once, refilled with glBufferSubData). Respecifying the texture from client memory on every frame
+   * (Create2DFromRaw) made the GL driver malloc and free staging copies of up to 32 MiB several times a frame, which
+   * left glibc's heap holding tens of MiB after window resizes (the soak's host RSS, docs/benchmarks.md).
+   * False when the texture or the buffer cannot be made.
+   */
+  bool UploadTexture(vtkTextureObject* texture, int slot, int width, int height, int components, int vtkType,
+    const void* pixels)
+  {
+    if (static_cast<int>(texture->GetWidth()) != width || static_cast<int>(texture->GetHeight()) != height ||
+      !texture->GetHandle())
+    {
+      if (!texture->Create2D(width, height, components, vtkType, false))
+      {
+        return false;
+      }
+    }
+    Upload& u = this->Uploads[slot];
+    const size_t bytes = static_cast<size_t>(width) * height * components * (vtkType == VTK_FLOAT ? 4 : 1);
+    if (!u.Buffer)
+    {
+      glGenBuffers(1, &u.Buffer);
+      u.Bytes = 0;
+    }
+    if (!u.Buffer)
+    {
+      return false;
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, u.Buffer);
+    if (u.Bytes != bytes)
+    {
+      glBufferData(GL_PIXEL_UNPACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STREAM_DRAW);
+      u.Bytes = bytes;
+    }
+    glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes), pixels);
+    texture->Bind();
+    GLint alignment = 4;
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, components == 4 ? GL_RGBA : GL_RED,
+      vtkType == VTK_FLOAT ? GL_FLOAT : GL_UNSIGNED_BYTE, nullptr);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    return true;
+  }
+
+  /**
    * Draw the last render through two OpenGL textures, the colour (premultiplied RGBA8) and the depth: filled on the
    * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTextures) or uploaded from the host planes. A quad
    * over the viewport then blends the colour (ONE, ONE_MINUS_SRC_ALPHA), pixel for texel, with the volume's depth
@@ -353,15 +409,12 @@ public:
         return e;
       }
     }
-    else
+    else if (!this->UploadTexture(color, UPLOAD_COLOR, width, height, 4, VTK_UNSIGNED_CHAR,
+               cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_COLOR_RGBA8)) ||
+      !this->UploadTexture(depthTexture, UPLOAD_DEPTH, width, height, 1, VTK_FLOAT,
+        cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_DEPTH)))
     {
-      void* rgba = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_COLOR_RGBA8));
-      void* depth = const_cast<void*>(cavrGetFrameBufferData(this->FrameBuffer, CAVR_FB_DEPTH));
-      if (!color->Create2DFromRaw(width, height, 4, VTK_UNSIGNED_CHAR, rgba) ||
-        !depthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, depth))
-      {
-        return CAVR_ERROR_UNSUPPORTED;
-      }
+      return CAVR_ERROR_UNSUPPORTED;
     }
     if (!this->Quad)
     {
@@ -513,7 +566,8 @@ public:
     this->ValueDepthTexture->SetContext(gl);
     this->ValueDepthTexture->SetMinificationFilter(vtkTextureObject::Nearest);
     this->ValueDepthTexture->SetMagnificationFilter(vtkTextureObject::Nearest);
-    if (!this->ValueDepthTexture->Create2DFromRaw(width, height, 1, VTK_FLOAT, this->ValueDepth.data()))
+    if (!this->UploadTexture(
+          this->ValueDepthTexture, UPLOAD_VALUE_DEPTH, width, height, 1, VTK_FLOAT, this->ValueDepth.data()))
     {
       return false;
     }
@@ -585,6 +639,14 @@ public:
   vtkSmartPointer<vtkTextureObject> ColorTexture[2];
   vtkSmartPointer<vtkTextureObject> DepthTexture[2];
   std::unique_ptr<vtkOpenGLQuadHelper> Quad;
+  // UploadTexture's pixel-unpack buffers: the host path's colour and depth, IntensityDepth's depth.
+  enum { UPLOAD_COLOR, UPLOAD_DEPTH, UPLOAD_VALUE_DEPTH, UPLOADS };
+  struct Upload
+  {
+    unsigned Buffer = 0;
+    size_t Bytes = 0;
+  };
+  Upload Uploads[UPLOADS];
   unsigned DepthBuffer = 0; // OpaqueDepthOnGpu's pixel-pack buffer and its size in bytes
   size_t DepthBufferBytes = 0;
   bool DepthBufferRefused = false;
