@@ -24,8 +24,8 @@
  * measured, docs/design.md), the transfer-function lookup (entries i0 and i0 + 1 of a lane are 8 adjacent
  * floats: two 4-float rows per lane, transposed), shading when asked (the 6 gradient fetches in the vector, the
  * Phong power per lane through powf), compositing and the early-termination test. Nearest interpolation
- * fetches one voxel per lane with a gather. Before each fetch the lines of the sample CAVR_PREFETCH_AHEAD steps
- * further along are prefetched (prefetch_ahead).
+ * fetches one voxel per lane with a gather. For sparse rays (a compressive frame's ray list) the lines of the sample
+ * CAVR_PREFETCH_AHEAD steps further along are prefetched before each fetch (prefetch_ahead).
  *
  * The scalar part of the march (lane_advance) runs when a lane reaches a clipped segment or the end of the
  * cells known to be visible: a vector compare of each lane's lattice index with its next check index.
@@ -224,13 +224,15 @@ INLINE VF samplev(const Consts *c, int storage, int interp, VF x, VF y, VF z) {
 }
 
 /*
- * Software prefetch: the cache lines each lane's trilinear fetch will read CAVR_PREFETCH_AHEAD lattice steps ahead
- * (the 4 corner rows' x pairs; one voxel for nearest), at (x, y, z) + (ax, ay, az), clamped into the data. The
- * sample's own loads depend on nothing but the lane's position, yet the loop's 8 lanes x 4 rows of loads, transposes
- * and transfer-function lookups fill the out-of-order window before the next step's misses are issued: sparse rays
- * (REFINE's passes), whose neighbours no longer bring the lines into the cache, spent 1.5-2x a full frame's time per
- * sample waiting on them. Measured (docs/benchmarks.md, 2026-11-25): REFINE's rays on the CT shoulder 30-35% faster,
- * the full frame 4-13% faster; 2 to 6 steps ahead within 3%, 4 best. A prefetch never faults and changes no value.
+ * Software prefetch for sparse rays: the cache lines each lane's trilinear fetch will read CAVR_PREFETCH_AHEAD
+ * lattice steps ahead (the 4 corner rows' x pairs; one voxel for nearest), at (x, y, z) + (ax, ay, az), clamped into
+ * the data. A compressive frame's rays (a ray list over at most half the pixels: REFINE's passes, the shuffled
+ * masks) no longer have neighbours that bring those lines into the cache, and each step's 8 lanes x 4 rows of
+ * loads, transposes and table lookups fill the out-of-order window before the next step's misses issue: on the
+ * 118 MB CT shoulder they spent 1.3-1.9x a full frame's time per sample; prefetched about the same as a full frame
+ * (docs/benchmarks.md, 2026-11-25; 2 to 6 steps ahead within 3%, 4 best). Full frames do not prefetch: their
+ * neighbouring rays share the lines, and on the CT's axis-aligned 1024^2 views the prefetch cost 1-5% (it gained
+ * 10-15% on the oblique (-60, 30) view at 512^2). A prefetch never faults and changes no value.
  */
 #ifndef CAVR_PREFETCH_AHEAD
 #define CAVR_PREFETCH_AHEAD 4
@@ -416,8 +418,10 @@ INLINE VF gradient_axis(const Consts *c, int storage, int interp, VF x, VF y, VF
   return vf_keep(vf_div(vf_sub(sh, sl), span), vf_gt(hi, lo));
 }
 
-/* The march, for one storage and interpolation (constants: the compiler drops the other branches). */
-INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp) {
+/* The march, for one storage and interpolation, with or without prefetch_ahead (constants: the compiler drops the
+   other branches). */
+INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp,
+                         int prefetch) {
   const Prep *p = q->work->prep;
   Consts c;
   c.maxX = vf_set1(p->maxCoord[0]);
@@ -461,14 +465,14 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
     const VF dfx = vf_loadu(P.dfx), dfy = vf_loadu(P.dfy), dfz = vf_loadu(P.dfz);
     VF A = vf_loadu(P.A), Cr = vf_loadu(P.Cr), Cg = vf_loadu(P.Cg), Cb = vf_loadu(P.Cb);
     /* prefetch_ahead's offset: CAVR_PREFETCH_AHEAD lattice steps along each lane's ray. */
-    const VF ahead = vf_mul(vf_set1((float)CAVR_PREFETCH_AHEAD), c.step), ax = vf_mul(ahead, dfx), ay = vf_mul(ahead, dfy),
-             az = vf_mul(ahead, dfz);
+    const VF ahead = vf_mul(vf_set1((float)CAVR_PREFETCH_AHEAD), c.step);
+    const VF ax = vf_mul(ahead, dfx), ay = vf_mul(ahead, dfy), az = vf_mul(ahead, dfz);
     int done, check;
     for (;;) {
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
       const VF x = vf_add(ofx, vf_mul(rel, dfx)), y = vf_add(ofy, vf_mul(rel, dfy)), z = vf_add(ofz, vf_mul(rel, dfz));
-      prefetch_ahead(&c, storage, interp, x, y, z, ax, ay, az);
+      if (prefetch) prefetch_ahead(&c, storage, interp, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
       /* Transfer function: index, weight, opacity; entries i0 and i0 + 1 of every lane (R, G, B, A of each). */
@@ -592,20 +596,32 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
   *raysOut += rays;
 }
 
-#define DEFINE_MARCH(NAME, STORAGE, INTERP)                                                                        \
+#define DEFINE_MARCH(NAME, STORAGE, INTERP, PREFETCH)                                                              \
   static void NAME(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {                                        \
-    packet_march(q, samples, rays, STORAGE, INTERP);                                                               \
+    packet_march(q, samples, rays, STORAGE, INTERP, PREFETCH);                                                     \
   }
-DEFINE_MARCH(march_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST)
-DEFINE_MARCH(march_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR)
-DEFINE_MARCH(march_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST)
-DEFINE_MARCH(march_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
-DEFINE_MARCH(march_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
-DEFINE_MARCH(march_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_MARCH(march_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST, 0)
+DEFINE_MARCH(march_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR, 0)
+DEFINE_MARCH(march_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST, 0)
+DEFINE_MARCH(march_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR, 0)
+DEFINE_MARCH(march_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST, 0)
+DEFINE_MARCH(march_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR, 0)
+DEFINE_MARCH(sparse_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST, 1)
+DEFINE_MARCH(sparse_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR, 1)
+DEFINE_MARCH(sparse_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST, 1)
+DEFINE_MARCH(sparse_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR, 1)
+DEFINE_MARCH(sparse_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST, 1)
+DEFINE_MARCH(sparse_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR, 1)
 
+/* Sparse: a ray list over at most half the pixels (prefetch_ahead). */
 void PACKET_WORKER(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {
-  static void (*const fns[3][2])(CavrPixelQueue *, uint64_t *, uint64_t *) = {
-      {march_u8_nearest, march_u8_linear}, {march_u16_nearest, march_u16_linear}, {march_f32_nearest, march_f32_linear}};
+  static void (*const fns[2][3][2])(CavrPixelQueue *, uint64_t *, uint64_t *) = {
+      {{march_u8_nearest, march_u8_linear}, {march_u16_nearest, march_u16_linear}, {march_f32_nearest, march_f32_linear}},
+      {{sparse_u8_nearest, sparse_u8_linear},
+       {sparse_u16_nearest, sparse_u16_linear},
+       {sparse_f32_nearest, sparse_f32_linear}}};
   const Prep *p = q->work->prep;
-  fns[p->storage][p->interp == CAVR_INTERPOLATION_TRILINEAR](q, samples, rays);
+  const CAVRRayList *list = q->work->list;
+  const int sparse = list && 2 * list->count <= (size_t)p->W * (size_t)p->H;
+  fns[sparse][p->storage][p->interp == CAVR_INTERPOLATION_TRILINEAR](q, samples, rays);
 }
