@@ -229,7 +229,7 @@ INLINE VF samplev(const Consts *c, int storage, int interp, VF x, VF y, VF z) {
  * the data. A compressive frame's rays (a ray list over at most half the pixels: REFINE's passes, the shuffled
  * masks) no longer have neighbours that bring those lines into the cache, and each step's 8 lanes x 4 rows of
  * loads, transposes and table lookups fill the out-of-order window before the next step's misses issue: on the
- * 118 MB CT shoulder they spent 1.3-1.9x a full frame's time per sample; prefetched about the same as a full frame
+ * 118 MB CT shoulder they spent 1.5-1.9x a full frame's time per sample; prefetched about the same as a full frame
  * (docs/benchmarks.md, 2026-11-25; 2 to 6 steps ahead within 3%, 4 best). Full frames do not prefetch: their
  * neighbouring rays share the lines, and on the CT's axis-aligned 1024^2 views the prefetch cost 1-5% (it gained
  * 10-15% on the oblique (-60, 30) view at 512^2). A prefetch never faults and changes no value.
