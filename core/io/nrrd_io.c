@@ -162,11 +162,15 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
   size_t eol = nl0 ? (size_t)(nl0 - buf) : got;
   buf[eol] = '\0';
   size_t mlen = strlen(buf);
+  const int nulInMagic = mlen != eol;
   if (mlen > 0 && buf[mlen - 1] == '\r') buf[--mlen] = '\0';
   int isNrrd = 0;
   for (int i = 0; i < 7; ++i) isNrrd |= !strcmp(buf, magic[i]);
+  /* A NUL inside the magic line: the magic matches up to it, but teem then takes the file for its plain-text format,
+     whose error paths leak (teem 1.12, found by fuzz_render): not a NRRD file. */
+  if (nulInMagic) isNrrd = 0;
   if (!isNrrd || eol == got) {
-    snprintf(msg, msgSize, "%s: not a NRRD file: it does not start with a NRRD magic line (NRRD0001 ... NRRD0006)",
+    snprintf(msg, msgSize, "%s: not a NRRD file: it does not start with a NRRD magic line (NRRD0001 ... NRRD0006, alone on its line)",
              path);
     free(buf);
     return CAVR_ERROR_FILE_FORMAT;
@@ -197,7 +201,25 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
     if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
     if (list) { /* LIST: every further line names a data file (NRRD0006: "name [byte skip]") */
       char name[4096];
-      if (len > 0 && sscanf(line, "%4095s", name) == 1) code = add_file(df, path, name, msg, msgSize);
+      int used = 0;
+      if (len > 0 && sscanf(line, "%4095s%n", name, &used) == 1) {
+        /* Anything after the name must be one integer: teem's error message for an unparsable byte skip reads past
+           the line's buffer when the line is the file's last and has no newline (teem 1.12, found by fuzz_nrrd). */
+        const char *p = line + used;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p) {
+          char *end = NULL;
+          (void)strtoll(p, &end, 10);
+          while (end && (*end == ' ' || *end == '\t')) ++end;
+          if (end == p || !end || *end) {
+            snprintf(msg, msgSize, "%s: LIST line for '%.200s': what follows the file name must be a byte skip (an integer)",
+                     path, name);
+            code = CAVR_ERROR_FILE_FORMAT;
+            break;
+          }
+        }
+        code = add_file(df, path, name, msg, msgSize);
+      }
       line = next;
       continue;
     }

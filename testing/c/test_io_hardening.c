@@ -167,6 +167,22 @@ int main(void) {
   write_file("d0", "0123456789012345678901234567890123456789", 40); /* the listed data files exist */
   write_file("d1", "0123456789012345678901234567890123456789", 40);
   CHECK(load(write_file("list-nul.nhdr", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
+  /* Found by fuzz_nrrd (2026-11-25, third session; corpus found_list_skip_eof): the LIST's last line, without a
+     newline, has a byte skip that is not a number; teem's error message about it read past the line's buffer (heap
+     overflow in teem 1.12). Refused in the header scan: after a LIST file name only one integer may follow. */
+  n = b64(
+      "TlJSRDAwMDYKdHlwZTogdWludDE2CmRpbWVuc2lvbjogMwpzaXplczogNCAzIDIKZW5kaWFuOiBsaXR0bGUKZW5jb2Rpbmc6IHJh"
+      "dwpkYXRhIGZpbGU6IExJU1QgMQpkMCAyCmQxIJ86hz5vQldGP0onTg9S91XfWQ==",
+      buf);
+  CHECK(load(write_file("list-skip.nhdr", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "byte skip"));
+  /* Found by fuzz_render (2026-11-25, third session; corpus render/found_magic_nul_text): a NUL inside the magic line
+     ("NRRD0004\0t ..."); teem took the file for its plain-text format and leaked 8 KB on its error path. Refused
+     as not a NRRD file before teem sees it. */
+  n = b64(
+      "TlJSRDAwMDQAdCBpbWVuc25jb25hbmRyczogM2UzLQogODNlM2luY2VudGVyczogM2UzLQogxsbGxsbGxsbGxsbGxsbGxsbGxsbG"
+      "xsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsaeM2UzOCAzZTM4IC0zZTMglQFpbWVuc2lyczo=",
+      buf);
+  CHECK(load(write_file("magic-nul.nrrd", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "not a NRRD file"));
   CHECK(load(write_file("field-nul.nrrd", "NRRD0004\ntype: uint8\0x\ndimension: 3\nsizes: 2 2 2\nencoding: raw\n\n12345678",
                         72), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
   {
