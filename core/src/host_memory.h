@@ -10,7 +10,8 @@
    Why not malloc: glibc raises its mmap threshold to the size of any mapped block that is freed (up to 32 MiB), after
    which blocks of that size come from the heap and stay there as free memory when released; a program that resizes its
    window or changes its volume then grows and shrinks by tens of MB between frames (docs/benchmarks.md, the mapper's
-   soak, issue 14 item 5). NULL when out of memory; bytes 0 gives NULL. */
+   soak, issue 14 item 5). Under AddressSanitizer they come from the allocator instead (red zones). NULL when out of
+   memory; bytes 0 gives NULL. */
 void *cavr_host_alloc(size_t bytes);
 
 /* Give back a buffer of cavr_host_alloc; `bytes` as allocated. NULL is ignored. */
