@@ -508,7 +508,8 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
                                 const float *table, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
                                 const uint32_t *rays, size_t rayCount, uint64_t raysStamp,
                                 const float *opaqueDepth, const float *opaqueDepthDevice, uint8_t *hostRGBA8,
-                                float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs, uint64_t *samples, char *msg, size_t msgSize) {
+                                float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
+                                uint64_t *samples, char *msg, size_t msgSize) {
   const size_t pixels = (size_t)p->width * p->height;
   int code;
   if ((code = cavr_cuda_copy_resources(ctx, msg, msgSize))) return code;

@@ -170,7 +170,8 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
      whose error paths leak (teem 1.12, found by fuzz_render): not a NRRD file. */
   if (nulInMagic) isNrrd = 0;
   if (!isNrrd || eol == got) {
-    snprintf(msg, msgSize, "%s: not a NRRD file: it does not start with a NRRD magic line (NRRD0001 ... NRRD0006, alone on its line)",
+    snprintf(msg, msgSize,
+             "%s: not a NRRD file: it does not start with a NRRD magic line (NRRD0001 ... NRRD0006, alone on its line)",
              path);
     free(buf);
     return CAVR_ERROR_FILE_FORMAT;
@@ -208,12 +209,14 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
         const char *p = line + used;
         while (*p == ' ' || *p == '\t') ++p;
         if (*p) {
-          char *end = NULL;
+          char *end;
           (void)strtoll(p, &end, 10);
-          while (end && (*end == ' ' || *end == '\t')) ++end;
-          if (end == p || !end || *end) {
-            snprintf(msg, msgSize, "%s: LIST line for '%.200s': what follows the file name must be a byte skip (an integer)",
-                     path, name);
+          const char *digitsEnd = end;
+          while (*end == ' ' || *end == '\t') ++end;
+          if (digitsEnd == p || *end) {
+            snprintf(msg, msgSize,
+                     "%s: LIST line for '%.200s': what follows the file name must be a byte skip (an integer)", path,
+                     name);
             code = CAVR_ERROR_FILE_FORMAT;
             break;
           }

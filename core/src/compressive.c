@@ -76,9 +76,10 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
    by more than 2/255 in a channel; the cells where the pilot saw something get at most REFINE_DENSITY x the
    sample fraction of their pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full
    frame's samples at a sample fraction of 0.25, in proportion to the fraction otherwise (at most all of them: a
-   larger fraction buys a better image; with a fixed share, fractions above 0.25 gave the 0.25 image); level 1 gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot,
-   level 2 the rest (0.55 and 0.34: +5.2 dB over 2x2 rays + bilinear on the CT shoulder, unshaded, at 0.33 of the
-   samples; 0.75 and 0.35 before the per-pixel levels). */
+   larger fraction buys a better image; with a fixed share, fractions above 0.25 gave the 0.25 image); level 1
+   gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot, level 2 the rest (0.55 and
+   0.34: +5.2 dB over 2x2 rays + bilinear on the CT shoulder, unshaded, at 0.33 of the samples; 0.75 and 0.35
+   before the per-pixel levels). */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_DENSITY 2.0
 #define REFINE_LEVEL1_SHARE 0.55

@@ -596,27 +596,27 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
   *raysOut += rays;
 }
 
-#define DEFINE_MARCH(NAME, STORAGE, INTERP, PREFETCH)                                                              \
-  static void NAME(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {                                        \
-    packet_march(q, samples, rays, STORAGE, INTERP, PREFETCH);                                                     \
+/* march_X (full frames) and sparse_X (prefetch_ahead) for one storage and interpolation. */
+#define DEFINE_MARCH(X, STORAGE, INTERP)                                                                           \
+  static void march_##X(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {                                   \
+    packet_march(q, samples, rays, STORAGE, INTERP, 0);                                                            \
+  }                                                                                                                \
+  static void sparse_##X(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {                                  \
+    packet_march(q, samples, rays, STORAGE, INTERP, 1);                                                            \
   }
-DEFINE_MARCH(march_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST, 0)
-DEFINE_MARCH(march_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR, 0)
-DEFINE_MARCH(march_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST, 0)
-DEFINE_MARCH(march_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR, 0)
-DEFINE_MARCH(march_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST, 0)
-DEFINE_MARCH(march_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR, 0)
-DEFINE_MARCH(sparse_u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST, 1)
-DEFINE_MARCH(sparse_u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR, 1)
-DEFINE_MARCH(sparse_u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST, 1)
-DEFINE_MARCH(sparse_u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR, 1)
-DEFINE_MARCH(sparse_f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST, 1)
-DEFINE_MARCH(sparse_f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR, 1)
+DEFINE_MARCH(u8_nearest, CAVR_STORE_U8, CAVR_INTERPOLATION_NEAREST)
+DEFINE_MARCH(u8_linear, CAVR_STORE_U8, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_MARCH(u16_nearest, CAVR_STORE_U16, CAVR_INTERPOLATION_NEAREST)
+DEFINE_MARCH(u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
+DEFINE_MARCH(f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
+DEFINE_MARCH(f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
 
 /* Sparse: a ray list over at most half the pixels (prefetch_ahead). */
 void PACKET_WORKER(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {
   static void (*const fns[2][3][2])(CavrPixelQueue *, uint64_t *, uint64_t *) = {
-      {{march_u8_nearest, march_u8_linear}, {march_u16_nearest, march_u16_linear}, {march_f32_nearest, march_f32_linear}},
+      {{march_u8_nearest, march_u8_linear},
+       {march_u16_nearest, march_u16_linear},
+       {march_f32_nearest, march_f32_linear}},
       {{sparse_u8_nearest, sparse_u8_linear},
        {sparse_u16_nearest, sparse_u16_linear},
        {sparse_f32_nearest, sparse_f32_linear}}};

@@ -447,7 +447,7 @@ static CAVRError cuda_opaque_from_gl(CAVRDevice dev, CAVRFrameBuffer fb, unsigne
 static CAVRError cuda_opaque_to_host(CAVRDevice dev, CAVRFrameBuffer fb) {
   const size_t bytes = sizeof(float) * (size_t)fb->width * fb->height;
   char msg[400] = "";
-  if (!fb->opaqueDepth) fb->opaqueDepth = cavr_opaque_store(fb);
+  fb->opaqueDepth = cavr_opaque_store(fb);
   if (!fb->opaqueDepth) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for the opaque depth");
   int code = cavr_cuda_context_make_current(context(dev), msg, sizeof msg);
   if (!code) code = cavr_cuda_download(context(dev), fb->opaqueDepth, fb->opaqueDevice, bytes, msg, sizeof msg);

@@ -32,7 +32,7 @@ CAVRError cavr_render_supersampled(CAVRDevice dev, const CAVRBackendOps *ops, co
   CAVRError e = cavrSetFrameBufferHostChannels(big, onDevice ? 0u : CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH);
   if (e) return e;
   if (fb->opaqueDepth) {
-    if (!big->opaqueDepth) big->opaqueDepth = cavr_opaque_store(big);
+    big->opaqueDepth = cavr_opaque_store(big);
     if (!big->opaqueDepth) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for opaque depth");
     for (int y = 0; y < G * H; ++y)
       for (int x = 0; x < G * W; ++x) big->opaqueDepth[(size_t)y * G * W + x] = fb->opaqueDepth[(size_t)(y / G) * W + x / G];

@@ -182,9 +182,11 @@ int main(void) {
       "TlJSRDAwMDQAdCBpbWVuc25jb25hbmRyczogM2UzLQogODNlM2luY2VudGVyczogM2UzLQogxsbGxsbGxsbGxsbGxsbGxsbGxsbG"
       "xsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsbGxsaeM2UzOCAzZTM4IC0zZTMglQFpbWVuc2lyczo=",
       buf);
-  CHECK(load(write_file("magic-nul.nrrd", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "not a NRRD file"));
-  CHECK(load(write_file("field-nul.nrrd", "NRRD0004\ntype: uint8\0x\ndimension: 3\nsizes: 2 2 2\nencoding: raw\n\n12345678",
-                        72), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
+  CHECK(load(write_file("magic-nul.nrrd", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT &&
+        strstr(msg, "not a NRRD file"));
+  CHECK(load(write_file("field-nul.nrrd",
+                        "NRRD0004\ntype: uint8\0x\ndimension: 3\nsizes: 2 2 2\nencoding: raw\n\n12345678", 72),
+             &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
   {
     unsigned char gzc[4096];
     FILE *in = fopen(CAVR_DATA_DIR "/../testing/fuzz/corpus/nrrd/found_gzip_corrupt_leak", "rb");

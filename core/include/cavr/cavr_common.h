@@ -142,8 +142,8 @@ typedef enum CAVRStrategy {
  * the pixels left get the bilinear interpolation of the 2x2 sub-cell around them, whose corners are rendered
  * or interpolated in turn. The sample fraction caps the rays and sets the work: the frame takes at most about
  * 1.36 x sampleFraction of the full frame's samples (34% at 0.25; all of them from 0.74 up; 16 x the pilot's
- * estimate them), so a larger fraction gives a better image for more time. No solve: faster than LOCAL. Deterministic: the
- * same inputs give the same rays and image, whatever the thread count.
+ * estimate them), so a larger fraction gives a better image for more time. No solve: faster than LOCAL.
+ * Deterministic: the same inputs give the same rays and image, whatever the thread count.
  */
 typedef enum CAVRReconstruction {
   CAVR_RECONSTRUCTION_GLOBAL = 0,
