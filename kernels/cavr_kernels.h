@@ -268,6 +268,22 @@ int cavr_cuda_gl_register_buffer(unsigned int buffer, void **resource, char *msg
     (CAVR_ERROR_INVALID_ARGUMENT) when the buffer is smaller than `bytes`. */
 int cavr_cuda_gl_copy_from_buffer(CAVRGpuContext *ctx, void *resource, void **dst, size_t *dstCap, size_t bytes,
                                   char *msg, size_t msgSize);
+/*
+ * Memory shared with another graphics API (kernels/shared_planes.cu; issue 14, item 3): device memory made with the
+ * driver's virtual memory API and exported as a POSIX file descriptor (OpenGL: GL_EXT_memory_object_fd).
+ */
+typedef struct CAVRGpuShared CAVRGpuShared;
+/** At least `bytes` of memory on the context's device, exported: *out the allocation (cavr_cuda_share_free), *ptr its
+    device address, *size its size in bytes (a multiple of the driver's granularity: import with this size), *fd a new
+    file descriptor the importer owns. Returns 4 (CAVR_ERROR_UNSUPPORTED) where the driver or device cannot export
+    memory (entry points missing: a driver older than CUDA 12), 1001 out of device memory, 1000 another CUDA error. */
+int cavr_cuda_share_alloc(CAVRGpuContext *ctx, size_t bytes, CAVRGpuShared **out, void **ptr, unsigned long long *size,
+                          int *fd, char *msg, size_t msgSize);
+/** Release cavr's reference (unmap, free the address range, release the handle); an importer keeps its own. */
+void cavr_cuda_share_free(CAVRGpuShared *shared);
+/** The shared memory the next renders on the context copy their RGBA8 and depth planes into (NULL: none); bytes: the
+    size of each (planes larger than that are not copied). */
+void cavr_cuda_set_share(CAVRGpuContext *ctx, void *color, void *depth, size_t bytes);
 /** Copy `bytes` of device memory to the host on the context's stream and wait for it. */
 int cavr_cuda_download(CAVRGpuContext *ctx, void *host, const void *device, size_t bytes, char *msg, size_t msgSize);
 /** cudaFree, errors ignored (a context already torn down); NULL is a no-op. */

@@ -52,6 +52,10 @@ struct CAVRGpuContext {
   // Copies back to the host (cavr_cuda_queue_copies): an event after the last copy, and page-locked scalars read
   // back with the image ([0] sample count, [1] iterations), so that no read-back forces its own synchronisation.
   cudaEvent_t copied;
+  // Memory shared with another graphics API (shared_planes.cu), set for each render by the core: when not NULL, every
+  // read-back (cavr_cuda_queue_copies, the super-sampled reduce) also copies the RGBA8 and depth planes there.
+  void *shareColor, *shareDepth;
+  size_t shareBytes;
   unsigned long long *hostScalars;                              // cudaMallocHost, 2 values
 };
 
@@ -81,9 +85,19 @@ static inline int cavr_cuda_copy_resources(CAVRGpuContext *ctx, char *msg, size_
   return 0;
 }
 
+// The RGBA8 and depth planes (pixels each) into the memory shared with another graphics API, when the render's frame
+// buffer shares it (ctx->shareColor): device to device, on the stream, before the read-back's event.
+static inline cudaError_t cavr_cuda_queue_share(CAVRGpuContext *ctx, const void *rgba8, const void *depth,
+                                                size_t pixels) {
+  if (!ctx->shareColor || ctx->shareBytes < pixels * 4) return cudaSuccess;
+  cudaError_t e = cudaMemcpyAsync(ctx->shareColor, rgba8, pixels * 4, cudaMemcpyDeviceToDevice, ctx->stream);
+  if (e == cudaSuccess) e = cudaMemcpyAsync(ctx->shareDepth, depth, pixels * 4, cudaMemcpyDeviceToDevice, ctx->stream);
+  return e;
+}
+
 // Queue, on the context's stream after the work already queued (`after` names it for messages), the copies of the
 // frame's planes into the non-NULL host pointers (width*height pixels: uchar4, float4, float), then record
-// ctx->copied. Page-locked destinations are written by DMA and the calls return at once; pageable ones are copied
+// ctx->copied (with the copies into shared memory first, cavr_cuda_queue_share). Page-locked destinations are written by DMA and the calls return at once; pageable ones are copied
 // through the driver's staging before the call returns. The caller synchronises once, on ctx->copied.
 static inline int cavr_cuda_queue_copies(CAVRGpuContext *ctx, size_t pixels, void *rgba8, void *rgbaf, void *depth,
                                          const char *after, char *msg, size_t msgSize) {
@@ -100,6 +114,7 @@ static inline int cavr_cuda_queue_copies(CAVRGpuContext *ctx, size_t pixels, voi
       return cavr_cuda_fail(e, what, msg, msgSize);
     }
   }
+  CAVR_CUDA_CHECK(cavr_cuda_queue_share(ctx, ctx->rgba8, ctx->depth, pixels), "cudaMemcpyAsync (into shared memory)");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->copied, ctx->stream), "cudaEventRecord (copy back)");
   return 0;
 }

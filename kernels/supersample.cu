@@ -84,6 +84,7 @@ extern "C" int cavr_cuda_supersample_reduce(CAVRGpuContext *ctx, int W, int H, i
     if (dst[c])
       CAVR_CUDA_CHECK(cudaMemcpyAsync(dst[c], src[c], bytes[c], cudaMemcpyDeviceToHost, ctx->stream),
                       "cudaMemcpyAsync (super-sampled plane)");
+  CAVR_CUDA_CHECK(cavr_cuda_queue_share(ctx, ctx->ss8, ctx->ssD, px), "cudaMemcpyAsync (into shared memory)");
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->copied, ctx->stream), "cudaEventRecord (copy back)");
   CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->copied), "supersample reduce_kernel (or the copy back after it)");
   float ms = 0.0f, copyMs = 0.0f;

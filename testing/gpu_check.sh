@@ -5,8 +5,19 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | handover | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+if [ "$MODE" = handover ]; then
+  # The control for the mapper's CUDA -> OpenGL hand-over (issue 14, item 3): testing/bench/probe_gl_handover.cu, no
+  # VTK, an EGL context of its own; needs .vtkegl/debs (the GL loaders). Twice: an empty kernel, and one that takes
+  # about as long as a 512^3 MRI render (0.3 ms).
+  for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  nvcc -O2 -arch=sm_90 -o /tmp/probe_gl_handover testing/bench/probe_gl_handover.cu -lEGL -lOpenGL -lcuda || exit 1
+  /tmp/probe_gl_handover 1024 300 0 "$OUT/handover_spin0.csv" | tee "$OUT/handover.txt"
+  /tmp/probe_gl_handover 1024 300 100000 "$OUT/handover_spin1e5.csv" | tee -a "$OUT/handover.txt"
+  exit 0
+fi
 if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ] || [ "$MODE" = vtk-soak ]; then
   # VTK on the GPU machine. Needs .vtkegl/ (carried): the GL loader debs and VTK 9.4.2 built with EGL
   # (../shared/setup/vtk-egl/). Configured and built on its own (no full build first).

@@ -956,6 +956,24 @@ CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb) {
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrShareFrameBufferPlanes(CAVRFrameBuffer fb, int fds[2], unsigned long long bytes[2]) {
+  CHECK_HANDLE(fb, "cavrShareFrameBufferPlanes");
+  if (!fds || !bytes) return ARG_ERROR(fb, "cavrShareFrameBufferPlanes: NULL fds or bytes");
+  fds[0] = fds[1] = -1;
+  bytes[0] = bytes[1] = 0;
+  if (!fb->device->ops->share)
+    return cavr_set_error(fb->device, CAVR_ERROR_UNSUPPORTED,
+                          "cavrShareFrameBufferPlanes: the CPU back end renders into host memory; draw "
+                          "cavrGetFrameBufferData instead");
+  return fb->device->ops->share(fb->device, fb, fds, bytes);
+}
+
+CAVRError cavrUnshareFrameBufferPlanes(CAVRFrameBuffer fb) {
+  CHECK_HANDLE(fb, "cavrUnshareFrameBufferPlanes");
+  if (fb->device->ops->unshare) fb->device->ops->unshare(fb->device, fb);
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrSetFrameBufferOpaqueDepthGLBuffer(CAVRFrameBuffer fb, unsigned buffer) {
   CHECK_HANDLE(fb, "cavrSetFrameBufferOpaqueDepthGLBuffer");
   if (!buffer) return cavrSetFrameBufferOpaqueDepth(fb, NULL, 0);

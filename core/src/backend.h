@@ -82,6 +82,11 @@ typedef struct CAVRBackendOps {
   void (*releaseGL)(CAVRDevice device, CAVRFrameBuffer fb);
   /** Free and total bytes of the device's memory now (cavrGetDeviceMemoryInfo). NULL: unsupported. */
   CAVRError (*memoryInfo)(CAVRDevice device, size_t *freeBytes, size_t *totalBytes);
+  /** Make the frame buffer's shared planes (fb->shared*), exported as file descriptors (cavrShareFrameBufferPlanes).
+      NULL: unsupported. */
+  CAVRError (*share)(CAVRDevice device, CAVRFrameBuffer fb, int fds[2], unsigned long long bytes[2]);
+  /** Release the frame buffer's shared planes (cavrUnshareFrameBufferPlanes, and before it is freed); may be NULL. */
+  void (*unshare)(CAVRDevice device, CAVRFrameBuffer fb);
 } CAVRBackendOps;
 
 /** Per-frame values every back end derives the same way from a job (frame_constants.c). */

@@ -614,6 +614,6 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
 
 static const CAVRBackendOps cpuOps = {CAVR_BACKEND_CPU, NULL, cpu_commit_volume, cpu_release_volume, cpu_render,
                                       cavr_cpu_reconstruct, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                      NULL};
+                                      NULL, NULL, NULL};
 
 const CAVRBackendOps *cavr_cpu_backend(void) { return &cpuOps; }

@@ -393,7 +393,49 @@ static void cuda_release_gl(CAVRDevice dev, CAVRFrameBuffer fb) {
   fb->glChecked = 0;
 }
 
+static void cuda_unshare(CAVRDevice dev, CAVRFrameBuffer fb) {
+  if (!fb->shared[0] && !fb->shared[1]) return;
+  char why[256];
+  (void)cavr_cuda_context_make_current(context(dev), why, sizeof why); /* best effort: the allocations' GPU */
+  for (int c = 0; c < 2; ++c) {
+    cavr_cuda_share_free((CAVRGpuShared *)fb->shared[c]);
+    fb->shared[c] = fb->sharedPtr[c] = NULL;
+  }
+  fb->sharedBytes = 0;
+}
+
+/* Shared planes (issue 14, item 3): new exported memory for the colour (RGBA8) and the depth, each width x height x 4
+   bytes; the frame buffer's earlier shared memory is released first (an importer keeps its own reference). */
+static CAVRError cuda_share(CAVRDevice dev, CAVRFrameBuffer fb, int fds[2], unsigned long long bytes[2]) {
+  char msg[400] = "";
+  cuda_unshare(dev, fb);
+  fds[0] = fds[1] = -1;
+  bytes[0] = bytes[1] = 0;
+  int code = cavr_cuda_context_make_current(context(dev), msg, sizeof msg);
+  const size_t plane = (size_t)fb->width * fb->height * 4;
+  for (int c = 0; c < 2 && !code; ++c)
+    code = cavr_cuda_share_alloc(context(dev), plane, (CAVRGpuShared **)&fb->shared[c], &fb->sharedPtr[c], &bytes[c],
+                                 &fds[c], msg, sizeof msg);
+  if (code) {
+    if (fds[0] >= 0) close(fds[0]);
+    fds[0] = fds[1] = -1;
+    bytes[0] = bytes[1] = 0;
+    cuda_unshare(dev, fb);
+    return cavr_set_error(dev, (CAVRError)code, "cavrShareFrameBufferPlanes: %s", msg);
+  }
+  fb->sharedBytes = plane;
+  return CAVR_ERROR_NONE;
+}
+
+/* Before each call that leaves planes on the context: where they are shared (NULL: nowhere). */
+static void set_share(CAVRDevice dev, CAVRFrameBuffer fb, int deviceOnly) {
+  const int on = fb && !deviceOnly && fb->sharedPtr[0];
+  cavr_cuda_set_share(context(dev), on ? fb->sharedPtr[0] : NULL, on ? fb->sharedPtr[1] : NULL,
+                      on ? fb->sharedBytes : 0);
+}
+
 static void cuda_release_frame_buffer(CAVRDevice dev, CAVRFrameBuffer fb) {
+  cuda_unshare(dev, fb);
   for (int c = 0; c < 3; ++c) {
     cavr_cuda_host_unregister(fb->pinned[c]);
     fb->pinned[c] = NULL;
@@ -740,6 +782,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
      (deviceOnly 1); only the float colour when adaptive sampling reads it on the host (2). */
   const unsigned want = job->deviceOnly == 1 ? 0u : job->deviceOnly == 2 ? CAVR_FB_HOST_RGBA32F : fb->hostChannels;
   const CAVRRayList *rl = job->rays;
+  set_share(dev, fb, job->deviceOnly);
   int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
                               rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0,
                               fb->opaqueOnDevice ? NULL : fb->opaqueDepth,
@@ -789,6 +832,7 @@ static CAVRError cuda_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, cons
   float ms = 0.0f, transferMs = 0.0f;
   int iterations = 0;
   const unsigned want = fb->hostChannels;
+  set_share(dev, fb, 0);
   int code = cavr_cuda_reconstruct(context(dev), fb->width, fb->height, mask, maskStamp,
                                    s->reconstruction == CAVR_RECONSTRUCTION_LOCAL, solver.filter, solver.lambda,
                                    solver.maxIterations, solver.tolerance,
@@ -825,6 +869,7 @@ static CAVRError cuda_supersample_reduce(CAVRDevice dev, const CAVRRenderJob *jo
   const unsigned want = fb->hostChannels;
   char msg[400];
   float ms = 0.0f, transferMs = 0.0f;
+  set_share(dev, fb, 0);
   int code = cavr_cuda_supersample_reduce(context(dev), fb->width, fb->height, G, n, n == 5,
                                           (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
                                           (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
@@ -840,7 +885,8 @@ static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit
                                        cuda_render, cuda_reconstruct, cuda_block_deviation, cuda_shutdown,
                                        cuda_release_frame_buffer, cuda_tune, cuda_supersample_keep_centre,
                                        cuda_supersample_reduce, cuda_copy_to_gl, cuda_opaque_from_gl,
-                                       cuda_opaque_to_host, cuda_release_gl, cuda_memory_info};
+                                       cuda_opaque_to_host, cuda_release_gl, cuda_memory_info, cuda_share,
+                                       cuda_unshare};
 
 const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;

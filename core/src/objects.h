@@ -133,6 +133,11 @@ struct CAVRFrameBufferImpl {
   unsigned glTexture[3];
   void *glResource[3];
   int glChecked;                 /* 1: the current GL context was found on this GPU; -1: not (UNSUPPORTED until releaseGL) */
+  /* Planes shared with another graphics API (cavrShareFrameBufferPlanes): the CUDA allocations (colour RGBA8, depth),
+     their device addresses and the size of each; every CUDA render into the frame buffer copies its planes there */
+  void *shared[2];
+  void *sharedPtr[2];
+  size_t sharedBytes;
 };
 
 /** Record an error on the device (keeps the first until read; calls the callback). Returns code. */

@@ -27,6 +27,7 @@
 #include "vtkShaderProgram.h"
 #include "vtkSmartPointer.h"
 #include "vtkTextureObject.h"
+#include "vtkTextureUnitManager.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 #if __has_include("vtk_glad.h")
@@ -36,6 +37,8 @@
 #endif
 
 #include "cavr/cavr.h"
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -180,6 +183,9 @@ public:
     {
       cavrReleaseFrameBufferGLTextures(this->FrameBuffer);
     }
+    this->ReleaseShared(window);
+    this->SharedRefused = false;
+    this->SharedWhy.clear();
     for (int k = 0; k < 2; ++k)
     {
       for (vtkTextureObject* t : { this->ColorTexture[k].GetPointer(), this->DepthTexture[k].GetPointer() })
@@ -360,6 +366,193 @@ public:
     return true;
   }
 
+  /** The OpenGL side of the shared planes (buffers, texture buffers, memory objects, fence) and the core's sharing. */
+  void ReleaseShared(vtkWindow* window)
+  {
+    if (this->SharedFor && this->SharedFor == this->FrameBuffer)
+    {
+      cavrUnshareFrameBufferPlanes(this->FrameBuffer);
+    }
+    this->SharedFor = nullptr;
+    if (this->SharedFence)
+    {
+      glDeleteSync(static_cast<GLsync>(this->SharedFence));
+      this->SharedFence = nullptr;
+    }
+    for (int c = 0; c < 2; ++c)
+    {
+      if (this->SharedTexture[c])
+      {
+        glDeleteTextures(1, &this->SharedTexture[c]);
+      }
+      if (this->SharedBuffer[c])
+      {
+        glDeleteBuffers(1, &this->SharedBuffer[c]);
+      }
+      if (this->SharedMemory[c])
+      {
+        glDeleteMemoryObjectsEXT(1, &this->SharedMemory[c]);
+      }
+      this->SharedTexture[c] = this->SharedBuffer[c] = this->SharedMemory[c] = 0;
+    }
+    if (this->SharedQuad)
+    {
+      this->SharedQuad->ReleaseGraphicsResources(window);
+    }
+    this->SharedQuad.reset();
+  }
+
+  /**
+   * The shared display path (DISPLAY_AUTO on the GPU): the frame buffer's colour and depth planes shared by the core
+   * (cavrShareFrameBufferPlanes: device memory exported as file descriptors) and imported here into two OpenGL buffer
+   * objects (GL_EXT_memory_object_fd), read by the quad as texture buffers: CUDA's render leaves the image in memory
+   * OpenGL reads, with no map, unmap or copy on the OpenGL side (docs/benchmarks.md: the hand-over control). Made once
+   * per frame buffer; then, before each render, waits for the fence after the last draw from that memory (the render
+   * writes it). Returns false (and stays false for this window: the texture interop path is used) when the driver
+   * lacks the extension or refuses the memory; SharedWhy says why.
+   */
+  bool PrepareShared(vtkOpenGLRenderWindow* win)
+  {
+    if (this->SharedRefused)
+    {
+      return false;
+    }
+    if (this->InteropWindow != win)
+    {
+      this->ReleaseGL(win);
+      this->InteropWindow = win;
+    }
+    if (this->SharedFor != this->FrameBuffer)
+    {
+      this->ReleaseShared(win);
+      if (!glCreateMemoryObjectsEXT || !glImportMemoryFdEXT || !glBufferStorageMemEXT || !glDeleteMemoryObjectsEXT ||
+        !glTexBuffer)
+      {
+        return this->RefuseShared("the OpenGL driver has no GL_EXT_memory_object_fd");
+      }
+      int fds[2] = { -1, -1 };
+      unsigned long long bytes[2] = { 0, 0 };
+      if (cavrShareFrameBufferPlanes(this->FrameBuffer, fds, bytes) != CAVR_ERROR_NONE)
+      {
+        const char* why = "";
+        cavrGetDeviceError(this->Device, &why); // read (and clear) the reason: a choice of path, not a failure
+        return this->RefuseShared(why);
+      }
+      while (glGetError() != GL_NO_ERROR)
+      {
+      }
+      const GLenum formats[2] = { GL_RGBA8, GL_R32F };
+      for (int c = 0; c < 2; ++c)
+      {
+        glCreateMemoryObjectsEXT(1, &this->SharedMemory[c]);
+        glImportMemoryFdEXT(this->SharedMemory[c], bytes[c], GL_HANDLE_TYPE_OPAQUE_FD_EXT, fds[c]); // owns fds[c]
+        glGenBuffers(1, &this->SharedBuffer[c]);
+        glBindBuffer(GL_TEXTURE_BUFFER, this->SharedBuffer[c]);
+        glBufferStorageMemEXT(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(bytes[c]), this->SharedMemory[c], 0);
+        glGenTextures(1, &this->SharedTexture[c]);
+        glBindTexture(GL_TEXTURE_BUFFER, this->SharedTexture[c]);
+        glTexBuffer(GL_TEXTURE_BUFFER, formats[c], this->SharedBuffer[c]);
+      }
+      glBindTexture(GL_TEXTURE_BUFFER, 0);
+      glBindBuffer(GL_TEXTURE_BUFFER, 0);
+      const GLenum err = glGetError();
+      this->SharedFor = this->FrameBuffer;
+      if (err != GL_NO_ERROR)
+      {
+        return this->RefuseShared("OpenGL did not import CUDA's memory (GL error " + std::to_string(err) + ")");
+      }
+    }
+    if (this->SharedFence)
+    {
+      // The last draw from the shared memory must be done before the render writes it again.
+      glClientWaitSync(static_cast<GLsync>(this->SharedFence), GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+      glDeleteSync(static_cast<GLsync>(this->SharedFence));
+      this->SharedFence = nullptr;
+    }
+    return true;
+  }
+
+  bool RefuseShared(const std::string& why)
+  {
+    this->ReleaseShared(this->InteropWindow);
+    this->SharedRefused = true;
+    this->SharedWhy = why;
+    return false;
+  }
+
+  /** Blend the last render, left in the shared memory by the core, into the window (the quad reads texture buffers). */
+  CAVRError DrawShared(vtkOpenGLRenderWindow* win, int width, int height)
+  {
+    if (!this->SharedQuad)
+    {
+      std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl",
+        "uniform samplerBuffer cavrColor;\nuniform samplerBuffer cavrDepth;\nuniform ivec2 cavrSize;\n");
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
+        "  ivec2 p = clamp(ivec2(texCoord * vec2(cavrSize)), ivec2(0), cavrSize - 1);\n"
+        "  int i = p.x + cavrSize.x * p.y;\n"
+        "  gl_FragData[0] = texelFetch(cavrColor, i);\n"
+        "  gl_FragDepth = texelFetch(cavrDepth, i).r;\n");
+      this->SharedQuad.reset(new vtkOpenGLQuadHelper(
+        win, vtkOpenGLRenderUtilities::GetFullScreenQuadVertexShader().c_str(), fs.c_str(), ""));
+    }
+    if (!this->SharedQuad->Program)
+    {
+      return CAVR_ERROR_UNSUPPORTED;
+    }
+    win->GetShaderCache()->ReadyShaderProgram(this->SharedQuad->Program);
+    vtkTextureUnitManager* units = win->GetTextureUnitManager();
+    const int unit[2] = { units->Allocate(), units->Allocate() };
+    if (unit[0] < 0 || unit[1] < 0)
+    {
+      for (int u : unit)
+      {
+        if (u >= 0)
+        {
+          units->Free(u);
+        }
+      }
+      return CAVR_ERROR_UNSUPPORTED;
+    }
+    for (int c = 0; c < 2; ++c)
+    {
+      glActiveTexture(GL_TEXTURE0 + unit[c]);
+      glBindTexture(GL_TEXTURE_BUFFER, this->SharedTexture[c]);
+    }
+    vtkShaderProgram* program = this->SharedQuad->Program;
+    program->SetUniformi("cavrColor", unit[0]);
+    program->SetUniformi("cavrDepth", unit[1]);
+    const int size[2] = { width, height };
+    program->SetUniform2i("cavrSize", size);
+    this->BlendQuad(win, this->SharedQuad.get());
+    for (int c = 0; c < 2; ++c)
+    {
+      glActiveTexture(GL_TEXTURE0 + unit[c]);
+      glBindTexture(GL_TEXTURE_BUFFER, 0);
+      units->Free(unit[c]);
+    }
+    this->SharedFence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    return CAVR_ERROR_NONE;
+  }
+
+  /** The quad over the viewport, blending premultiplied colour (ONE, ONE_MINUS_SRC_ALPHA) with the depth test
+      (LEQUAL, no depth writes); the GL state is restored after. */
+  void BlendQuad(vtkOpenGLRenderWindow* win, vtkOpenGLQuadHelper* quad)
+  {
+    vtkOpenGLState* state = win->GetState();
+    vtkOpenGLState::ScopedglEnableDisable blendSaver(state, GL_BLEND);
+    vtkOpenGLState::ScopedglEnableDisable depthSaver(state, GL_DEPTH_TEST);
+    vtkOpenGLState::ScopedglBlendFuncSeparate blendFuncSaver(state);
+    vtkOpenGLState::ScopedglDepthMask depthMaskSaver(state);
+    vtkOpenGLState::ScopedglDepthFunc depthFuncSaver(state);
+    state->vtkglEnable(GL_BLEND);
+    state->vtkglBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    state->vtkglEnable(GL_DEPTH_TEST);
+    state->vtkglDepthFunc(GL_LEQUAL);
+    state->vtkglDepthMask(GL_FALSE);
+    quad->Render();
+  }
+
   /**
    * Draw the last render through two OpenGL textures, the colour (premultiplied RGBA8) and the depth: filled on the
    * GPU from the device planes (fromDevice: cavrCopyFrameBufferToGLTextures) or uploaded from the host planes. A quad
@@ -431,22 +624,11 @@ public:
       return CAVR_ERROR_UNSUPPORTED;
     }
     win->GetShaderCache()->ReadyShaderProgram(this->Quad->Program);
-    vtkOpenGLState* state = win->GetState();
-    vtkOpenGLState::ScopedglEnableDisable blendSaver(state, GL_BLEND);
-    vtkOpenGLState::ScopedglEnableDisable depthSaver(state, GL_DEPTH_TEST);
-    vtkOpenGLState::ScopedglBlendFuncSeparate blendFuncSaver(state);
-    vtkOpenGLState::ScopedglDepthMask depthMaskSaver(state);
-    vtkOpenGLState::ScopedglDepthFunc depthFuncSaver(state);
-    state->vtkglEnable(GL_BLEND);
-    state->vtkglBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    state->vtkglEnable(GL_DEPTH_TEST);
-    state->vtkglDepthFunc(GL_LEQUAL);
-    state->vtkglDepthMask(GL_FALSE);
     color->Activate();
     depthTexture->Activate();
     this->Quad->Program->SetUniformi("cavrColor", color->GetTextureUnit());
     this->Quad->Program->SetUniformi("cavrDepth", depthTexture->GetTextureUnit());
-    this->Quad->Render();
+    this->BlendQuad(win, this->Quad.get());
     depthTexture->Deactivate();
     color->Deactivate();
     return CAVR_ERROR_NONE;
@@ -654,6 +836,14 @@ public:
   unsigned ResolveFramebuffer = 0, ResolveRenderbuffer = 0; // OpaqueDepthOnGpu's single-sample depth (multisampling)
   int ResolveSize[2] = { 0, 0 };
   unsigned ResolveFormat = 0;
+  // The shared display path (PrepareShared): per plane (colour, depth) the imported memory object, its buffer and the
+  // texture buffer over it; the frame buffer they belong to; the fence after the last draw from them; the quad.
+  unsigned SharedMemory[2] = { 0, 0 }, SharedBuffer[2] = { 0, 0 }, SharedTexture[2] = { 0, 0 };
+  CAVRFrameBuffer SharedFor = nullptr;
+  void* SharedFence = nullptr; // a GLsync
+  std::unique_ptr<vtkOpenGLQuadHelper> SharedQuad;
+  bool SharedRefused = false; // no shared memory in this window: the texture interop path
+  std::string SharedWhy;
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
   unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
@@ -1221,8 +1411,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   const bool distributed = this->RenderExtent[0] <= this->RenderExtent[1];
   // Super-sampled frames are averaged on the host (core/src/supersample.c): they take the host path too.
-  const bool interop = this->DisplayPath == DISPLAY_AUTO && !distributed && !in.InteropRefused &&
+  const bool interop = this->DisplayPath != DISPLAY_HOST && !distributed && !in.InteropRefused &&
     this->Supersampling <= 1 && cavrGetDeviceBackend(in.Device) == CAVR_BACKEND_CUDA;
+  // The shared memory when it can (auto), else the textures (DISPLAY_TEXTURES, or a driver without the extension).
+  const bool shared = interop && this->DisplayPath == DISPLAY_AUTO && in.PrepareShared(glWin);
+  if (!shared && in.SharedFor)
+  {
+    in.ReleaseShared(glWin); // DISPLAY_TEXTURES or the host path chosen after shared frames
+  }
   const unsigned hostChannels = interop ? 0u : CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH;
   if (hostChannels != in.HostChannels)
   {
@@ -1287,6 +1483,18 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 
   // 8. Blend the premultiplied image into the window: from the GPU when it is there (a volume that fell back to the CPU
   //    left it on the host, with every plane), else from host memory.
+  if (shared && stats.backend == CAVR_BACKEND_CUDA &&
+    cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8) &&
+    in.DrawShared(glWin, width, height) == CAVR_ERROR_NONE)
+  {
+    if (intensityDepth && !in.WriteDepth(win, width, height))
+    {
+      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
+    }
+    in.LastDisplay = "shared";
+    this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return;
+  }
   if (interop)
   {
     e = in.Draw(glWin, width, height, true);
@@ -1364,4 +1572,8 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "DisplayPath: " << this->DisplayPath << endl;
   os << indent << "OpaqueDepthPath: " << this->OpaqueDepthPath << endl;
   os << indent << "LastDisplayPath: " << this->Internals->LastDisplay << endl;
+  if (!this->Internals->SharedWhy.empty())
+  {
+    os << indent << "SharedMemory: not used (" << this->Internals->SharedWhy << ")" << endl;
+  }
 }

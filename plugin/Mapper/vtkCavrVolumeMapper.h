@@ -141,19 +141,23 @@ public:
   enum DisplayPaths
   {
     DISPLAY_AUTO = 0,
-    DISPLAY_HOST = 1
+    DISPLAY_HOST = 1,
+    DISPLAY_TEXTURES = 2
   };
 
   ///@{
   /**
    * How the image reaches the window. 0 auto (default): when the CUDA back end rendered the frame and the window is an
-   * OpenGL window on the same GPU, the colour and depth planes go from CUDA into two OpenGL textures on the GPU
-   * (cavrCopyFrameBufferToGLTextures); otherwise (CPU back end, a volume that fell back to the CPU, a piece of
-   * distributed data that IceT composites, super-sampling, a context on another GPU) both planes come to host memory
-   * and are uploaded into the textures. 1 host: always the second. Either way a full-viewport quad blends the colour
-   * in, pixel for texel, with the volume's per-pixel depth for the depth test: both give the same picture.
+   * OpenGL window on the same GPU, the render leaves its colour and depth planes in device memory that OpenGL imports
+   * (cavrShareFrameBufferPlanes, GL_EXT_memory_object_fd: "shared", no copy on the OpenGL side), or, where the driver
+   * cannot share memory, CUDA copies them into two OpenGL textures on the GPU (cavrCopyFrameBufferToGLTextures:
+   * "interop"); otherwise (CPU back end, a volume that fell back to the CPU, a piece of distributed data that IceT
+   * composites, super-sampling, a context on another GPU) both planes come to host memory and are uploaded into the
+   * textures ("host"). 1 host: always the last. 2 textures: the GPU textures, never the shared memory (to compare
+   * them). Each way a full-viewport quad blends the colour in, pixel for texel, with the volume's per-pixel depth for
+   * the depth test: all give the same picture.
    */
-  vtkSetClampMacro(DisplayPath, int, DISPLAY_AUTO, DISPLAY_HOST);
+  vtkSetClampMacro(DisplayPath, int, DISPLAY_AUTO, DISPLAY_TEXTURES);
   vtkGetMacro(DisplayPath, int);
   ///@}
 
@@ -175,7 +179,8 @@ public:
   vtkGetMacro(OpaqueDepthPath, int);
   ///@}
 
-  /** How the last frame reached the window: "interop" (GPU textures), "host" ("" before the first). */
+  /** How the last frame reached the window: "shared" (memory shared by CUDA and OpenGL), "interop" (GPU textures),
+      "host" ("" before the first). */
   const char* GetLastDisplayPathName();
 
   /** Where the last frame read the opaque geometry's depth: "gpu" (a pixel-pack buffer copied on the GPU), "host"

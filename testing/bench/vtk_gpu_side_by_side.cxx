@@ -153,9 +153,10 @@ double psnr_rgb_rgba(const std::vector<unsigned char> &rgb, const unsigned char 
 int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImageData *img, vtkVolumeProperty *prop,
               CAVRDevice dev, CAVRVolume cv, CAVRTransferFunction ctfc, CAVRCamera cam, CAVRRenderSettings set,
               CAVRFrameBuffer fb, int size, int frames, const std::string &out, const char *tfPath) {
-  vtkNew<vtkCavrVolumeMapper> hostMapper, texMapper;
-  vtkNew<vtkVolume> hostVol, texVol;
-  for (vtkCavrVolumeMapper *m : {hostMapper.GetPointer(), texMapper.GetPointer()}) {
+  // texMapper: the default display (shared memory where the driver can, else textures); copyMapper: the GPU textures.
+  vtkNew<vtkCavrVolumeMapper> hostMapper, texMapper, copyMapper;
+  vtkNew<vtkVolume> hostVol, texVol, copyVol;
+  for (vtkCavrVolumeMapper *m : {hostMapper.GetPointer(), texMapper.GetPointer(), copyMapper.GetPointer()}) {
     m->SetInputData(img);
     m->SetBackend(vtkCavrVolumeMapper::BACKEND_CUDA);
     m->SetSampleDistance(0.5); // as VTK's mapper and the C API; strategy AUTO and early termination 0.99 as the API's defaults
@@ -163,6 +164,10 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   hostMapper->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_HOST);
   hostVol->SetMapper(hostMapper);
   texVol->SetMapper(texMapper);
+  copyMapper->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_TEXTURES);
+  copyVol->SetMapper(copyMapper);
+  copyVol->SetProperty(prop);
+  ren->AddVolume(copyVol);
   hostVol->SetProperty(prop);
   texVol->SetProperty(prop);
   ren->AddVolume(hostVol);
@@ -182,13 +187,17 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   // Series: 0-3 the window's frames (path 5: nothing visible, VTK's own cost of a frame), 4 the C API, 6-7 the
   // mappers' own Render() calls (LastDrawTime) in the host and interop frames.
   // 8: path 3 with the opaque depth read on the GPU (the mapper's OpaqueDepthPath GPU), against 3's read through the host.
-  constexpr int S = 9;
-  vtkVolume *vols[S] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr, nullptr, nullptr, texVol};
-  const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_interop", "cavr_mapper_interop_depth_read",
+  // 9: the GPU textures (DISPLAY_TEXTURES) against 2's default (shared memory), 10 their mapper's Render() call.
+  // (Before 2026-11-25 the default was the textures: series 2, 3, 7, 8 were named cavr_mapper_interop*.)
+  constexpr int S = 11;
+  vtkVolume *vols[S] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr, nullptr, nullptr, texVol, copyVol, nullptr};
+  const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_shared", "cavr_mapper_shared_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
-                          "cavr_mapper_interop_render_call", "cavr_mapper_interop_depth_on_gpu"};
+                          "cavr_mapper_shared_render_call", "cavr_mapper_shared_depth_on_gpu",
+                          "cavr_mapper_textures", "cavr_mapper_textures_render_call"};
+  vtkVolume *shown[4] = {vtkVol, hostVol, texVol, copyVol};
   auto timed = [&](int path) {
-    for (int v = 0; v < 3; ++v) vols[v]->SetVisibility(vols[v] == vols[path]);
+    for (vtkVolume *v : shown) v->SetVisibility(v == vols[path]);
     sphereActor->SetVisibility(path == 3 || path == 8);
     texMapper->SetOpaqueDepthPath(path == 8 ? vtkCavrVolumeMapper::DEPTH_GPU : vtkCavrVolumeMapper::DEPTH_HOST);
     const double a = now_ms();
@@ -208,19 +217,20 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   vc->OrthogonalizeViewUp();
   ren->ResetCameraClippingRange();
   CAVRRenderStats st;
-  for (int path : {0, 1, 2, 3, 5, 8})
+  for (int path : {0, 1, 2, 3, 5, 8, 9})
     for (int i = 0; i < 3; ++i) timed(path);
   for (int i = 0; i < 3; ++i) capi(&st);
   std::vector<double> t[S], kernel;
-  double psnrHost = 0.0, psnrTex = 0.0;
+  double psnrHost = 0.0, psnrTex = 0.0, psnrCopy = 0.0;
   for (int k = 0; k < frames; ++k) {
     vc->Azimuth(360.0 / frames);
     vc->OrthogonalizeViewUp();
     ren->ResetCameraClippingRange();
-    for (int path : {0, 1, 2, 3, 5, 8}) {
+    for (int path : {0, 1, 2, 3, 5, 8, 9}) {
       t[path].push_back(timed(path));
       if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
       if (path == 2) t[7].push_back(texMapper->GetLastDrawTime());
+      if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
     }
     t[4].push_back(capi(&st));
     kernel.push_back(st.kernelMilliseconds);
@@ -231,6 +241,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
       timed(2);
       const std::vector<unsigned char> tex = window_rgb(win, size);
       psnrTex = psnr_rgb_rgba(tex, ref, (size_t)size * size);
+      timed(9);
+      psnrCopy = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
       int dims[3];
       img->GetDimensions(dims);
       write_png(out + "/orbit_" + std::to_string(dims[0]) + "_cavr_mapper_interop.png", tex.data(), size, size, 3);
@@ -256,10 +268,11 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
               dims[0], dims[1], dims[2], tf.c_str(), size, size, frames);
   for (int p = 0; p < S; ++p)
     std::printf("  %-34s %9.3f %9.3f\n", names[p], med[p], avg[p]);
-  std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (interop); mapper / C API: %.2fx (host) "
-              "%.2fx (interop); PSNR vs C API: %.2f dB (host) %.2f dB (interop); display path %s\n",
-              median(kernel), med[0] / med[1], med[0] / med[2], med[1] / med[4], med[2] / med[4], psnrHost, psnrTex,
-              texMapper->GetLastDisplayPathName());
+  std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (default: %s) %.1fx (textures); mapper / "
+              "C API: %.2fx (host) %.2fx (default); PSNR vs C API: %.2f dB (host) %.2f dB (default) %.2f dB (textures); "
+              "default / textures frame %.3f\n",
+              median(kernel), med[0] / med[1], med[0] / med[2], texMapper->GetLastDisplayPathName(), med[0] / med[9],
+              med[1] / med[4], med[2] / med[4], psnrHost, psnrTex, psnrCopy, med[2] / med[9]);
   return 0;
 }
 #endif

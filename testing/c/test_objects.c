@@ -121,6 +121,20 @@ int main(void) {
   CHECK_OK(cavrReleaseFrameBufferGLTextures(s.fb));
   CHECK_ERR(cavrReleaseFrameBufferGLTextures(NULL), CAVR_ERROR_INVALID_ARGUMENT);
   {
+    /* Shared planes: refused on the CPU back end with the descriptors set to -1; unsharing nothing is a no-op. */
+    int fds[2] = {7, 7};
+    unsigned long long bytes[2] = {1, 1};
+    CHECK_ERR(cavrShareFrameBufferPlanes(NULL, fds, bytes), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrShareFrameBufferPlanes(s.fb, NULL, bytes), CAVR_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(cavrShareFrameBufferPlanes(s.fb, fds, NULL), CAVR_ERROR_INVALID_ARGUMENT);
+    cavrGetDeviceError(s.dev, NULL);
+    CHECK_ERR(cavrShareFrameBufferPlanes(s.fb, fds, bytes), CAVR_ERROR_UNSUPPORTED);
+    CHECK(fds[0] == -1 && fds[1] == -1 && bytes[0] == 0 && bytes[1] == 0);
+    CHECK(cavrGetDeviceError(s.dev, &m) == CAVR_ERROR_UNSUPPORTED && strstr(m, "cavrShareFrameBufferPlanes"));
+    CHECK_OK(cavrUnshareFrameBufferPlanes(s.fb));
+    CHECK_ERR(cavrUnshareFrameBufferPlanes(NULL), CAVR_ERROR_INVALID_ARGUMENT);
+  }
+  {
     size_t freeBytes = 1, totalBytes = 1;
     CHECK_ERR(cavrGetDeviceMemoryInfo(NULL, &freeBytes, &totalBytes), CAVR_ERROR_INVALID_ARGUMENT);
     CHECK_ERR(cavrGetDeviceMemoryInfo(s.dev, NULL, &totalBytes), CAVR_ERROR_INVALID_ARGUMENT);

@@ -7,10 +7,75 @@
  * the render without (PSNR >= 50 dB), and padding (non-cube volumes) is invisible because both agree
  * with the CPU, which has no padding. Host planes (cavrSetFrameBufferHostChannels): with only RGBA8 requested, the
  * RGBA8 plane equals that of a render that copies every plane, bit for bit (full and compressive renders), the
- * other host planes are left untouched, and the copy time is reported.
+ * other host planes are left untouched, and the copy time is reported. Shared planes (cavrShareFrameBufferPlanes),
+ * imported back into CUDA as external memory: every render's RGBA8 and depth planes, bit for bit (full, compressive
+ * and super-sampled frames), and nothing after cavrUnshareFrameBufferPlanes.
  */
 #include "gpu_util.h"
 #include "../common/lights.h"
+#ifdef CAVR_TEST_CUDA_RUNTIME
+#include <cuda_runtime_api.h>
+#endif
+
+/* Shared planes (cavrShareFrameBufferPlanes): the file descriptors imported back into CUDA as external memory
+   (cudaImportExternalMemory, as OpenGL or Vulkan would import them), read to the host for the comparisons. */
+typedef struct Shared {
+  void *ptr[2];
+  void *ext[2];
+  size_t bytes;
+} Shared;
+static int share_planes(CAVRDevice dev, CAVRFrameBuffer fb, size_t px, Shared *sh) {
+  memset(sh, 0, sizeof *sh);
+#ifdef CAVR_TEST_CUDA_RUNTIME
+  int fds[2];
+  unsigned long long bytes[2];
+  CHECK_OK(dev, cavrShareFrameBufferPlanes(fb, fds, bytes));
+  CHECK(fds[0] >= 0 && fds[1] >= 0 && fds[0] != fds[1] && bytes[0] >= px * 4 && bytes[1] >= px * 4);
+  for (int c = 0; c < 2; ++c) {
+    struct cudaExternalMemoryHandleDesc d;
+    memset(&d, 0, sizeof d);
+    d.type = cudaExternalMemoryHandleTypeOpaqueFd;
+    d.handle.fd = fds[c];
+    d.size = bytes[c];
+    cudaExternalMemory_t m;
+    CHECK(cudaImportExternalMemory(&m, &d) == cudaSuccess); /* CUDA owns the descriptor now */
+    struct cudaExternalMemoryBufferDesc b;
+    memset(&b, 0, sizeof b);
+    b.size = px * 4;
+    CHECK(cudaExternalMemoryGetMappedBuffer(&sh->ptr[c], m, &b) == cudaSuccess);
+    sh->ext[c] = m;
+  }
+  sh->bytes = px * 4;
+  return 1;
+#else
+  (void)dev, (void)fb, (void)px;
+  return 0;
+#endif
+}
+/* The shared colour (c = 0) or depth (1) plane equals `host` (px * 4 bytes) bit for bit. */
+static int shared_equals(const Shared *sh, int c, const void *host) {
+#ifdef CAVR_TEST_CUDA_RUNTIME
+  void *copy = malloc(sh->bytes);
+  CHECK(copy);
+  CHECK(cudaMemcpy(copy, sh->ptr[c], sh->bytes, cudaMemcpyDeviceToHost) == cudaSuccess);
+  const int same = memcmp(copy, host, sh->bytes) == 0;
+  free(copy);
+  return same;
+#else
+  (void)sh, (void)c, (void)host;
+  return 0;
+#endif
+}
+static void unshare_planes(Shared *sh) {
+#ifdef CAVR_TEST_CUDA_RUNTIME
+  for (int c = 0; c < 2; ++c)
+    if (sh->ext[c]) {
+      cudaFree(sh->ptr[c]);
+      cudaDestroyExternalMemory((cudaExternalMemory_t)sh->ext[c]);
+    }
+#endif
+  memset(sh, 0, sizeof *sh);
+}
 
 static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const float *table, int n, double lo, double hi, int size) {
   Scene s = {dev, cavrNewVolume(dev), cavrNewTransferFunction(dev), cavrNewCamera(dev), cavrNewRenderSettings(dev),
@@ -58,6 +123,9 @@ static void check_host_planes(CAVRDevice gpu) {
   CHECK_OK(gpu, cavrSetRenderShading(g.set, 1, 0.1, 0.7, 0.2, 10));
   uint8_t *full8 = malloc(px * 4);
   CHECK(full8);
+  /* Issue 14, item 3: planes shared with another graphics API hold every render's RGBA8 and depth planes. */
+  Shared sh;
+  const int shared = share_planes(gpu, g.fb, px, &sh);
   const struct {
     double fraction;
     CAVRReconstruction rec;
@@ -82,6 +150,10 @@ static void check_host_planes(CAVRDevice gpu) {
     for (size_t i = 0; i < px; ++i) covered += full8[4 * i + 3] > 5;
     CHECK(covered > px / 50); /* a real image */
     CHECK(all.transferMilliseconds > 0.0); /* 1.5 MB copied */
+    if (shared) {
+      CHECK(shared_equals(&sh, 0, full8) && shared_equals(&sh, 1, cavrGetFrameBufferData(g.fb, CAVR_FB_DEPTH)));
+      printf("shared planes, %-12s: RGBA8 and depth equal to the host planes\n", runs[r].name);
+    }
     CHECK_OK(gpu, cavrSetFrameBufferHostChannels(g.fb, CAVR_FB_HOST_RGBA8));
     poison(&g, px);
     CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &only8));
@@ -98,6 +170,27 @@ static void check_host_planes(CAVRDevice gpu) {
     poison(&g, px);
     CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &only8));
     CHECK(untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), px * 4));
+    if (shared) CHECK(shared_equals(&sh, 0, full8)); /* still written with no host plane */
+  }
+  if (shared) {
+    /* A super-sampled frame (reduced on the GPU) is shared too; after unsharing, renders leave the memory alone. */
+    CHECK_OK(gpu, cavrSetRenderCompressive(g.set, 1.0, CAVR_RECONSTRUCTION_LOCAL, 0));
+    CHECK_OK(gpu, cavrSetRenderSupersampling(g.set, 4));
+    CHECK_OK(gpu, cavrCommitRenderSettings(g.set));
+    CHECK_OK(gpu, cavrSetFrameBufferHostChannels(g.fb, CAVR_FB_HOST_ALL));
+    CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, NULL));
+    memcpy(full8, cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), px * 4);
+    CHECK(shared_equals(&sh, 0, full8) && shared_equals(&sh, 1, cavrGetFrameBufferData(g.fb, CAVR_FB_DEPTH)));
+    CHECK_OK(gpu, cavrUnshareFrameBufferPlanes(g.fb));
+    CHECK_OK(gpu, cavrSetRenderSupersampling(g.set, 1));
+    CHECK_OK(gpu, cavrSetCameraOrbit(g.cam, b, 20, 150, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+    CHECK_OK(gpu, cavrCommitCamera(g.cam));
+    CHECK_OK(gpu, cavrCommitRenderSettings(g.set));
+    CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, NULL));
+    CHECK(memcmp(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), full8, px * 4) != 0); /* another picture */
+    CHECK(shared_equals(&sh, 0, full8)); /* the memory (alive through the import) keeps the last shared frame */
+    printf("shared planes: super-sampled frame equal; after unsharing, the memory is left alone\n");
+    unshare_planes(&sh);
   }
   free(full8);
   release(&g);

@@ -6,8 +6,9 @@
 //
 // Exit 0 pass, 1 fail, 77 skip (no CUDA device: CI has none).
 //
-// check: (1) the CUDA back end's window image through OpenGL textures ("interop") and through host memory ("host")
-// each equals the CPU back end's (PSNR >= 45 dB, the GPU tests' threshold) at three views, a non-square window and
+// check: (1) the CUDA back end's window image through memory shared with OpenGL ("shared", the default), through
+// OpenGL textures ("interop") and through host memory ("host"): shared = host bit for bit, and each equals the CPU
+// back end's (PSNR >= 45 dB, the GPU tests' threshold) at three views, a non-square window and
 // parallel projection; (2) an opaque red sphere inside a grey volume: CUDA = CPU (>= 45 dB), the sphere's silhouette
 // is where the sphere alone is drawn (at most 1% of its pixels differ), the volume in front of it is drawn over it
 // (inside the silhouette the volume's green lies between 5% and 90% of the volume alone: rays stop at the sphere and
@@ -247,22 +248,27 @@ struct Scene {
   }
 };
 
-// The GPU picture through both display paths against the CPU's, at the scene's current state.
+// The GPU picture through the three display paths against the CPU's, at the scene's current state.
 void compare_paths(Scene &s, const std::string &what, const std::string &outDir, std::vector<unsigned char> *gpuOut) {
   const std::vector<unsigned char> cpu = s.frame("cpu");
   s.gpu->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_HOST);
   const std::vector<unsigned char> host = s.frame("gpu");
   const std::string hostPath = s.gpu->GetLastDisplayPathName();
-  s.gpu->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_AUTO);
+  s.gpu->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_TEXTURES);
   const std::vector<unsigned char> interop = s.frame("gpu");
   const std::string interopPath = s.gpu->GetLastDisplayPathName();
-  const double pi = psnr(cpu, interop), ph = psnr(cpu, host), pih = psnr(interop, host);
-  check(std::string(s.gpu->GetLastBackendName()) == "cuda" && interopPath == "interop" && hostPath == "host",
-        what + ": CUDA back end, display paths " + interopPath + " and " + hostPath);
+  s.gpu->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_AUTO);
+  const std::vector<unsigned char> shared = s.frame("gpu");
+  const std::string sharedPath = s.gpu->GetLastDisplayPathName();
+  const double pi = psnr(cpu, interop), ph = psnr(cpu, host), pih = psnr(interop, host), psh = psnr(shared, host);
+  check(std::string(s.gpu->GetLastBackendName()) == "cuda" && sharedPath == "shared" && interopPath == "interop" &&
+            hostPath == "host",
+        what + ": CUDA back end, display paths " + sharedPath + ", " + interopPath + " and " + hostPath);
   check(mean(cpu) > 2.0, what + fmt(": the picture is not empty (mean %.2f of 255)", mean(cpu)));
   check(pi >= 45.0 && ph >= 45.0,
         what + fmt(": CUDA vs CPU %.2f dB through textures, %.2f dB through host memory (>= 45)", pi, ph) +
             fmt("; textures vs host %.2f dB", pih));
+  check(shared == host, what + fmt(": shared memory = host memory, bit for bit (%.2f dB)", psh));
   if (!outDir.empty()) {
     std::string tag = what;
     for (char &c : tag)
@@ -463,7 +469,7 @@ int run_soak(long frames, CAVRDevice meter) {
     s.ren->ResetCamera();
     for (auto &sz : sizes)
       for (int strategy = 0; strategy < 3; ++strategy)
-        for (int path = 0; path < 2; ++path) {
+        for (int path = 0; path < 3; ++path) {
           s.resize(sz[0], sz[1]);
           s.gpu->SetStrategy(strategy);
           s.gpu->SetDisplayPath(path);
@@ -500,7 +506,7 @@ int run_soak(long frames, CAVRDevice meter) {
   // CAVR_SOAK_FIXED_SIZE=1: every frame 1024^2 (a control: no new frame buffers, textures or registrations).
   const bool fixedSize = std::getenv("CAVR_SOAK_FIXED_SIZE") && std::atoi(std::getenv("CAVR_SOAK_FIXED_SIZE")) != 0;
   const char paths = pathsEnv && !std::strcmp(pathsEnv, "host") ? 'h' : pathsEnv && !std::strcmp(pathsEnv, "gpu") ? 'g' : 'r';
-  int interopFrames = 0, cudaFrames = 0;
+  int interopFrames = 0, sharedFrames = 0, cudaFrames = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (long i = 0; i < frames; ++i) {
     if (i % 50 == 0) {
@@ -524,13 +530,14 @@ int run_soak(long frames, CAVRDevice meter) {
     }
     s.gpu->SetStrategy(static_cast<int>(rng() % 3));
     const double pathDraw = u(rng);
-    s.gpu->SetDisplayPath(paths == 'h' ? 1 : paths == 'g' ? 0 : (pathDraw < 0.5 ? 0 : 1));
+    s.gpu->SetDisplayPath(paths == 'h' ? 1 : paths == 'g' ? 0 : (pathDraw < 0.4 ? 0 : pathDraw < 0.7 ? 1 : 2));
     s.gpu->SetCavrBlendMode(u(rng) < 0.85 ? 0 : 1);
     s.prop->SetShade(u(rng) < 0.3);
     s.sphereActor->SetVisibility(u(rng) < 0.2);
     s.ren->ResetCameraClippingRange();
     s.win->Render();
     interopFrames += std::string(s.gpu->GetLastDisplayPathName()) == "interop";
+    sharedFrames += std::string(s.gpu->GetLastDisplayPathName()) == "shared";
     cudaFrames += std::string(s.gpu->GetLastBackendName()) == "cuda";
     if ((i + 1) % 2000 == 0 && i + 1 < frames) {
       canonical();
@@ -544,8 +551,9 @@ int run_soak(long frames, CAVRDevice meter) {
   canonical();
   const size_t freeAfter = freeBytes(), rssAfter = rss_bytes();
   const double dDev = (double(freeBefore) - double(freeAfter)) / MiB, dRss = (double(rssAfter) - double(rssBefore)) / MiB;
-  std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through textures; after:%s\n", frames,
-              seconds, 1e3 * seconds / std::max(1L, frames), cudaFrames, interopFrames, rss_breakdown().c_str());
+  std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through shared memory, %d through "
+              "textures; after:%s\n", frames, seconds, 1e3 * seconds / std::max(1L, frames), cudaFrames, sharedFrames,
+              interopFrames, rss_breakdown().c_str());
   check(cudaFrames == frames, fmt("every frame on the CUDA back end (%.0f of %.0f)", cudaFrames, double(frames)));
   // A leak uses more memory; the driver may also give back some that it held at the first reading (measured on an H100:
   // the readings alternate between the first one and 33.2 MiB less in use, never more), so the bound is one-sided.

@@ -133,6 +133,36 @@ CAVR_API CAVRError cavrCopyFrameBufferToGLTextures(CAVRFrameBuffer fb, const uns
  */
 CAVR_API CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb);
 
+/**
+ * Share the frame buffer's colour and depth planes with another graphics API on the same GPU (issue 14, item 3): a
+ * display path with no map, unmap or copy on the importer's side. The CUDA back end makes device memory with the
+ * driver's virtual memory API, exported as POSIX file descriptors, which OpenGL imports with GL_EXT_memory_object_fd
+ * (glImportMemoryFdEXT with GL_HANDLE_TYPE_OPAQUE_FD_EXT, then glBufferStorageMemEXT: a buffer object; read it as a
+ * texture buffer, GL_RGBA8 and GL_R32F) and Vulkan with VK_KHR_external_memory_fd.
+ * From this call on, every CUDA render into fb also leaves its planes there when cavrRender returns (the render waits
+ * for the device-to-device copies, about 8 MB at 1024^2): the colour as premultiplied RGBA8 (4 bytes per pixel, R
+ * first) and the depth as float (4 bytes per pixel; the plane CAVR_FB_DEPTH), each width x height pixels, row-major
+ * from the bottom row: pixel (x, y) at index x + width * y. A frame rendered on the CPU (a volume that did not fit on
+ * the GPU: CAVRRenderStats.backend is CAVR_BACKEND_CPU) leaves the shared memory as it was; its image is in the host
+ * planes. The caller must not start the next cavrRender into fb while the importer still reads the memory (OpenGL:
+ * wait for a fence, glFenceSync after the draw and glClientWaitSync before the render).
+ * fds[0], fds[1] receive new file descriptors of the colour and the depth memory, owned by the caller (OpenGL's import
+ * takes them over; close one that is not imported); bytes[0], bytes[1] receive each allocation's size in bytes (at
+ * least width * height * 4; a multiple of the driver's granularity), the size to import. Each call makes new memory
+ * and releases cavr's reference to the old (an importer's reference keeps it alive until the importer deletes it).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb, fds or bytes); CAVR_ERROR_UNSUPPORTED: the CPU back end, or a driver
+ * or GPU that cannot export memory as file descriptors; CAVR_ERROR_CUDA_OUT_OF_MEMORY; CAVR_ERROR_CUDA. On an error
+ * fds[] are -1 and nothing is shared. Each is recorded on the device.
+ */
+CAVR_API CAVRError cavrShareFrameBufferPlanes(CAVRFrameBuffer fb, int fds[2], unsigned long long bytes[2]);
+
+/**
+ * Stop sharing the planes (cavrShareFrameBufferPlanes): later renders no longer copy into the shared memory and cavr
+ * releases its reference to it. Releasing the frame buffer does it too. No-op when nothing is shared or on the CPU
+ * back end. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL).
+ */
+CAVR_API CAVRError cavrUnshareFrameBufferPlanes(CAVRFrameBuffer fb);
+
 #ifdef __cplusplus
 }
 #endif
