@@ -514,9 +514,13 @@ public:
       }
       return CAVR_ERROR_UNSUPPORTED;
     }
+    // Through VTK's state (it caches the active unit): a raw glActiveTexture left VTK binding later textures on the
+    // wrong unit (the next host-path frame drew the previous picture).
+    vtkOpenGLState* state = win->GetState();
+    vtkOpenGLState::ScopedglActiveTexture activeSaver(state);
     for (int c = 0; c < 2; ++c)
     {
-      glActiveTexture(GL_TEXTURE0 + unit[c]);
+      state->vtkglActiveTexture(GL_TEXTURE0 + unit[c]);
       glBindTexture(GL_TEXTURE_BUFFER, this->SharedTexture[c]);
     }
     vtkShaderProgram* program = this->SharedQuad->Program;
@@ -527,7 +531,7 @@ public:
     this->BlendQuad(win, this->SharedQuad.get());
     for (int c = 0; c < 2; ++c)
     {
-      glActiveTexture(GL_TEXTURE0 + unit[c]);
+      state->vtkglActiveTexture(GL_TEXTURE0 + unit[c]);
       glBindTexture(GL_TEXTURE_BUFFER, 0);
       units->Free(unit[c]);
     }
