@@ -189,12 +189,17 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   // 8: path 3 with the opaque depth read on the GPU (the mapper's OpaqueDepthPath GPU), against 3's read through the host.
   // 9: the GPU textures (DISPLAY_TEXTURES) against 2's default (shared memory), 10 their mapper's Render() call.
   // (Before 2026-11-25 the default was the textures: series 2, 3, 7, 8 were named cavr_mapper_interop*.)
-  constexpr int S = 11;
-  vtkVolume *vols[S] = {vtkVol, hostVol, texVol, texVol, nullptr, nullptr, nullptr, nullptr, texVol, copyVol, nullptr};
+  // 11, 12: Render() alone (before WaitForCompletion) of frames 2 and 5; 13: cavrRender's own time in frame 2.
+  constexpr int S = 14;
+  vtkVolume *vols[S] = {vtkVol,  hostVol, texVol,  texVol,  nullptr, nullptr, nullptr,
+                        nullptr, texVol,  copyVol, nullptr, nullptr, nullptr, nullptr};
   const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_shared", "cavr_mapper_shared_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
                           "cavr_mapper_shared_render_call", "cavr_mapper_shared_depth_on_gpu",
-                          "cavr_mapper_textures", "cavr_mapper_textures_render_call"};
+                          "cavr_mapper_textures", "cavr_mapper_textures_render_call",
+                          "cavr_mapper_shared_render_returns", "vtk_empty_frame_render_returns",
+                          "cavr_mapper_shared_core_render"};
+  double renderReturns = 0.0;
   vtkVolume *shown[4] = {vtkVol, hostVol, texVol, copyVol};
   auto timed = [&](int path) {
     for (vtkVolume *v : shown) v->SetVisibility(v == vols[path]);
@@ -202,6 +207,7 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
     texMapper->SetOpaqueDepthPath(path == 8 ? vtkCavrVolumeMapper::DEPTH_GPU : vtkCavrVolumeMapper::DEPTH_HOST);
     const double a = now_ms();
     win->Render();
+    renderReturns = now_ms() - a;
     win->WaitForCompletion();
     return now_ms() - a;
   };
@@ -229,7 +235,12 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
     for (int path : {0, 1, 2, 3, 5, 8, 9}) {
       t[path].push_back(timed(path));
       if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
-      if (path == 2) t[7].push_back(texMapper->GetLastDrawTime());
+      if (path == 2) {
+        t[7].push_back(texMapper->GetLastDrawTime());
+        t[11].push_back(renderReturns);
+        t[13].push_back(texMapper->GetLastRenderTime());
+      }
+      if (path == 5) t[12].push_back(renderReturns);
       if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
     }
     t[4].push_back(capi(&st));
