@@ -198,6 +198,8 @@ if [ "$MODE" = iso ]; then
   grep -E "FAIL|below|CHECK|SKIP" "$OUT/iso_test.log" | head -20; grep -c "dB" "$OUT/iso_test.log"
   compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_iso --quick > "$OUT/cs_iso.log" 2>&1
   echo "memcheck test_gpu_iso --quick: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_iso.log")"
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_render --quick > "$OUT/cs_render.log" 2>&1
+  echo "memcheck test_gpu_render --quick (shared planes too): rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_render.log")"
   grep -E -A6 "^========= (Invalid|Program hit|Uninitialized)" "$OUT/cs_iso.log" | head -20
   for v in ct_shoulder_512x512x450_uint8 foot_256x256x256_uint8; do
     [ -f ".devdata/raw/$v.raw" ] || gunzip -c ".devdata/$v.raw.gz" > ".devdata/raw/$v.raw"
