@@ -198,8 +198,6 @@ if [ "$MODE" = iso ]; then
   grep -E "FAIL|below|CHECK|SKIP" "$OUT/iso_test.log" | head -20; grep -c "dB" "$OUT/iso_test.log"
   compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_iso --quick > "$OUT/cs_iso.log" 2>&1
   echo "memcheck test_gpu_iso --quick: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_iso.log")"
-  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_render --quick > "$OUT/cs_render.log" 2>&1
-  echo "memcheck test_gpu_render --quick (shared planes too): rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_render.log")"
   grep -E -A6 "^========= (Invalid|Program hit|Uninitialized)" "$OUT/cs_iso.log" | head -20
   for v in ct_shoulder_512x512x450_uint8 foot_256x256x256_uint8; do
     [ -f ".devdata/raw/$v.raw" ] || gunzip -c ".devdata/$v.raw.gz" > ".devdata/raw/$v.raw"
@@ -324,6 +322,8 @@ if [ "$MODE" = final ]; then
   (cd build-gpu && ctest -L c -E "test_io|test_empty_space|test_threads|test_pieces|test_api_header" 2>&1 | tail -3)
   compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_iso --quick > "$OUT/cs_iso.log" 2>&1
   echo "memcheck test_gpu_iso --quick: rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_iso.log")"
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/testing/test_gpu_render --quick > "$OUT/cs_render.log" 2>&1
+  echo "memcheck test_gpu_render --quick (shared planes too): rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/cs_render.log")"
   build-gpu/testing/cavr-bench --rotation 1024 --out "$OUT" > "$OUT/rotation_bench.txt" 2>&1; tail -33 "$OUT/rotation_bench.txt"
   R=build-gpu/core/cavr-render
   for view in XY:0:0 XZ:90:0 ZY:0:90 Y45:0:45; do
