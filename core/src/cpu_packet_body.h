@@ -25,7 +25,8 @@
  * floats: two 4-float rows per lane, transposed), shading when asked (the 6 gradient fetches in the vector, the
  * Phong power per lane through powf), compositing and the early-termination test. Nearest interpolation
  * fetches one voxel per lane with a gather. For sparse rays (a compressive frame's ray list) the lines of the sample
- * CAVR_PREFETCH_AHEAD steps further along are prefetched before each fetch (prefetch_ahead).
+ * CAVR_PREFETCH_AHEAD steps further along are prefetched before each fetch (prefetch_ahead), and 8-bit trilinear
+ * shading takes its gradient from 12 shared corner rows (gradient_u8_rows) where it can; full frames run neither.
  *
  * The scalar part of the march (lane_advance) runs when a lane reaches a clipped segment or the end of the
  * cells known to be visible: a vector compare of each lane's lattice index with its next check index.
@@ -232,12 +233,20 @@ INLINE VF samplev(const Consts *c, int storage, int interp, VF x, VF y, VF z) {
  * 118 MB CT shoulder they spent 1.5-1.9x a full frame's time per sample; prefetched about the same as a full frame
  * (docs/benchmarks.md, 2026-11-25; 2 to 6 steps ahead within 3%, 4 best). Full frames do not prefetch: their
  * neighbouring rays share the lines, and on the CT's axis-aligned 1024^2 views the prefetch cost 1-5% (it gained
- * 10-15% on the oblique (-60, 30) view at 512^2). A prefetch never faults and changes no value.
+ * 10-15% on the oblique (-60, 30) view at 512^2). Shaded sparse frames (grad) also prefetch the 8 further rows of
+ * the gradient's 6 fetches: shaded REFINE at 25%, 512^2, 1 thread CPU time, 0.42-0.43 -> 0.36-0.38x on the CT
+ * shoulder, 0.39-0.42 -> 0.36-0.38x on colin27, 0.34 -> 0.32x on the foot, cthead within noise (its 6.5 MB stay in
+ * the L3); full frames' code is unchanged (an earlier try on every frame made the cthead full frame 2-3% slower).
+ * A prefetch never faults and changes no value.
  */
 #ifndef CAVR_PREFETCH_AHEAD
 #define CAVR_PREFETCH_AHEAD 4
 #endif
-INLINE void prefetch_ahead(const Consts *c, int storage, int interp, VF x, VF y, VF z, VF ax, VF ay, VF az) {
+#ifndef CAVR_GRADIENT_ROWS
+#define CAVR_GRADIENT_ROWS 1
+#endif
+INLINE void prefetch_ahead(const Consts *c, int storage, int interp, int grad, VF x, VF y, VF z, VF ax, VF ay,
+                           VF az) {
   const VI ix = vi_trunc(clampv(vf_add(x, ax), c->maxX)), iy = vi_trunc(clampv(vf_add(y, ay), c->maxY)),
            iz = vi_trunc(clampv(vf_add(z, az), c->maxZ));
   const int shift = storage == CAVR_STORE_F32 ? 2 : storage == CAVR_STORE_U16 ? 1 : 0;
@@ -253,6 +262,28 @@ INLINE void prefetch_ahead(const Consts *c, int storage, int interp, VF x, VF y,
     __builtin_prefetch((const void *)(q + sy));
     __builtin_prefetch((const void *)(q + sz));
     __builtin_prefetch((const void *)(q + sy + sz));
+  }
+  if (!grad) return;
+  /* A shaded sample's gradient (6 more trilinear fetches at +-1 voxel along each axis) reads 8 rows besides
+     these: y - 1 and y + 2 in the planes z and z + 1, z - 1 and z + 2 in the rows y and y + 1 (x +- 1 stays on
+     the same rows). Prefetched after the sample's own rows, in the same step. */
+  for (int i = 0; i < LANES; ++i) {
+    const uintptr_t q = v + ((uintptr_t)(uint32_t)o[i] << shift);
+    if (interp == CAVR_INTERPOLATION_NEAREST) {
+      __builtin_prefetch((const void *)(q - sy));
+      __builtin_prefetch((const void *)(q + sy));
+      __builtin_prefetch((const void *)(q - sz));
+      __builtin_prefetch((const void *)(q + sz));
+      continue;
+    }
+    __builtin_prefetch((const void *)(q - sy));
+    __builtin_prefetch((const void *)(q + 2 * sy));
+    __builtin_prefetch((const void *)(q + sz - sy));
+    __builtin_prefetch((const void *)(q + sz + 2 * sy));
+    __builtin_prefetch((const void *)(q - sz));
+    __builtin_prefetch((const void *)(q - sz + sy));
+    __builtin_prefetch((const void *)(q + 2 * sz));
+    __builtin_prefetch((const void *)(q + 2 * sz + sy));
   }
 }
 
@@ -418,6 +449,106 @@ INLINE VF gradient_axis(const Consts *c, int storage, int interp, VF x, VF y, VF
   return vf_keep(vf_div(vf_sub(sh, sl), span), vf_gt(hi, lo));
 }
 
+/* 4 dwords per lane at byte offsets off[i] + d0..d3 of base, for the lanes in `use` (the others read lane
+   `safe`'s, whose rows are known to lie in the data), as 4 vectors. */
+INLINE void vx_rows4_lanes(const unsigned char *base, VI off, int use, int safe, ptrdiff_t d0, ptrdiff_t d1,
+                           ptrdiff_t d2, ptrdiff_t d3, VI *r0, VI *r1, VI *r2, VI *r3) {
+  int32_t o[LANES] __attribute__((aligned(VALIGN)));
+  vi_store(o, off);
+  __m128 x[LANES];
+  for (int i = 0; i < LANES; ++i) {
+    const unsigned char *q = base + o[(use >> i & 1) ? i : safe];
+    int32_t v0, v1, v2, v3;
+    memcpy(&v0, q + d0, 4);
+    memcpy(&v1, q + d1, 4);
+    memcpy(&v2, q + d2, 4);
+    memcpy(&v3, q + d3, 4);
+    x[i] = _mm_castsi128_ps(_mm_setr_epi32(v0, v1, v2, v3));
+  }
+  VF f0, f1, f2, f3;
+  vx_transpose(x, &f0, &f1, &f2, &f3);
+  *r0 = vi_cast(f0);
+  *r1 = vi_cast(f1);
+  *r2 = vi_cast(f2);
+  *r3 = vi_cast(f3);
+}
+
+/* samplev's trilinear arithmetic on 8-bit corners: rows r0 (y, z), r1 (y + 1, z), r2 (y, z + 1), r3 (y + 1, z + 1),
+   each a dword whose bytes sh / 8 and sh / 8 + 1 hold the x pair. */
+INLINE VF tri_u8(VI r0, VI r1, VI r2, VI r3, int sh, VF fx, VF fy, VF fz) {
+  const VI m = vi_set1(0xff);
+#define BYTE_(r, n) vf_from_vi(vi_and(vi_srli(r, n), m))
+  VF c000 = BYTE_(r0, sh), c100 = BYTE_(r0, sh + 8), c010 = BYTE_(r1, sh), c110 = BYTE_(r1, sh + 8);
+  VF c001 = BYTE_(r2, sh), c101 = BYTE_(r2, sh + 8), c011 = BYTE_(r3, sh), c111 = BYTE_(r3, sh + 8);
+#undef BYTE_
+  VF c00 = lerpv(c000, c100, fx), c10 = lerpv(c010, c110, fx);
+  VF c01 = lerpv(c001, c101, fx), c11 = lerpv(c011, c111, fx);
+  VF c0 = lerpv(c00, c10, fy), c1 = lerpv(c01, c11, fy);
+  return lerpv(c0, c1, fz);
+}
+
+/*
+ * Sparse frames only (full frames keep gradient_axis: their code is unchanged). Shaded REFINE at 25%, 512^2, 1 thread
+ * CPU time, with the gradient prefetch: 0.37-0.38 -> 0.32-0.33x (CT shoulder), 0.33 -> 0.29-0.30x (foot), 0.39 ->
+ * 0.32x (cthead), 0.36-0.38 -> 0.30x (colin27); the same images (docs/benchmarks.md). In full frames too (a local
+ * build, not kept) it gave the scalar caster's images (test_cpu_packets) and made the shaded (-60, 30) 512^2 frames
+ * 5-10% faster (CT 395-405 -> 354-361 ms, colin27 190-196 -> 172-176 ms): about half of the gain in the ratios comes
+ * from its being sparse-only.
+ * The shading gradient of 8-bit trilinear data (gradient_axis for the 3 axes) from 12 corner rows instead of 24:
+ * where, for every lane in vis, the 6 samples at +-1 voxel lie one cell from the sample's own cell on their axis
+ * (no clamp, no rounding across a voxel), their corners are the bytes ix - 1 .. ix + 2 of the rows y - 1 .. y + 2
+ * (in the planes z, z + 1) and z - 1 .. z + 2 (in the rows y, y + 1): one dword per row. Every lane's coordinates,
+ * fractions and arithmetic are gradient_axis's and samplev's, so the values are the same bit for bit. Returns 0
+ * (nothing written) when a lane in vis is not in that case: the caller then takes gradient_axis.
+ */
+INLINE int gradient_u8_rows(const Consts *c, int vis, VF x, VF y, VF z, VF *gx, VF *gy, VF *gz) {
+  const VF one = vf_set1(1.0f), zero = vf_zero();
+  const VI onei = vi_set1(1);
+  /* The sample's own coordinates (samplev's clamps). */
+  const VF xc = clampv(x, c->maxX), yc = clampv(y, c->maxY), zc = clampv(z, c->maxZ);
+  const VI ix = vi_min(vi_trunc(xc), c->dm2x), iy = vi_min(vi_trunc(yc), c->dm2y), iz = vi_min(vi_trunc(zc), c->dm2z);
+  /* gradient_axis's +-1 coordinates, then samplev's clamps. */
+  const VF xh = clampv(vf_min(vf_add(x, one), c->maxX), c->maxX), xl = clampv(vf_max(vf_sub(x, one), zero), c->maxX);
+  const VF yh = clampv(vf_min(vf_add(y, one), c->maxY), c->maxY), yl = clampv(vf_max(vf_sub(y, one), zero), c->maxY);
+  const VF zh = clampv(vf_min(vf_add(z, one), c->maxZ), c->maxZ), zl = clampv(vf_max(vf_sub(z, one), zero), c->maxZ);
+  const VI ixh = vi_min(vi_trunc(xh), c->dm2x), ixl = vi_min(vi_trunc(xl), c->dm2x);
+  const VI iyh = vi_min(vi_trunc(yh), c->dm2y), iyl = vi_min(vi_trunc(yl), c->dm2y);
+  const VI izh = vi_min(vi_trunc(zh), c->dm2z), izl = vi_min(vi_trunc(zl), c->dm2z);
+  /* Each difference must be exactly 1: > 0 and not > 1. */
+  const VI d[6] = {vi_sub(ixh, ix), vi_sub(ix, ixl), vi_sub(iyh, iy), vi_sub(iy, iyl), vi_sub(izh, iz), vi_sub(iz, izl)};
+  int ok = vis;
+  for (int a = 0; a < 6; ++a) ok &= vm_bits(vi_gt(d[a], vi_set1(0))) & ~vm_bits(vi_gt(d[a], onei));
+  if (ok != vis || !vis) return 0;
+  const int safe = __builtin_ctz((unsigned)vis);
+  const ptrdiff_t sy = (ptrdiff_t)c->syS, sz = (ptrdiff_t)c->szS;
+  /* Byte offset of voxel (ix - 1, iy, iz): inside the data for every lane in vis (ix >= 1, iy - 1 >= 0, ...). */
+  const VI b = vi_add(vi_add(vi_sub(ix, onei), vi_mullo(iy, c->sy)), vi_mullo(iz, c->sz));
+  const unsigned char *v = (const unsigned char *)c->vox;
+  VI C00, C10, C01, C11, Ym0, Y20, Ym1, Y21, Z0m, Z1m, Z02, Z12; /* row (dy, dz): C, or Y / Z for the extra rows */
+  vx_rows4_lanes(v, b, vis, safe, 0, sy, sz, sy + sz, &C00, &C10, &C01, &C11);
+  vx_rows4_lanes(v, b, vis, safe, -sy, 2 * sy, sz - sy, sz + 2 * sy, &Ym0, &Y20, &Ym1, &Y21);
+  vx_rows4_lanes(v, b, vis, safe, -sz, sy - sz, 2 * sz, sy + 2 * sz, &Z0m, &Z1m, &Z02, &Z12);
+  /* samplev's fractions of each sample. */
+  const VF fx = vf_sub(xc, vf_from_vi(ix)), fy = vf_sub(yc, vf_from_vi(iy)), fz = vf_sub(zc, vf_from_vi(iz));
+  const VF fxh = vf_sub(xh, vf_from_vi(ixh)), fxl = vf_sub(xl, vf_from_vi(ixl));
+  const VF fyh = vf_sub(yh, vf_from_vi(iyh)), fyl = vf_sub(yl, vf_from_vi(iyl));
+  const VF fzh = vf_sub(zh, vf_from_vi(izh)), fzl = vf_sub(zl, vf_from_vi(izl));
+  /* x: the pairs at ix + 1 (bytes 2, 3) and ix - 1 (bytes 0, 1) of the sample's rows. */
+  const VF sxh = tri_u8(C00, C10, C01, C11, 16, fxh, fy, fz), sxl = tri_u8(C00, C10, C01, C11, 0, fxl, fy, fz);
+  /* y: rows y + 1, y + 2 and y - 1, y at the pair ix (bytes 1, 2). */
+  const VF syh = tri_u8(C10, Y20, C11, Y21, 8, fx, fyh, fz), syl = tri_u8(Ym0, C00, Ym1, C01, 8, fx, fyl, fz);
+  /* z: planes z + 1, z + 2 and z - 1, z. */
+  const VF szh = tri_u8(C01, C11, Z02, Z12, 8, fx, fy, fzh), szl = tri_u8(Z0m, Z1m, C00, C10, 8, fx, fy, fzl);
+  /* gradient_axis's span and quotient (hi, lo before samplev's clamps: the same values, they are in range). */
+  const VF hx = vf_min(vf_add(x, one), c->maxX), lx = vf_max(vf_sub(x, one), zero);
+  const VF hy = vf_min(vf_add(y, one), c->maxY), ly = vf_max(vf_sub(y, one), zero);
+  const VF hz = vf_min(vf_add(z, one), c->maxZ), lz = vf_max(vf_sub(z, one), zero);
+  *gx = vf_keep(vf_div(vf_sub(sxh, sxl), vf_sub(hx, lx)), vf_gt(hx, lx));
+  *gy = vf_keep(vf_div(vf_sub(syh, syl), vf_sub(hy, ly)), vf_gt(hy, ly));
+  *gz = vf_keep(vf_div(vf_sub(szh, szl), vf_sub(hz, lz)), vf_gt(hz, lz));
+  return 1;
+}
+
 /* The march, for one storage and interpolation, with or without prefetch_ahead (constants: the compiler drops the
    other branches). */
 INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp,
@@ -472,7 +603,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
       const VF x = vf_add(ofx, vf_mul(rel, dfx)), y = vf_add(ofy, vf_mul(rel, dfy)), z = vf_add(ofz, vf_mul(rel, dfz));
-      if (prefetch) prefetch_ahead(&c, storage, interp, x, y, z, ax, ay, az);
+      if (prefetch) prefetch_ahead(&c, storage, interp, p->shade, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
       /* Transfer function: index, weight, opacity; entries i0 and i0 + 1 of every lane (R, G, B, A of each). */
@@ -502,9 +633,17 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
         if (p->shade) {
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
           /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
-          const VF gx = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 0), vf_set1((float)p->invSpacing[0]));
-          const VF gy = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 1), vf_set1((float)p->invSpacing[1]));
-          const VF gz = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 2), vf_set1((float)p->invSpacing[2]));
+          VF gx, gy, gz, g0, g1, g2;
+          if (CAVR_GRADIENT_ROWS && prefetch && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
+              gradient_u8_rows(&c, vis, x, y, z, &g0, &g1, &g2)) {
+            gx = vf_mul(g0, vf_set1((float)p->invSpacing[0]));
+            gy = vf_mul(g1, vf_set1((float)p->invSpacing[1]));
+            gz = vf_mul(g2, vf_set1((float)p->invSpacing[2]));
+          } else {
+            gx = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 0), vf_set1((float)p->invSpacing[0]));
+            gy = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 1), vf_set1((float)p->invSpacing[1]));
+            gz = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 2), vf_set1((float)p->invSpacing[2]));
+          }
           if (p->light.count) { /* cavrSetRenderLights: the scalar caster's cavr_lighting_apply per visible lane */
             float v[6][LANES] __attribute__((aligned(VALIGN)));
             vf_store(v[0], gx);
