@@ -25,8 +25,8 @@
  * floats: two 4-float rows per lane, transposed), shading when asked (the 6 gradient fetches in the vector, the
  * Phong power per lane through powf), compositing and the early-termination test. Nearest interpolation
  * fetches one voxel per lane with a gather. For sparse rays (a compressive frame's ray list) the lines of the sample
- * CAVR_PREFETCH_AHEAD steps further along are prefetched before each fetch (prefetch_ahead), and 8-bit trilinear
- * shading takes its gradient from 12 shared corner rows (gradient_u8_rows) where it can; full frames run neither.
+ * CAVR_PREFETCH_AHEAD steps further along are prefetched before each fetch (prefetch_ahead). 8-bit trilinear
+ * shading takes its gradient from 12 shared corner rows (gradient_u8_rows) where it can, in every frame.
  *
  * The scalar part of the march (lane_advance) runs when a lane reaches a clipped segment or the end of the
  * cells known to be visible: a vector compare of each lane's lattice index with its next check index.
@@ -488,12 +488,11 @@ INLINE VF tri_u8(VI r0, VI r1, VI r2, VI r3, int sh, VF fx, VF fy, VF fz) {
 }
 
 /*
- * Sparse frames only (full frames keep gradient_axis: their code is unchanged). Shaded REFINE at 25%, 512^2, 1 thread
- * CPU time, with the gradient prefetch: 0.37-0.38 -> 0.32-0.33x (CT shoulder), 0.33 -> 0.29-0.30x (foot), 0.39 ->
- * 0.32x (cthead), 0.36-0.38 -> 0.30x (colin27); the same images (docs/benchmarks.md). In full frames too (a local
- * build, not kept) it gave the scalar caster's images (test_cpu_packets) and made the shaded (-60, 30) 512^2 frames
- * 5-10% faster (CT 395-405 -> 354-361 ms, colin27 190-196 -> 172-176 ms): about half of the gain in the ratios comes
- * from its being sparse-only.
+ * Full and sparse frames. Shaded REFINE at 25%, 512^2, 1 thread CPU time, with the gradient prefetch, used in sparse
+ * frames only: 0.37-0.38 -> 0.32-0.33x (CT shoulder), 0.33 -> 0.29-0.30x (foot), 0.39 -> 0.32x (cthead), 0.36-0.38
+ * -> 0.30x (colin27); in full frames too, the shaded (-60, 30) 512^2 full frames are 5-12% faster (CT 395-405 ->
+ * 354-361 ms, colin27 231 -> 203 ms, cthead 261 -> 231 ms) and the same ratios 0.30-0.37x: the same images either
+ * way (test_cpu_packets; docs/benchmarks.md).
  * The shading gradient of 8-bit trilinear data (gradient_axis for the 3 axes) from 12 corner rows instead of 24:
  * where, for every lane in vis, the 6 samples at +-1 voxel lie one cell from the sample's own cell on their axis
  * (no clamp, no rounding across a voxel), their corners are the bytes ix - 1 .. ix + 2 of the rows y - 1 .. y + 2
@@ -634,7 +633,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
           /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
           VF gx, gy, gz, g0, g1, g2;
-          if (CAVR_GRADIENT_ROWS && prefetch && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
+          if (CAVR_GRADIENT_ROWS && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
               gradient_u8_rows(&c, vis, x, y, z, &g0, &g1, &g2)) {
             gx = vf_mul(g0, vf_set1((float)p->invSpacing[0]));
             gy = vf_mul(g1, vf_set1((float)p->invSpacing[1]));
