@@ -25,38 +25,62 @@ struct Vmm {
   CUresult (*errorString)(CUresult, const char **);
 };
 
-// The entry points, looked up once (0: not yet, 1: found, -1: missing: a driver older than CUDA 12's).
-const Vmm *vmm(char *msg, size_t msgSize) {
-  static Vmm f;
-  static int state = 0;
-  if (state == 0) {
-    struct {
-      const char *name;
-      void **fn;
-    } names[] = {{"cuMemGetAllocationGranularity", (void **)&f.getGranularity},
-                 {"cuMemCreate", (void **)&f.create},
-                 {"cuMemAddressReserve", (void **)&f.reserve},
-                 {"cuMemMap", (void **)&f.map},
-                 {"cuMemSetAccess", (void **)&f.setAccess},
-                 {"cuMemExportToShareableHandle", (void **)&f.exportHandle},
-                 {"cuMemUnmap", (void **)&f.unmap},
-                 {"cuMemAddressFree", (void **)&f.addressFree},
-                 {"cuMemRelease", (void **)&f.release},
-                 {"cuGetErrorString", (void **)&f.errorString}};
-    state = 1;
-    for (auto &n : names) {
-      cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-      if (cudaGetDriverEntryPointByVersion(n.name, n.fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
-          found != cudaDriverEntryPointSuccess || !*n.fn) {
-        cudaGetLastError();
-        std::snprintf(msg, msgSize, "the CUDA driver has no %s", n.name);
-        state = -1;
-        break;
-      }
-    }
+// One entry point of the driver (CUDA 12.5 and later look it up by the ABI version they were written against).
+bool entry_point(const char *name, void **fn) {
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+  const cudaError_t e = cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &found);
+#elif CUDART_VERSION >= 12000
+  const cudaError_t e = cudaGetDriverEntryPoint(name, fn, cudaEnableDefault, &found);
+#else // CUDA 11.3-11.8
+  const cudaError_t e = cudaGetDriverEntryPoint(name, fn, cudaEnableDefault);
+  found = cudaDriverEntryPointSuccess;
+#endif
+  if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !*fn) {
+    cudaGetLastError();
+    *fn = nullptr;
+    return false;
   }
-  if (state < 0 && msg[0] == 0) std::snprintf(msg, msgSize, "the CUDA driver cannot export memory");
-  return state > 0 ? &f : nullptr;
+  return true;
+}
+
+struct VmmTable {
+  Vmm f;
+  const char *missing; // the first entry point not found (nullptr: all found)
+};
+
+VmmTable load_vmm() {
+  VmmTable t = {};
+  struct {
+    const char *name;
+    void **fn;
+  } names[] = {{"cuMemGetAllocationGranularity", (void **)&t.f.getGranularity},
+               {"cuMemCreate", (void **)&t.f.create},
+               {"cuMemAddressReserve", (void **)&t.f.reserve},
+               {"cuMemMap", (void **)&t.f.map},
+               {"cuMemSetAccess", (void **)&t.f.setAccess},
+               {"cuMemExportToShareableHandle", (void **)&t.f.exportHandle},
+               {"cuMemUnmap", (void **)&t.f.unmap},
+               {"cuMemAddressFree", (void **)&t.f.addressFree},
+               {"cuMemRelease", (void **)&t.f.release},
+               {"cuGetErrorString", (void **)&t.f.errorString}};
+  for (auto &n : names)
+    if (!entry_point(n.name, n.fn)) {
+      t.missing = n.name;
+      break;
+    }
+  return t;
+}
+
+// The entry points, looked up once (a function-local static: initialised once, thread safe); nullptr with the reason
+// in msg when one is missing (a driver older than CUDA 12's).
+const Vmm *vmm(char *msg, size_t msgSize) {
+  static const VmmTable table = load_vmm();
+  if (table.missing) {
+    std::snprintf(msg, msgSize, "the CUDA driver has no %s", table.missing);
+    return nullptr;
+  }
+  return &table.f;
 }
 
 // A driver error as cavr's code: 4 (CAVR_ERROR_UNSUPPORTED) where the device or driver cannot export memory,

@@ -32,13 +32,17 @@
 #include "vtkVolumeProperty.h"
 #if __has_include("vtk_glad.h")
 #include "vtk_glad.h" // VTK >= 9.4
+#define CAVR_GL_EXT_MEMORY_FD (GLAD_GL_EXT_memory_object && GLAD_GL_EXT_memory_object_fd)
 #else
 #include "vtk_glew.h"
+#define CAVR_GL_EXT_MEMORY_FD (GLEW_EXT_memory_object && GLEW_EXT_memory_object_fd)
 #endif
 
 #include "cavr/cavr.h"
 
-#include <unistd.h>
+#if defined(__unix__)
+#include <unistd.h> // close(): a file descriptor OpenGL did not take
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -147,6 +151,7 @@ public:
 
   void ReleaseAll()
   {
+    this->SharedFor = nullptr; // the frame buffer goes: its address may come back for another one
     if (this->FrameBuffer)
     {
       cavrReleaseFrameBufferGLTextures(this->FrameBuffer); // while the window's context may still be current
@@ -186,6 +191,7 @@ public:
     this->ReleaseShared(window);
     this->SharedRefused = false;
     this->SharedWhy.clear();
+    this->GLVerified = false;
     for (int k = 0; k < 2; ++k)
     {
       for (vtkTextureObject* t : { this->ColorTexture[k].GetPointer(), this->DepthTexture[k].GetPointer() })
@@ -422,13 +428,20 @@ public:
       this->ReleaseGL(win);
       this->InteropWindow = win;
     }
+    if (!this->GLVerified)
+    {
+      // The first GPU frame in a window goes through the textures, whose copy checks that the window's context runs
+      // on the device's GPU (cudaGLGetDevices); memory imported into a context on another GPU (or a software
+      // renderer) would import without an error and draw garbage.
+      return false;
+    }
     if (this->SharedFor != this->FrameBuffer)
     {
       this->ReleaseShared(win);
-      if (!glCreateMemoryObjectsEXT || !glImportMemoryFdEXT || !glBufferStorageMemEXT || !glDeleteMemoryObjectsEXT ||
-        !glTexBuffer)
+      if (!CAVR_GL_EXT_MEMORY_FD || !glCreateMemoryObjectsEXT || !glImportMemoryFdEXT || !glBufferStorageMemEXT ||
+        !glDeleteMemoryObjectsEXT || !glTexBuffer)
       {
-        return this->RefuseShared("the OpenGL driver has no GL_EXT_memory_object_fd");
+        return this->RefuseShared("the OpenGL context has no GL_EXT_memory_object_fd");
       }
       int fds[2] = { -1, -1 };
       unsigned long long bytes[2] = { 0, 0 };
@@ -442,10 +455,23 @@ public:
       {
       }
       const GLenum formats[2] = { GL_RGBA8, GL_R32F };
+      GLenum err = GL_NO_ERROR;
       for (int c = 0; c < 2; ++c)
       {
         glCreateMemoryObjectsEXT(1, &this->SharedMemory[c]);
-        glImportMemoryFdEXT(this->SharedMemory[c], bytes[c], GL_HANDLE_TYPE_OPAQUE_FD_EXT, fds[c]); // owns fds[c]
+        glImportMemoryFdEXT(this->SharedMemory[c], bytes[c], GL_HANDLE_TYPE_OPAQUE_FD_EXT, fds[c]);
+        err = glGetError();
+        if (err != GL_NO_ERROR)
+        {
+          // Not imported: the descriptors are still ours (this one and the next).
+#if defined(__unix__)
+          for (int k = c; k < 2; ++k)
+          {
+            close(fds[k]);
+          }
+#endif
+          break;
+        }
         glGenBuffers(1, &this->SharedBuffer[c]);
         glBindBuffer(GL_TEXTURE_BUFFER, this->SharedBuffer[c]);
         glBufferStorageMemEXT(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(bytes[c]), this->SharedMemory[c], 0);
@@ -455,7 +481,10 @@ public:
       }
       glBindTexture(GL_TEXTURE_BUFFER, 0);
       glBindBuffer(GL_TEXTURE_BUFFER, 0);
-      const GLenum err = glGetError();
+      if (err == GL_NO_ERROR)
+      {
+        err = glGetError();
+      }
       this->SharedFor = this->FrameBuffer;
       if (err != GL_NO_ERROR)
       {
@@ -465,7 +494,15 @@ public:
     if (this->SharedFence)
     {
       // The last draw from the shared memory must be done before the render writes it again.
-      glClientWaitSync(static_cast<GLsync>(this->SharedFence), GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+      GLenum waited = GL_TIMEOUT_EXPIRED;
+      for (int k = 0; k < 10 && waited == GL_TIMEOUT_EXPIRED; ++k)
+      {
+        waited = glClientWaitSync(static_cast<GLsync>(this->SharedFence), GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+      }
+      if (waited != GL_ALREADY_SIGNALED && waited != GL_CONDITION_SATISFIED)
+      {
+        glFinish(); // the wait failed: wait for everything instead
+      }
       glDeleteSync(static_cast<GLsync>(this->SharedFence));
       this->SharedFence = nullptr;
     }
@@ -847,6 +884,7 @@ public:
   void* SharedFence = nullptr; // a GLsync
   std::unique_ptr<vtkOpenGLQuadHelper> SharedQuad;
   bool SharedRefused = false; // no shared memory in this window: the texture interop path
+  bool GLVerified = false;    // a texture frame has shown the window's context on the device's GPU
   std::string SharedWhy;
   vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
@@ -1389,6 +1427,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   // 6. Frame buffer of the viewport, with the opaque geometry's depth so rays stop there.
   if (!in.FrameBuffer || in.FrameBufferSize[0] != width || in.FrameBufferSize[1] != height)
   {
+    in.SharedFor = nullptr; // its address may come back for the new one: share that anew
     cavrReleaseFrameBuffer(in.FrameBuffer);
     in.FrameBuffer = cavrNewFrameBuffer(in.Device, width, height);
     in.FrameBufferSize[0] = width;
@@ -1461,15 +1500,25 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   const bool intensityDepth = this->IntensityDepth &&
     (blend == CAVR_BLEND_MAXIMUM_INTENSITY || blend == CAVR_BLEND_MINIMUM_INTENSITY);
-  if (intensityDepth)
+  // 9. The maximum (minimum) as depth, for z-buffer compositing across ranks (SetIntensityDepth), after the image is
+  //    drawn: its second render (another frame buffer, same device) reuses the device's planes, which the texture
+  //    copy reads.
+  auto writeIntensityDepth = [&]()
   {
-    e = in.IntensityDepths(width, height, blend == CAVR_BLEND_MINIMUM_INTENSITY);
-    if (e != CAVR_ERROR_NONE)
+    if (!intensityDepth)
     {
-      fail(in.DeviceError(e));
       return;
     }
-  }
+    const CAVRError ie = in.IntensityDepths(width, height, blend == CAVR_BLEND_MINIMUM_INTENSITY);
+    if (ie != CAVR_ERROR_NONE)
+    {
+      fail(in.DeviceError(ie));
+    }
+    else if (!in.WriteDepth(win, width, height))
+    {
+      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
+    }
+  };
   if (fresh)
   {
     in.LastError.clear(); // a good frame of the current input: report the next problem again
@@ -1491,10 +1540,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8) &&
     in.DrawShared(glWin, width, height) == CAVR_ERROR_NONE)
   {
-    if (intensityDepth && !in.WriteDepth(win, width, height))
-    {
-      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
-    }
+    writeIntensityDepth();
     in.LastDisplay = "shared";
     this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return;
@@ -1504,10 +1550,8 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     e = in.Draw(glWin, width, height, true);
     if (e == CAVR_ERROR_NONE)
     {
-      if (intensityDepth && !in.WriteDepth(win, width, height))
-      {
-        fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
-      }
+      in.GLVerified = true; // the copy found the window's context on the device's GPU
+      writeIntensityDepth();
       in.LastDisplay = "interop";
       this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       return;
@@ -1535,14 +1579,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     fail("cannot make the OpenGL textures or the shader that draw the image");
     return;
   }
-  if (intensityDepth)
-  {
-    // 9. The maximum (minimum) as depth, for z-buffer compositing across ranks (SetIntensityDepth).
-    if (!in.WriteDepth(win, width, height))
-    {
-      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
-    }
-  }
+  writeIntensityDepth();
   in.LastDisplay = "host";
   this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

@@ -170,7 +170,14 @@ static void check_host_planes(CAVRDevice gpu) {
     poison(&g, px);
     CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &only8));
     CHECK(untouched(cavrGetFrameBufferData(g.fb, CAVR_FB_COLOR_RGBA8), px * 4));
-    if (shared) CHECK(shared_equals(&sh, 0, full8)); /* still written with no host plane */
+    if (shared) { /* still written with no host plane: poisoned first, then the picture again */
+#ifdef CAVR_TEST_CUDA_RUNTIME
+      CHECK(cudaMemset(sh.ptr[0], 0x5a, sh.bytes) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess);
+      CHECK(!shared_equals(&sh, 0, full8));
+#endif
+      CHECK_OK(gpu, cavrRender(g.fb, g.vol, g.tf, g.cam, g.set, &only8));
+      CHECK(shared_equals(&sh, 0, full8));
+    }
   }
   if (shared) {
     /* A super-sampled frame (reduced on the GPU) is shared too; after unsharing, renders leave the memory alone. */

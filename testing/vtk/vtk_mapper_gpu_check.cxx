@@ -555,6 +555,9 @@ int run_soak(long frames, CAVRDevice meter) {
               "textures; after:%s\n", frames, seconds, 1e3 * seconds / std::max(1L, frames), cudaFrames, sharedFrames,
               interopFrames, rss_breakdown().c_str());
   check(cudaFrames == frames, fmt("every frame on the CUDA back end (%.0f of %.0f)", cudaFrames, double(frames)));
+  if (paths == 'r')
+    check(sharedFrames > 0 && interopFrames > 0, fmt("frames through shared memory (%.0f) and through textures (%.0f)",
+                                                     double(sharedFrames), double(interopFrames)));
   // A leak uses more memory; the driver may also give back some that it held at the first reading (measured on an H100:
   // the readings alternate between the first one and 33.2 MiB less in use, never more), so the bound is one-sided.
   std::printf("soak: device memory in use after the frames %+.3f MiB against before (%s 1 MiB either way)\n", dDev,

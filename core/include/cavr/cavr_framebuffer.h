@@ -150,9 +150,14 @@ CAVR_API CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb);
  * takes them over; close one that is not imported); bytes[0], bytes[1] receive each allocation's size in bytes (at
  * least width * height * 4; a multiple of the driver's granularity), the size to import. Each call makes new memory
  * and releases cavr's reference to the old (an importer's reference keeps it alive until the importer deletes it).
+ * The importer must run on the device's GPU (OpenGL: a context that cudaGLGetDevices places there, which
+ * cavrCopyFrameBufferToGLTextures checks; or compare GL_DEVICE_UUID_EXT with the GPU's UUID): memory imported elsewhere
+ * may import without an error and read garbage. Not thread safe with a render into the same frame buffer.
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb, fds or bytes); CAVR_ERROR_UNSUPPORTED: the CPU back end, or a driver
- * or GPU that cannot export memory as file descriptors; CAVR_ERROR_CUDA_OUT_OF_MEMORY; CAVR_ERROR_CUDA. On an error
- * fds[] are -1 and nothing is shared. Each is recorded on the device.
+ * or GPU that cannot export memory as file descriptors (the driver's CUDA_ERROR_NOT_SUPPORTED, _NOT_PERMITTED or
+ * _INVALID_VALUE for that handle type; entry points missing: a driver older than CUDA 12); CAVR_ERROR_OUT_OF_MEMORY
+ * (host); CAVR_ERROR_CUDA_OUT_OF_MEMORY; CAVR_ERROR_CUDA. On an error (except a NULL fb) fds[] are -1, bytes[] 0 and
+ * nothing is shared. Each is recorded on the device.
  */
 CAVR_API CAVRError cavrShareFrameBufferPlanes(CAVRFrameBuffer fb, int fds[2], unsigned long long bytes[2]);
 
