@@ -19,6 +19,9 @@
 //                       quad reads them as texture buffers (texelFetch): no map, no unmap, no copy
 //   ext_pbo             the same memory, copied by OpenGL into the textures (glTexSubImage2D from it as a pixel-unpack
 //                       buffer) before the quad
+//   ext_tbo_gl_pending  ext_tbo with OpenGL work issued before the kernel (a clear and a quad, as other props in a VTK
+//                       frame), not flushed; ext_tbo_gl_flushed the same flushed (glFlush) before the kernel;
+//                       gl_two_quads that OpenGL work alone
 // and tex_map_copy split into its calls (each followed by a wait) to see which one holds the time.
 //
 // Build and run on the GPU machine (the GL loader debs of ../shared/setup/vtk-egl/debs unpacked into /):
@@ -434,6 +437,31 @@ int main(int argc, char **argv) {
       fill<<<grid, block, 0, stream>>>((uchar4 *)ext[0].ptr, (float *)ext[1].ptr, W, H, f, spin);
       CK(cudaStreamSynchronize(stream));
       drawQuad(true, extTbo);
+      glFinish();
+    });
+    // As in a VTK frame: OpenGL's work of the frame (here a clear, and a quad standing in for other props) issued
+    // before the CUDA render, then the render, then the volume's quad. Pending (not flushed) or flushed first.
+    auto glBefore = [&](bool flush) {
+      drawQuad(false, nullptr);
+      if (flush) glFlush();
+    };
+    run("ext_tbo_gl_pending", [&](int f) {
+      glBefore(false);
+      fill<<<grid, block, 0, stream>>>((uchar4 *)ext[0].ptr, (float *)ext[1].ptr, W, H, f, spin);
+      CK(cudaStreamSynchronize(stream));
+      drawQuad(true, extTbo);
+      glFinish();
+    });
+    run("ext_tbo_gl_flushed", [&](int f) {
+      glBefore(true);
+      fill<<<grid, block, 0, stream>>>((uchar4 *)ext[0].ptr, (float *)ext[1].ptr, W, H, f, spin);
+      CK(cudaStreamSynchronize(stream));
+      drawQuad(true, extTbo);
+      glFinish();
+    });
+    run("gl_two_quads", [&](int) { // the GL work of the two variants above alone
+      glBefore(false);
+      drawQuad(false, nullptr);
       glFinish();
     });
     run("ext_pbo", [&](int f) {
