@@ -449,30 +449,6 @@ INLINE VF gradient_axis(const Consts *c, int storage, int interp, VF x, VF y, VF
   return vf_keep(vf_div(vf_sub(sh, sl), span), vf_gt(hi, lo));
 }
 
-/* 4 dwords per lane at byte offsets off[i] + d0..d3 of base, for the lanes in `use` (the others read lane
-   `safe`'s, whose rows are known to lie in the data), as 4 vectors. */
-INLINE void vx_rows4_lanes(const unsigned char *base, VI off, int use, int safe, ptrdiff_t d0, ptrdiff_t d1,
-                           ptrdiff_t d2, ptrdiff_t d3, VI *r0, VI *r1, VI *r2, VI *r3) {
-  int32_t o[LANES] __attribute__((aligned(VALIGN)));
-  vi_store(o, off);
-  __m128 x[LANES];
-  for (int i = 0; i < LANES; ++i) {
-    const unsigned char *q = base + o[(use >> i & 1) ? i : safe];
-    int32_t v0, v1, v2, v3;
-    memcpy(&v0, q + d0, 4);
-    memcpy(&v1, q + d1, 4);
-    memcpy(&v2, q + d2, 4);
-    memcpy(&v3, q + d3, 4);
-    x[i] = _mm_castsi128_ps(_mm_setr_epi32(v0, v1, v2, v3));
-  }
-  VF f0, f1, f2, f3;
-  vx_transpose(x, &f0, &f1, &f2, &f3);
-  *r0 = vi_cast(f0);
-  *r1 = vi_cast(f1);
-  *r2 = vi_cast(f2);
-  *r3 = vi_cast(f3);
-}
-
 /* samplev's trilinear arithmetic on 8-bit corners: rows r0 (y, z), r1 (y + 1, z), r2 (y, z + 1), r3 (y + 1, z + 1),
    each a dword whose bytes sh / 8 and sh / 8 + 1 hold the x pair. */
 INLINE VF tri_u8(VI r0, VI r1, VI r2, VI r3, int sh, VF fx, VF fy, VF fz) {
@@ -521,12 +497,17 @@ INLINE int gradient_u8_rows(const Consts *c, int vis, VF x, VF y, VF z, VF *gx, 
   const int safe = __builtin_ctz((unsigned)vis);
   const ptrdiff_t sy = (ptrdiff_t)c->syS, sz = (ptrdiff_t)c->szS;
   /* Byte offset of voxel (ix - 1, iy, iz): inside the data for every lane in vis (ix >= 1, iy - 1 >= 0, ...). */
-  const VI b = vi_add(vi_add(vi_sub(ix, onei), vi_mullo(iy, c->sy)), vi_mullo(iz, c->sz));
+  /* Lanes outside vis read lane `safe`'s rows (their own may lie outside the data). */
+  int32_t o[LANES] __attribute__((aligned(VALIGN)));
+  vi_store(o, vi_add(vi_add(vi_sub(ix, onei), vi_mullo(iy, c->sy)), vi_mullo(iz, c->sz)));
+  for (int i = 0; i < LANES; ++i)
+    if (!(vis >> i & 1)) o[i] = o[safe];
+  const VI b = vi_loadu(o);
   const unsigned char *v = (const unsigned char *)c->vox;
   VI C00, C10, C01, C11, Ym0, Y20, Ym1, Y21, Z0m, Z1m, Z02, Z12; /* row (dy, dz): C, or Y / Z for the extra rows */
-  vx_rows4_lanes(v, b, vis, safe, 0, sy, sz, sy + sz, &C00, &C10, &C01, &C11);
-  vx_rows4_lanes(v, b, vis, safe, -sy, 2 * sy, sz - sy, sz + 2 * sy, &Ym0, &Y20, &Ym1, &Y21);
-  vx_rows4_lanes(v, b, vis, safe, -sz, sy - sz, 2 * sz, sy + 2 * sz, &Z0m, &Z1m, &Z02, &Z12);
+  vx_rows4(v, b, 0, sy, sz, sy + sz, &C00, &C10, &C01, &C11);
+  vx_rows4(v, b, -sy, 2 * sy, sz - sy, sz + 2 * sy, &Ym0, &Y20, &Ym1, &Y21);
+  vx_rows4(v, b, -sz, sy - sz, 2 * sz, sy + 2 * sz, &Z0m, &Z1m, &Z02, &Z12);
   /* samplev's fractions of each sample. */
   const VF fx = vf_sub(xc, vf_from_vi(ix)), fy = vf_sub(yc, vf_from_vi(iy)), fz = vf_sub(zc, vf_from_vi(iz));
   const VF fxh = vf_sub(xh, vf_from_vi(ixh)), fxl = vf_sub(xl, vf_from_vi(ixl));

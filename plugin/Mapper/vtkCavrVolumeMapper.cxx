@@ -520,24 +520,15 @@ public:
   /** Blend the last render, left in the shared memory by the core, into the window (the quad reads texture buffers). */
   CAVRError DrawShared(vtkOpenGLRenderWindow* win, int width, int height)
   {
-    if (!this->SharedQuad)
-    {
-      std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
-      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl",
-        "uniform samplerBuffer cavrColor;\nuniform samplerBuffer cavrDepth;\nuniform ivec2 cavrSize;\n");
-      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
-        "  ivec2 p = clamp(ivec2(texCoord * vec2(cavrSize)), ivec2(0), cavrSize - 1);\n"
-        "  int i = p.x + cavrSize.x * p.y;\n"
-        "  gl_FragData[0] = texelFetch(cavrColor, i);\n"
-        "  gl_FragDepth = texelFetch(cavrDepth, i).r;\n");
-      this->SharedQuad.reset(new vtkOpenGLQuadHelper(
-        win, vtkOpenGLRenderUtilities::GetFullScreenQuadVertexShader().c_str(), fs.c_str(), ""));
-    }
-    if (!this->SharedQuad->Program)
+    if (!ReadyQuad(win, this->SharedQuad,
+          "uniform samplerBuffer cavrColor;\nuniform samplerBuffer cavrDepth;\nuniform ivec2 cavrSize;\n",
+          "  ivec2 p = clamp(ivec2(texCoord * vec2(cavrSize)), ivec2(0), cavrSize - 1);\n"
+          "  int i = p.x + cavrSize.x * p.y;\n"
+          "  gl_FragData[0] = texelFetch(cavrColor, i);\n"
+          "  gl_FragDepth = texelFetch(cavrDepth, i).r;\n"))
     {
       return CAVR_ERROR_UNSUPPORTED;
     }
-    win->GetShaderCache()->ReadyShaderProgram(this->SharedQuad->Program);
     vtkTextureUnitManager* units = win->GetTextureUnitManager();
     const int unit[2] = { units->Allocate(), units->Allocate() };
     if (unit[0] < 0 || unit[1] < 0)
@@ -574,6 +565,27 @@ public:
     }
     this->SharedFence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     return CAVR_ERROR_NONE;
+  }
+
+  /** A full-viewport quad whose fragment shader declares `decl` and runs `impl` (made once), its program made
+      current; false when the shader does not build. */
+  static bool ReadyQuad(vtkOpenGLRenderWindow* win, std::unique_ptr<vtkOpenGLQuadHelper>& quad, const char* decl,
+    const char* impl)
+  {
+    if (!quad)
+    {
+      std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", decl);
+      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl", impl);
+      quad.reset(new vtkOpenGLQuadHelper(
+        win, vtkOpenGLRenderUtilities::GetFullScreenQuadVertexShader().c_str(), fs.c_str(), ""));
+    }
+    if (!quad->Program)
+    {
+      return false;
+    }
+    win->GetShaderCache()->ReadyShaderProgram(quad->Program);
+    return true;
   }
 
   /** The quad over the viewport, blending premultiplied colour (ONE, ONE_MINUS_SRC_ALPHA) with the depth test
@@ -650,21 +662,12 @@ public:
     {
       return CAVR_ERROR_UNSUPPORTED;
     }
-    if (!this->Quad)
-    {
-      std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
-      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\n");
-      vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
-        "  gl_FragData[0] = texture(cavrColor, texCoord);\n"
-        "  gl_FragDepth = texture(cavrDepth, texCoord).r;\n");
-      this->Quad.reset(new vtkOpenGLQuadHelper(
-        win, vtkOpenGLRenderUtilities::GetFullScreenQuadVertexShader().c_str(), fs.c_str(), ""));
-    }
-    if (!this->Quad->Program)
+    if (!ReadyQuad(win, this->Quad, "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\n",
+          "  gl_FragData[0] = texture(cavrColor, texCoord);\n"
+          "  gl_FragDepth = texture(cavrDepth, texCoord).r;\n"))
     {
       return CAVR_ERROR_UNSUPPORTED;
     }
-    win->GetShaderCache()->ReadyShaderProgram(this->Quad->Program);
     color->Activate();
     depthTexture->Activate();
     this->Quad->Program->SetUniformi("cavrColor", color->GetTextureUnit());
