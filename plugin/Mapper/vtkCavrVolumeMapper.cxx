@@ -1,4 +1,5 @@
 #include "vtkCavrVolumeMapper.h"
+#include "vtkCommand.h"
 #include "vtkContourValues.h"
 
 #include "vtkCamera.h"
@@ -524,7 +525,9 @@ public:
           "uniform samplerBuffer cavrColor;\nuniform samplerBuffer cavrDepth;\nuniform ivec2 cavrSize;\n",
           "  ivec2 p = clamp(ivec2(texCoord * vec2(cavrSize)), ivec2(0), cavrSize - 1);\n"
           "  int i = p.x + cavrSize.x * p.y;\n"
-          "  gl_FragData[0] = texelFetch(cavrColor, i);\n"
+          "  vec4 c = texelFetch(cavrColor, i);\n"
+          "  if (c == vec4(0.0)) discard;\n"
+          "  gl_FragData[0] = c;\n"
           "  gl_FragDepth = texelFetch(cavrDepth, i).r;\n"))
     {
       return CAVR_ERROR_UNSUPPORTED;
@@ -588,8 +591,10 @@ public:
     return true;
   }
 
-  /** The quad over the viewport, blending premultiplied colour (ONE, ONE_MINUS_SRC_ALPHA) with the depth test
-      (LEQUAL, no depth writes); the GL state is restored after. */
+  /** The quad over the viewport, blending premultiplied colour (ONE, ONE_MINUS_SRC_ALPHA), with the depth test
+      (LEQUAL, no depth writes) where opaque geometry was drawn this frame (DepthTest) and without it otherwise (the
+      depth buffer then holds the far plane, which every sample passes); fragments without colour are discarded (they
+      would blend to nothing). The GL state is restored after. */
   void BlendQuad(vtkOpenGLRenderWindow* win, vtkOpenGLQuadHelper* quad)
   {
     vtkOpenGLState* state = win->GetState();
@@ -600,8 +605,15 @@ public:
     vtkOpenGLState::ScopedglDepthFunc depthFuncSaver(state);
     state->vtkglEnable(GL_BLEND);
     state->vtkglBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    state->vtkglEnable(GL_DEPTH_TEST);
-    state->vtkglDepthFunc(GL_LEQUAL);
+    if (this->DepthTest)
+    {
+      state->vtkglEnable(GL_DEPTH_TEST);
+      state->vtkglDepthFunc(GL_LEQUAL);
+    }
+    else
+    {
+      state->vtkglDisable(GL_DEPTH_TEST);
+    }
     state->vtkglDepthMask(GL_FALSE);
     quad->Render();
   }
@@ -663,7 +675,9 @@ public:
       return CAVR_ERROR_UNSUPPORTED;
     }
     if (!ReadyQuad(win, this->Quad, "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\n",
-          "  gl_FragData[0] = texture(cavrColor, texCoord);\n"
+          "  vec4 c = texture(cavrColor, texCoord);\n"
+          "  if (c == vec4(0.0)) discard;\n"
+          "  gl_FragData[0] = c;\n"
           "  gl_FragDepth = texture(cavrDepth, texCoord).r;\n"))
     {
       return CAVR_ERROR_UNSUPPORTED;
@@ -858,6 +872,7 @@ public:
   std::vector<float> Table;
   std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
   std::vector<float> Depth; // the opaque geometry's depth read through the host this frame, when DepthRead
+  bool DepthTest = true;     // this frame's quad tests depth: opaque geometry was drawn (BlendQuad)
   bool DepthRead = false;
   std::string LastBackend;
   std::string LastError;
@@ -937,6 +952,13 @@ void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 //------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 {
+  // VTK's volume mapper events around the call, as its own mappers fire them (observers time or follow the render).
+  this->InvokeEvent(vtkCommand::VolumeMapperRenderStartEvent, nullptr);
+  struct EndEvent
+  {
+    vtkCavrVolumeMapper* Self;
+    ~EndEvent() { this->Self->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr); }
+  } endEvent{ this };
   const auto start = std::chrono::steady_clock::now();
   vtkInternals& in = *this->Internals;
   // Report each distinct problem once; a good frame clears it. Nothing is drawn on error.
@@ -1473,6 +1495,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   in.Depth.resize(static_cast<size_t>(width) * height);
   const bool opaque = HasOpaqueGeometry(ren);
+  in.DepthTest = opaque;
   in.DepthRead = false;
   // IntensityDepth's second render takes the depth from the host (Depth): the GPU read only without it.
   if (opaque && interop && this->OpaqueDepthPath == DEPTH_GPU && !this->IntensityDepth &&

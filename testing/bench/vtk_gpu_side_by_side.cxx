@@ -19,6 +19,8 @@
 // host, as above); medians and means over the frames after 3 warm-up frames of each, and PSNR of each mapper's window
 // against the C API's image at one view. Appends to OUTDIR/vtk_mapper_orbit.csv.
 #include <vtkActor.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
 #include <vtkCamera.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkImageData.h>
@@ -190,22 +192,46 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   // 9: the GPU textures (DISPLAY_TEXTURES) against 2's default (shared memory), 10 their mapper's Render() call.
   // (Before 2026-11-25 the default was the textures: series 2, 3, 7, 8 were named cavr_mapper_interop*.)
   // 11, 12: Render() alone (before WaitForCompletion) of frames 2 and 5; 13: cavrRender's own time in frame 2.
-  constexpr int S = 14;
+  // 14-19: the shared frame's stamps (renderer start, renderer end, Frame() start, Render() end, mapper start, mapper
+  // end), 20-23 the empty frame's (no mapper).
+  constexpr int S = 24;
   vtkVolume *vols[S] = {vtkVol,  hostVol, texVol,  texVol,  nullptr, nullptr, nullptr,
-                        nullptr, texVol,  copyVol, nullptr, nullptr, nullptr, nullptr};
+                        nullptr, texVol,  copyVol, nullptr, nullptr, nullptr, nullptr,
+                        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_shared", "cavr_mapper_shared_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
                           "cavr_mapper_shared_render_call", "cavr_mapper_shared_depth_on_gpu",
                           "cavr_mapper_textures", "cavr_mapper_textures_render_call",
                           "cavr_mapper_shared_render_returns", "vtk_empty_frame_render_returns",
-                          "cavr_mapper_shared_core_render"};
+                          "cavr_mapper_shared_core_render",
+                          "shared_at_renderer_start", "shared_at_renderer_end", "shared_at_frame_start",
+                          "shared_at_render_end", "shared_at_mapper_start", "shared_at_mapper_end",
+                          "empty_at_renderer_start", "empty_at_renderer_end",
+                          "empty_at_frame_start", "empty_at_render_end"};
   double renderReturns = 0.0;
+  // Where a frame's time goes (CPU clock, ms from the Render() call): the renderer's StartEvent and EndEvent, the
+  // window's RenderEvent (just before Frame(): multisample resolve, blits, eglSwapBuffers, glFinish) and EndEvent.
+  // Also the mapper's own call (its VolumeMapperRenderStartEvent and EndEvent).
+  enum { REN_START, REN_END, FRAME_START, WIN_END, MAPPER_START, MAPPER_END, STAMPS };
+  double stamp[STAMPS] = {0}, frameStart = 0.0;
+  vtkNew<vtkCallbackCommand> stampers[STAMPS];
+  const unsigned long events[STAMPS] = {vtkCommand::StartEvent,  vtkCommand::EndEvent,
+                                        vtkCommand::RenderEvent, vtkCommand::EndEvent,
+                                        vtkCommand::VolumeMapperRenderStartEvent,
+                                        vtkCommand::VolumeMapperRenderEndEvent};
+  vtkObject *sources[STAMPS] = {ren, ren, win, win, texMapper, texMapper};
+  for (int k = 0; k < STAMPS; ++k) {
+    stampers[k]->SetClientData(&stamp[k]);
+    stampers[k]->SetCallback([](vtkObject *, unsigned long, void *cd, void *) { *(double *)cd = now_ms(); });
+    sources[k]->AddObserver(events[k], stampers[k]);
+  }
   vtkVolume *shown[4] = {vtkVol, hostVol, texVol, copyVol};
   auto timed = [&](int path) {
     for (vtkVolume *v : shown) v->SetVisibility(v == vols[path]);
     sphereActor->SetVisibility(path == 3 || path == 8);
     texMapper->SetOpaqueDepthPath(path == 8 ? vtkCavrVolumeMapper::DEPTH_GPU : vtkCavrVolumeMapper::DEPTH_HOST);
     const double a = now_ms();
+    frameStart = a;
     win->Render();
     renderReturns = now_ms() - a;
     win->WaitForCompletion();
@@ -241,6 +267,9 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
         t[13].push_back(texMapper->GetLastRenderTime());
       }
       if (path == 5) t[12].push_back(renderReturns);
+      if (path == 2 || path == 5)
+        for (int k = 0; k < (path == 2 ? STAMPS : MAPPER_START); ++k)
+          t[(path == 2 ? 14 : 20) + k].push_back(stamp[k] - frameStart);
       if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
     }
     t[4].push_back(capi(&st));
@@ -359,8 +388,13 @@ int main(int argc, char **argv) {
   win->SetOffScreenRendering(1);
   win->AddRenderer(ren);
   win->SetSize(size, size);
+  // The window as VTK makes it (8 multisamples where the GPU has them, no FXAA) unless these say otherwise; ParaView's
+  // render view: CAVR_BENCH_MULTISAMPLES=0 CAVR_BENCH_FXAA=1.
+  if (const char *ms = std::getenv("CAVR_BENCH_MULTISAMPLES")) win->SetMultiSamples(std::atoi(ms));
+  if (const char *fx = std::getenv("CAVR_BENCH_FXAA")) ren->SetUseFXAA(std::atoi(fx) != 0);
   win->Render();
-  std::printf("VTK window: %s\n", win->GetClassName());
+  std::printf("VTK window: %s, %d multisamples, FXAA %s\n", win->GetClassName(), win->GetMultiSamples(),
+              ren->GetUseFXAA() ? "on" : "off");
 
   // ---- cavr ----
   CAVRDevice dev = cavrNewDevice(CAVR_BACKEND_CUDA);
