@@ -27,7 +27,8 @@ if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ] || [ "$MODE" = vtk-soak ]; then
   # cavr's mapper through host memory and through OpenGL textures, the C API; 512^3 and 1024^3, two transfer
   # functions), then the soak (SOAK_FRAMES frames, default 10000) and the CPU fallback of a volume too large for the GPU.
   # ORBIT_ONLY=1 with vtk-mapper: the orbit benchmark alone (ORBIT_SIZES, ORBIT_TFS: a subset of "512 1024", "mri dense";
-  # CAVR_BENCH_MULTISAMPLES: the window's multisamples, VTK's default otherwise).
+  # CAVR_BENCH_MULTISAMPLES / CAVR_BENCH_FXAA: the window's multisamples and FXAA, VTK's defaults otherwise; ORBIT_WINDOWS
+  # below for several set-ups in one pass).
   # vtk-soak: the checks and the soak only, then the soak again with glibc's mmap threshold fixed at 128 KiB
   # (MALLOC_MMAP_THRESHOLD_, a control: no adaptive threshold, so no heap retention of large freed blocks).
   for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
@@ -68,9 +69,13 @@ if [ "$MODE" = vtk ] || [ "$MODE" = vtk-mapper ] || [ "$MODE" = vtk-soak ]; then
     rm -f "$OUT/vtk_configure.log"; gzip -f "$OUT/vtk_build.log"
     exit 0
   fi
-  for n in ${ORBIT_SIZES:-512 1024}; do
-    for tf in ${ORBIT_TFS:-mri dense}; do
-      $B "$RAW" 301 370 316 testing/bench/$tf.tf 1024 0 ${ORBIT_FRAMES:-24} "$OUT/png" $n orbit 2>&1 | grep -v "^volume\|^cavr device"
+  for w in ${ORBIT_WINDOWS:-default}; do
+    # ORBIT_WINDOWS: window set-ups "MULTISAMPLES,FXAA" (e.g. "8,0 0,1 0,0": VTK's default, ParaView's render view, none)
+    [ "$w" = default ] || export CAVR_BENCH_MULTISAMPLES=${w%,*} CAVR_BENCH_FXAA=${w#*,}
+    for n in ${ORBIT_SIZES:-512 1024}; do
+      for tf in ${ORBIT_TFS:-mri dense}; do
+        $B "$RAW" 301 370 316 testing/bench/$tf.tf 1024 0 ${ORBIT_FRAMES:-24} "$OUT/png" $n orbit 2>&1 | grep -v "^volume\|^cavr device"
+      done
     done
   done | tee "$OUT/orbit.txt"
   mv "$OUT/png/vtk_mapper_orbit.csv" "$OUT/" 2>/dev/null
