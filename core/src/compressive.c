@@ -103,7 +103,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
                           "cavrRender: the REFINE reconstruction runs on the CPU back end only (use LOCAL on the GPU)");
   /* Scratch kept in the frame buffer (no page faults every frame): candidates' scores and pixels (N at most), the
      new pixels of a pass. */
-  const size_t bytes = sizeof(float) * N + sizeof(uint32_t) * (2 * N);
+  const size_t bytes = sizeof(float) * (N + (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1)) + sizeof(uint32_t) * (2 * N);
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
     fb->refineScratch = malloc(bytes);
@@ -112,7 +112,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
   }
   float *scratch = (float *)fb->refineScratch;
-  uint32_t *order = (uint32_t *)(scratch + N), *fresh = order + N;
+  uint32_t *order = (uint32_t *)(scratch + N + (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1)), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
   list_by_tile(fb, fresh, (size_t)cast);
   list->count = (size_t)cast;

@@ -3,7 +3,7 @@
  * plane holds the rendered pixels; solve for the others (reconstruct.c), then fill the 8-bit and depth
  * planes. LOCAL: the 16x16 blocks are shared out over the threads, each solved on its window of the block
  * plus a ghost ring of CAVR_GHOST pixels (thesis ch. 4). GLOBAL: one window, the whole image, one thread.
- * REFINE: bilinear interpolation in the 2x2 sub-cell of the cell lattice around each pixel, bands of cell rows.
+ * REFINE: the cells' lattice values, then cubic convolution over the lattice for the other pixels, bands of cell rows.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,7 +18,7 @@ typedef struct Task {
   const CAVRSolver *solver;
   CAVRFrameBuffer fb;
   const uint8_t *mask;
-  int local, refine, blocksX, blocks, rowTasks;
+  int local, refine, pass, blocksX, blocks, rowTasks;
   atomic_int next, maxIterations, failed;
 } Task;
 
@@ -60,9 +60,9 @@ static void *worker(void *arg) {
       while (it > seen && !atomic_compare_exchange_weak(&t->maxIterations, &seen, it)) {
       }
       to_rgba8(t->fb, t->mask, x0, y0, x1, y1);
-    } else if (t->refine) { /* REFINE: bilinear in a band of 4 cell rows (16 pixel rows) */
+    } else if (t->refine) { /* REFINE: one pass of the interpolation in a band of 4 cell rows (16 pixel rows) */
       const int cy = cavr_refine_cells_per_axis(H), j0 = (k - t->blocks) * 4, j1 = j0 + 4 < cy ? j0 + 4 : cy;
-      cavr_refine_interpolate(t->mask, W, H, j0, j1, t->fb->rgbaf, t->fb->rgba8, t->fb->depth);
+      cavr_refine_interpolate(t->mask, W, H, j0, j1, t->pass, t->fb->rgbaf, t->fb->rgba8, t->fb->depth);
     } else { /* depth (and, for GLOBAL, the 8-bit plane) of a band of rows */
       int y0 = (k - t->blocks) * B, y1 = y0 + B < H ? y0 + B : H;
       cavr_fill_depth(t->mask, W, H, y0, y1, t->fb->depth);
@@ -104,14 +104,19 @@ CAVRError cavr_cpu_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, const u
   int n = cavr_cpu_threads(dev);
   if (n > t.blocks + t.rowTasks) n = t.blocks + t.rowTasks;
   pthread_t *ids = (pthread_t *)calloc((size_t)n, sizeof(pthread_t));
-  int started = 0;
-  if (ids)
-    for (int i = 1; i < n; ++i) {
-      if (pthread_create(&ids[i], NULL, worker, &t) != 0) break;
-      started = i;
-    }
-  worker(&t);
-  for (int i = 1; i <= started; ++i) pthread_join(ids[i], NULL);
+  /* REFINE's second pass reads the lattice values its first pass wrote in the neighbouring bands: all the threads
+     join between the passes. */
+  for (t.pass = 0; t.pass < (t.refine ? 2 : 1); ++t.pass) {
+    atomic_store(&t.next, 0);
+    int started = 0;
+    if (ids)
+      for (int i = 1; i < n; ++i) {
+        if (pthread_create(&ids[i], NULL, worker, &t) != 0) break;
+        started = i;
+      }
+    worker(&t);
+    for (int i = 1; i <= started; ++i) pthread_join(ids[i], NULL);
+  }
   free(ids);
   if (atomic_load(&t.failed))
     return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for the local reconstruction");

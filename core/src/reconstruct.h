@@ -68,16 +68,20 @@ void cavr_cg_coefficients(const double dots[12], const double stop[4], double ga
 void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *depth);
 
 /**
- * CAVR_RECONSTRUCTION_REFINE's reconstruction of the cell rows [cy0, cy1) (cells: cavr_refine_cells_per_axis):
- * every pixel with mask 0 of a cell's half-open rectangle [x0, x1) x [y0, y1) (closed at the image's last column
- * and row, so every pixel has one owner) gets the bilinear interpolation of the four corners of its 2x2-pixel
- * sub-cell on the cell's lattice (cavr_refine_lattice: rendered pixels, else the mean of the lattice point's
- * parents), so that with no ray but the pilot's it is the bilinear interpolation of the cell's corners. RGBA
- * clamped to [0, 1] into rgbaf (W x H x 4 floats) and rgba8 (W x H x 4 bytes, round to nearest); depth (W x H
- * floats) = the nearest (smallest) of the sub-cell corners' depths (a lattice point without a ray: its parents').
- * Reads only the lattice, writes only mask-0 pixels of these rows: bands of cell rows may run in parallel.
+ * CAVR_RECONSTRUCTION_REFINE's reconstruction of the cell rows [cy0, cy1) (cells: cavr_refine_cells_per_axis), in
+ * two passes over the whole image, pass 1 after pass 0 is done everywhere. Every pixel with mask 0 of a cell's
+ * half-open rectangle [x0, x1) x [y0, y1) (closed at the image's last column and row, so every pixel has one owner)
+ * is written. Pass 0: the points of the cell's lattice (cavr_refine_lattice: every second row and column) get their
+ * lattice value (the mean of their parents), and a flat cell (cavr_refine_flat_cell) all its pixels the corners'
+ * value. Pass 1, the other pixels of the other cells: separable cubic convolution over the lattice (4 lattice points
+ * a row where they exist, else the 2 around the pixel), clamped per channel to the range of the 2 or 4 lattice points
+ * around it, so that with no ray but the pilot's a linear ramp is reproduced. RGBA clamped to [0, 1] into rgbaf
+ * (W x H x 4 floats) and rgba8 (W x H x 4 bytes, round to nearest); depth (W x H floats) = the nearest (smallest) of
+ * the pixel's 2x2 sub-cell corners' depths (a lattice point without a ray: its parents'). A pass writes only mask-0
+ * pixels of these rows and reads only rendered pixels (pass 0) or lattice points (pass 1): bands of cell rows may
+ * run in parallel within a pass.
  */
-void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, float *rgbaf, uint8_t *rgba8,
-                             float *depth);
+void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, int pass, float *rgbaf,
+                             uint8_t *rgba8, float *depth);
 
 #endif

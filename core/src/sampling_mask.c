@@ -238,6 +238,39 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   if (lastBin > BINS - 1) lastBin = BINS - 1;
   uint32_t count[BINS];
   memset(count, 0, sizeof count);
+  /* Level 2: the residual of each rendered lattice point that is not a corner (max over RGBA of |value - the mean
+     of its parents|, 0 elsewhere), on the lattice's grid (index (x + 1) / 2 per axis) after the candidates' scores
+     in scratch: how much its neighbourhood's detail departs from the interpolation. */
+  const int lw = width / 2 + 1;
+  float *residual = scratch + (size_t)width * height;
+  if (level == 2) {
+    memset(residual, 0, sizeof(float) * (size_t)lw * (size_t)(height / 2 + 1));
+    for (int j = 0; j < cy; ++j)
+      for (int i = 0; i < cx; ++i) {
+        int sx[3], sy[3];
+        const int nx = sub_lines(cavr_refine_line(i, width), cavr_refine_line(i + 1, width), sx),
+                  ny = sub_lines(cavr_refine_line(j, height), cavr_refine_line(j + 1, height), sy);
+        const float *corner[4] = {rgbaf + 4 * ((size_t)sy[0] * width + sx[0]),
+                                  rgbaf + 4 * ((size_t)sy[0] * width + sx[nx - 1]),
+                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[0]),
+                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[nx - 1])};
+        for (int b = 0; b < ny; ++b)
+          for (int a = 0; a < nx; ++a) {
+            const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
+            const size_t p = (size_t)sy[b] * width + sx[a];
+            if (!(midX || midY) || !mask[p]) continue;
+            /* Parents: the two corners of its edge, or the four corners for the centre. */
+            const int u0 = midX ? 0 : (a ? 1 : 0), u1 = midX ? 1 : u0, v0 = midY ? 0 : (b ? 1 : 0), v1 = midY ? 1 : v0;
+            float r = 0.0f;
+            for (int c = 0; c < 4; ++c) {
+              const float mean = 0.25f * (corner[2 * v0 + u0][c] + corner[2 * v0 + u1][c] + corner[2 * v1 + u0][c] +
+                                          corner[2 * v1 + u1][c]);
+              r = mx(r, fabsf(rgbaf[4 * p + c] - mean));
+            }
+            residual[(size_t)((sy[b] + 1) / 2) * lw + (sx[a] + 1) / 2] = r;
+          }
+      }
+  }
   /* The candidates, cell by cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at
      level 1 on the cells' finer lattice (every second row and column), at level 2 off it, whose score (the range
      of the values its interpolation comes from: the two ends of its edge or the four corners around it, rendered
@@ -288,8 +321,20 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
             const float hi = mx(mx(v[0][c], v[1][c]), mx(v[2][c], v[3][c]));
             sc = mx(sc, hi - mn(mn(v[0][c], v[1][c]), mn(v[2][c], v[3][c])));
           }
-          const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+          int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
           if (bin <= lastBin) continue;
+          if (level == 2) { /* the range, plus the largest residual of the lattice points within 2 pixels */
+            const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
+            const int w0 = y - 2 > 0 ? y - 2 : 0, w1 = y + 2 < height - 1 ? y + 2 : height - 1;
+            float e = 0.0f;
+            for (int v = w0; v <= w1; ++v) {
+              if (v % 2 && v != height - 1) continue;
+              for (int u = u0; u <= u1; ++u)
+                if (!(u % 2) || u == width - 1) e = mx(e, residual[(size_t)((v + 1) / 2) * lw + (u + 1) / 2]);
+            }
+            sc += e;
+            bin = sc >= 1.0f ? BINS - 1 : (int)(sc * (float)(BINS - 1));
+          }
           ++count[bin];
           order[n] = (uint32_t)p;
           scratch[n++] = sc;

@@ -104,8 +104,11 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
  * sub-cell's edge, or the sub-cell's four corners. Candidates scoring above threshold (scores binned to 1/4096)
  * get a ray, highest bins first, at most `budget` of them (the last bin taken in candidate order: cell rows
  * top to bottom, cells left to right, pixels row by row): mask 1, and appended to `list` (indices x + width y,
- * in candidate order; NULL: not listed). Cells whose lattice is flat are skipped. rgbaf: W x H x 4 floats;
- * scratch: W H floats, order: W H entries (the candidates). Returns the pixels marked, or -1 for bad arguments.
+ * in candidate order; NULL: not listed). At level 2 a candidate above threshold is ranked by its score plus the
+ * largest residual (max over RGBA of |value - the mean of its parents|) of the rendered lattice points other than
+ * cell corners within 2 pixels (a neighbourhood whose detail the lattice's interpolation missed). Cells whose
+ * lattice is flat are skipped. rgbaf: W x H x 4 floats; scratch: W H + (W / 2 + 1) (H / 2 + 1) floats, order: W H
+ * entries (the candidates). Returns the pixels marked, or -1 for bad arguments.
  */
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
                       uint32_t *list, float *scratch, uint32_t *order);

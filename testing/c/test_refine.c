@@ -3,8 +3,8 @@
  * transfer function of cavr-compressive-bench and of the issue-4 table in docs/benchmarks.md (orbit (-60, 30),
  * perspective, preset "mri" over the data range), at most 25% of the rays.
  * 1. Quality, a stated margin over what VTK/ParaView do with the same rays (one ray per 2x2 pixels, then
- *    bilinear): unshaded at least 10 dB more (measured +14.0 dB; the issue's target is 5), shaded at least
- *    0.5 dB more (measured +1.4 dB; shaded texture is everywhere on the object, docs/benchmarks.md).
+ *    bilinear): unshaded at least 10 dB more (measured +14.6 dB; the issue's target is 5), shaded at least
+ *    1.5 dB more (measured +2.05 dB; shaded texture is everywhere on the object, docs/benchmarks.md).
  * 2. Determinism: the same image (RGBA float, 8-bit and depth, bit for bit), the same rays and the same samples
  *    when rendered again on the same frame buffer, and on devices with 1, 2 and 3 threads.
  * 3. Every pixel with a ray equals the full render's; the rays stay within the budget and the samples within
@@ -88,7 +88,7 @@ int main(void) {
   float *up = malloc(16 * n);
   CHECK(up);
   Scene s = colin(0);
-  static const double margin[2] = {10.0, 0.5}; /* dB over 2x2 rays + bilinear: unshaded, shaded (see the top) */
+  static const double margin[2] = {10.0, 1.5}; /* dB over 2x2 rays + bilinear: unshaded, shaded (see the top) */
   for (int shade = 0; shade < 2; ++shade) {
     render(&s, shade, 1.0, CAVR_RECONSTRUCTION_LOCAL, &full);
     CHECK(full.st.raysCast == n);

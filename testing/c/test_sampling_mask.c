@@ -37,7 +37,7 @@ static void refinement(void) {
   const int W = 37, H = 23, N = W * H; /* odd sizes: narrow last cells */
   uint8_t *mask = malloc(N);
   uint32_t *list = malloc(sizeof(uint32_t) * N), *order = malloc(sizeof(uint32_t) * N); /* candidates: pixels */
-  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * N);
+  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * (N + (W / 2 + 1) * (H / 2 + 1)));
   CHECK(cavr_refine_pilot_mask(1, 5, mask, list) == -1);
   const long pilot = cavr_refine_pilot_mask(W, H, mask, list);
   CHECK(pilot == (long)(cavr_refine_cells_per_axis(W) + 1) * (cavr_refine_cells_per_axis(H) + 1));
@@ -58,7 +58,8 @@ static void refinement(void) {
     depth[p] = mask[p] ? 0.5f + 0.001f * x : -1.0f;
   }
   CHECK(cavr_refine_mask(img, W, H, 1, 0.0f, 0, mask, list, scratch, order) == 0);
-  cavr_refine_interpolate(mask, W, H, 0, cavr_refine_cells_per_axis(H), img, rgba8, depth);
+  for (int pass = 0; pass < 2; ++pass)
+    cavr_refine_interpolate(mask, W, H, 0, cavr_refine_cells_per_axis(H), pass, img, rgba8, depth);
   for (int p = 0; p < N; ++p) {
     const int x = p % W, y = p / W;
     for (int c = 0; c < 4; ++c) {
