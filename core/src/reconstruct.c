@@ -254,8 +254,8 @@ static inline void put(size_t p, const float v[4], float d, float *rgbaf, uint8_
    REFINE: cubic interpolation"): Catmull-Rom gives colin27 shaded 0.1 dB more and the CT shoulder 0.04-0.1 dB less. */
 #define REFINE_CUBIC_OUTER (-0.05f)
 
-static inline float mn(float a, float b) { return a < b ? a : b; }
-static inline float mx4(float a, float b) { return a > b ? a : b; }
+static inline float minf(float a, float b) { return a < b ? a : b; }
+static inline float maxf(float a, float b) { return a > b ? a : b; }
 /* The taps of coordinate v on an axis of n pixels over the lattice of every second line (a lattice line: itself; else
    v - 1 and v + 1, and v - 3 and v + 3 where both lie in the image) and their weights. Returns the number of taps (1,
    2 or 4), the inner ones first. */
@@ -325,9 +325,9 @@ void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1
               const float *c = rgbaf + 4 * ((size_t)py[t] * W + px[u]), w = wx[u] * wy[t];
               for (int k = 0; k < 4; ++k) v[k] += w * c[k];
               if (t < inY && u < inX)
-                for (int k = 0; k < 4; ++k) lo[k] = mn(lo[k], c[k]), hi[k] = mx4(hi[k], c[k]);
+                for (int k = 0; k < 4; ++k) lo[k] = minf(lo[k], c[k]), hi[k] = maxf(hi[k], c[k]);
             }
-          for (int k = 0; k < 4; ++k) v[k] = mn(mx4(v[k], lo[k]), hi[k]);
+          for (int k = 0; k < 4; ++k) v[k] = minf(maxf(v[k], lo[k]), hi[k]);
           const float d0 = near[b][a] < near[b][a + 1] ? near[b][a] : near[b][a + 1],
                       d1 = near[b + 1][a] < near[b + 1][a + 1] ? near[b + 1][a] : near[b + 1][a + 1];
           put(p, v, d0 < d1 ? d0 : d1, rgbaf, rgba8, depth);
