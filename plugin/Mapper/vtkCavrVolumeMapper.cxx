@@ -27,6 +27,7 @@
 #include "vtkScalarsToColors.h"
 #include "vtkShaderProgram.h"
 #include "vtkSmartPointer.h"
+#include "vtkWeakPointer.h"
 #include "vtkTextureObject.h"
 #include "vtkTextureUnitManager.h"
 #include "vtkVolume.h"
@@ -180,6 +181,65 @@ public:
     this->VolumeReady = false;
     this->HaveVolume = false;
     this->InteropRefused = false;
+  }
+
+  /**
+   * The display's OpenGL objects will be made and used in `win` (current). OpenGL names belong to a context: those
+   * made in another window that still exists are released with that window's context current (deleted in `win`'s,
+   * they would delete `win`'s own objects of the same names), then `win` is made current again; those of a window
+   * destroyed without releasing them went with its context and are only forgotten.
+   */
+  void UseWindow(vtkOpenGLRenderWindow* win)
+  {
+    if (this->InteropWindow == win)
+    {
+      return;
+    }
+    this->ReleaseGLOf(win);
+    this->InteropWindow = win;
+    this->HoldsGL = true;
+  }
+
+  /** Release the display's OpenGL objects in the context that holds them, leaving `current` current after. */
+  void ReleaseGLOf(vtkWindow* current)
+  {
+    vtkOpenGLRenderWindow* owner = this->InteropWindow;
+    if (owner && owner != current)
+    {
+      owner->MakeCurrent();
+      this->ReleaseGL(owner);
+      this->ReleaseGraphics(owner);
+      if (current)
+      {
+        current->MakeCurrent();
+      }
+    }
+    else if (owner || !this->HoldsGL)
+    {
+      this->ReleaseGL(current);
+      this->ReleaseGraphics(current);
+    }
+    else
+    {
+      this->ForgetGL();
+    }
+    this->HoldsGL = false;
+  }
+
+  /** Drop the names of OpenGL objects whose context is gone (no OpenGL call), and the CUDA side of the display. */
+  void ForgetGL()
+  {
+    this->SharedTexture[0] = this->SharedTexture[1] = this->SharedBuffer[0] = this->SharedBuffer[1] = 0;
+    this->SharedMemory[0] = this->SharedMemory[1] = 0;
+    this->SharedFence = nullptr;
+    this->DepthBuffer = 0;
+    for (Upload& u : this->Uploads)
+    {
+      u.Buffer = 0;
+    }
+    this->ResolveFramebuffer = this->ResolveRenderbuffer = 0;
+    this->ReleaseGL(nullptr); // what is left makes no OpenGL call on zero names; VTK's objects hold their context
+    this->ReleaseGraphics(nullptr);
   }
 
   /** The GPU display's textures and quad (interop path), released with the window's context current. */
@@ -424,11 +484,7 @@ public:
     {
       return false;
     }
-    if (this->InteropWindow != win)
-    {
-      this->ReleaseGL(win);
-      this->InteropWindow = win;
-    }
+    this->UseWindow(win);
     if (!this->GLVerified)
     {
       // The first GPU frame in a window goes through the textures, whose copy checks that the window's context runs
@@ -629,11 +685,7 @@ public:
    */
   CAVRError Draw(vtkOpenGLRenderWindow* win, int width, int height, bool fromDevice)
   {
-    if (this->InteropWindow != win)
-    {
-      this->ReleaseGL(win);
-      this->InteropWindow = win;
-    }
+    this->UseWindow(win);
     const int k = fromDevice ? 0 : 1;
     vtkSmartPointer<vtkTextureObject>& color = this->ColorTexture[k];
     vtkSmartPointer<vtkTextureObject>& depthTexture = this->DepthTexture[k];
@@ -904,7 +956,9 @@ public:
   bool SharedRefused = false; // no shared memory in this window: the texture interop path
   bool GLVerified = false;    // a texture frame has shown the window's context on the device's GPU
   std::string SharedWhy;
-  vtkOpenGLRenderWindow* InteropWindow = nullptr; // the window the textures belong to (not owned)
+  // The window whose context holds the display's OpenGL objects (UseWindow); null once that window is destroyed.
+  vtkWeakPointer<vtkOpenGLRenderWindow> InteropWindow;
+  bool HoldsGL = false; // OpenGL objects were made in InteropWindow and not released yet
   bool InteropRefused = false; // the window's context is not on the device's GPU: host path until released
   unsigned HostChannels = CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_DEPTH; // what the frame buffer copies back now
   std::string LastDisplay;
@@ -943,9 +997,8 @@ const char* vtkCavrVolumeMapper::GetLastOpaqueDepthPathName()
 //------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
-  this->Internals->ReleaseGL(window);
+  this->Internals->ReleaseGLOf(window);
   this->Internals->ReleaseAll();
-  this->Internals->ReleaseGraphics(window);
   this->Superclass::ReleaseGraphicsResources(window);
 }
 
