@@ -28,6 +28,7 @@ typedef struct CAVRRenderJob {
   const CAVRRayList *rays;   /**< NULL: every pixel; else only these pixels are written */
   int deviceOnly;            /**< GPU: leave the image in device memory (a reconstruction follows); 2: but copy the
                                   float colour back (the host computes adaptive sampling's block statistics) */
+  uint32_t *raySamples;      /**< CPU, not NULL: each listed pixel's samples (as stats->samples counts them) */
 } CAVRRenderJob;
 
 typedef struct CAVRBackendOps {

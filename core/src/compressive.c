@@ -36,7 +36,9 @@ void cavr_compressive_free(CAVRFrameBuffer fb) {
   free(fb->rayPixels);
   free(fb->tileStart);
   free(fb->refineScratch);
+  free(fb->raySamples);
   fb->refineScratch = NULL;
+  fb->raySamples = NULL;
   fb->refineScratchBytes = 0;
   fb->sampleMask = NULL;
   fb->rayPixels = fb->tileStart = NULL;
@@ -106,11 +108,14 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   const size_t bytes = sizeof(float) * (N + (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1)) + sizeof(uint32_t) * (2 * N);
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
+    free(fb->raySamples);
     fb->refineScratch = malloc(bytes);
-    fb->refineScratchBytes = fb->refineScratch ? bytes : 0;
-    if (!fb->refineScratch)
+    fb->raySamples = (uint32_t *)malloc(sizeof(uint32_t) * N);
+    fb->refineScratchBytes = fb->refineScratch && fb->raySamples ? bytes : 0;
+    if (!fb->refineScratchBytes)
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
   }
+  job->raySamples = fb->raySamples; /* each ray's samples: the last pass's costs */
   float *scratch = (float *)fb->refineScratch;
   uint32_t *order = (uint32_t *)(scratch + N + (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1)), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);

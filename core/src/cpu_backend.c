@@ -207,6 +207,7 @@ ALWAYS_INLINE void slice_sample(const Prep *p, int storage, int interp, const Ca
 ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int py, uint64_t *samples,
                             uint64_t *rays) {
   float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
+  const uint64_t before = *samples;
   CavrRay r;
   if (cavr_ray_setup(p, px, py, &r)) {
     ++*rays;
@@ -215,6 +216,7 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
     else if (p->blend == CAVR_BLEND_SLICE) slice_sample(p, storage, interp, &r, out, &depth, samples);
     else intensity_march(p, storage, interp, &r, out, &depth, samples);
   }
+  if (p->raySamples) p->raySamples[r.pix] = (uint32_t)(*samples - before);
   cavr_write_pixel(p, r.pix, out, depth);
 }
 
@@ -502,6 +504,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.rgba8 = job->fb->rgba8;
   p.rgbaf = job->fb->rgbaf;
   p.depth = job->fb->depth;
+  p.raySamples = job->raySamples;
   p.skip = fc.skip;
   cavr_hit_rectangle(&p);
 

@@ -144,6 +144,7 @@ typedef struct Lane {
   double visibleUntil;       /* the macro cell is known visible for midpoints before this t */
   float depth;
   float len;                 /* length of the current (clipped) segment */
+  uint32_t samples;          /* the ray's samples so far (counted where p->raySamples asks for them) */
 } Lane;
 
 /* The lanes' vector state, spilled here when lanes change (a ray ends or a cell is entered). */
@@ -378,6 +379,7 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
   int px, py;
   while (cavr_queue_next(q, &px, &py)) {
     float out[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (p->raySamples) p->raySamples[(size_t)py * p->W + px] = 0;
     if (!cavr_ray_setup(p, px, py, &L->r)) {
       cavr_write_pixel(p, L->r.pix, out, 1.0f);
       continue;
@@ -386,12 +388,15 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
     cavr_lattice(p, &L->r, &L->l);
     if (!(L->l.k0 > -(1L << 30) && L->l.kFull1 < (1L << 30))) {
       float depth = 1.0f;
+      const uint64_t before = *samples;
       cavr_composite_march(p, p->storage, p->interp, &L->r, out, &depth, samples);
+      if (p->raySamples) p->raySamples[L->r.pix] = (uint32_t)(*samples - before);
       cavr_write_pixel(p, L->r.pix, out, depth);
       continue;
     }
     L->visibleUntil = -1.0;
     L->depth = 1.0f;
+    L->samples = 0;
     long k = L->l.kBegin;
     int32_t kc;
     if (!lane_advance(p, L, &k, &kc)) {
@@ -530,7 +535,7 @@ INLINE int gradient_u8_rows(const Consts *c, int vis, VF x, VF y, VF z, VF *gx, 
 }
 
 /* The march, for one storage and interpolation, with or without prefetch_ahead (constants: the compiler drops the
-   other branches). */
+   other branches). Sparse frames (prefetch) also count each ray's samples where p->raySamples asks for them. */
 INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp,
                          int prefetch) {
   const Prep *p = q->work->prep;
@@ -559,6 +564,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
   const float step = p->step;
   const VF zero = vf_zero(), one = vf_set1(1.0f);
   const VI onei = vi_set1(1);
+  const int record = prefetch && p->raySamples;
 
   uint64_t samples = 0, rays = 0;
   Packet P __attribute__((aligned(VALIGN)));
@@ -579,6 +585,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
     const VF ahead = vf_mul(vf_set1((float)CAVR_PREFETCH_AHEAD), c.step);
     const VF ax = vf_mul(ahead, dfx), ay = vf_mul(ahead, dfy), az = vf_mul(ahead, dfz);
     int done, check;
+    uint32_t steps = 0; /* of every live lane in this run of the loop (record) */
     for (;;) {
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
@@ -586,6 +593,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       if (prefetch) prefetch_ahead(&c, storage, interp, p->shade, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
+      if (record) ++steps;
       /* Transfer function: index, weight, opacity; entries i0 and i0 + 1 of every lane (R, G, B, A of each). */
       const VF fi = clampv(vf_add(vf_mul(s, c.idxScale), c.idxBias), c.cm1);
       const VI i0 = vi_min(vi_trunc(fi), c.cm2);
@@ -612,6 +620,8 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
         VF r = lerpv(r0, r1, f), g = lerpv(g0, g1, f), b = lerpv(b0, b1, f);
         if (p->shade) {
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
+          if (record)
+            for (int m = vis; m; m &= m - 1) P.lane[__builtin_ctz((unsigned)m)].samples += 6;
           /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
           VF gx, gy, gz, g0, g1, g2;
           if (CAVR_GRADIENT_ROWS && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
@@ -690,6 +700,8 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
     vf_storeu(P.Cr, Cr);
     vf_storeu(P.Cg, Cg);
     vf_storeu(P.Cb, Cb);
+    if (record)
+      for (int m = live; m; m &= m - 1) P.lane[__builtin_ctz((unsigned)m)].samples += steps;
     for (int i = 0; i < LANES; ++i) {
       const int bit = 1 << i;
       if (!((done | check) & bit)) continue;
@@ -703,6 +715,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
           continue;
         }
       }
+      if (record) p->raySamples[P.lane[i].r.pix] = P.lane[i].samples;
       lane_finish(p, &P, i); /* early termination, or the end of the ray */
       if (lane_start(p, q, &P, i, &samples, &rays)) {
         if (P.lane[i].len != step) clipped |= bit;
@@ -730,7 +743,7 @@ DEFINE_MARCH(u16_linear, CAVR_STORE_U16, CAVR_INTERPOLATION_TRILINEAR)
 DEFINE_MARCH(f32_nearest, CAVR_STORE_F32, CAVR_INTERPOLATION_NEAREST)
 DEFINE_MARCH(f32_linear, CAVR_STORE_F32, CAVR_INTERPOLATION_TRILINEAR)
 
-/* Sparse: a ray list over at most half the pixels (prefetch_ahead). */
+/* Sparse: a ray list over at most half the pixels (prefetch_ahead), or one whose rays' samples are asked for. */
 void PACKET_WORKER(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {
   static void (*const fns[2][3][2])(CavrPixelQueue *, uint64_t *, uint64_t *) = {
       {{march_u8_nearest, march_u8_linear},
@@ -741,6 +754,6 @@ void PACKET_WORKER(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {
        {sparse_f32_nearest, sparse_f32_linear}}};
   const Prep *p = q->work->prep;
   const CAVRRayList *list = q->work->list;
-  const int sparse = list && 2 * list->count <= (size_t)p->W * (size_t)p->H;
+  const int sparse = list && (2 * list->count <= (size_t)p->W * (size_t)p->H || p->raySamples);
   fns[sparse][p->storage][p->interp == CAVR_INTERPOLATION_TRILINEAR](q, samples, rays);
 }

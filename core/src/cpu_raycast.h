@@ -66,6 +66,7 @@ typedef struct Prep {
   /* outputs */
   uint8_t *rgba8;
   float *rgbaf, *depth;
+  uint32_t *raySamples;          /* not NULL: each cast pixel's samples (REFINE's sparse frames) */
 } Prep;
 
 /* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */

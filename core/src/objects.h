@@ -123,6 +123,7 @@ struct CAVRFrameBufferImpl {
   uint32_t *rayPixels, *tileStart;
   void *refineScratch;           /* CAVR_RECONSTRUCTION_REFINE's scratch (compressive.c), refineScratchBytes */
   size_t refineScratchBytes;
+  uint32_t *raySamples;          /* REFINE: width*height, each cast pixel's samples in the last frame (CPU casters) */
   size_t rayCount;
   float maskFraction;            /* fraction the mask was built for; 0 = none */
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */

@@ -10,9 +10,12 @@
  * 3. Every pixel with a ray equals the full render's; the rays stay within the budget and the samples within
  *    the work bound (0.34 of the full frame's, estimated from the pilot: 0.45 allowed).
  * 4. The sample fraction sets the work: at 0.5 more samples and at least 1 dB more, at 0.125 fewer and less.
+ * 5. The casters' samples per ray (the frame buffer's raySamples, which the last pass's costs come from) sum over
+ *    the cast pixels to the frame's samples.
  */
 #include "test_util.h"
 #include "cavr/cavr_io.h"
+#include "objects.h"
 
 enum { W = 512, H = 512 };
 
@@ -106,6 +109,10 @@ int main(void) {
     for (size_t q = 0; q < n; ++q)
       exact += !memcmp(a.rgba + 4 * q, full.rgba + 4 * q, 16) && a.depth[q] == full.depth[q];
     CHECK(exact >= a.st.raysCast);
+    uint64_t perRay = 0;
+    for (size_t q = 0; q < n; ++q)
+      if (s.fb->sampleMask[q]) perRay += s.fb->raySamples[q];
+    CHECK(perRay == a.st.samples);
     /* The sample fraction is the knob: at 0.5 the frame takes more work (up to twice, in proportion to the fraction)
        and gives a better image; at 0.125 less of both (before, fractions above 0.25 gave the 0.25 image). b is
        scratch here (the determinism checks below render into it again). */
