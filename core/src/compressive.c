@@ -103,9 +103,10 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   if (ops->kind != CAVR_BACKEND_CPU)
     return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED,
                           "cavrRender: the REFINE reconstruction runs on the CPU back end only (use LOCAL on the GPU)");
-  /* Scratch kept in the frame buffer (no page faults every frame): candidates' scores and pixels (N at most), the
-     new pixels of a pass. */
-  const size_t bytes = sizeof(float) * (N + (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1)) + sizeof(uint32_t) * (2 * N);
+  /* Scratch kept in the frame buffer (no page faults every frame): candidates' scores, the lattice's residuals,
+     the candidates' costs and pixels (N at most each), the new pixels of a pass. */
+  const size_t lattice = (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1);
+  const size_t bytes = sizeof(float) * (2 * N + lattice) + sizeof(uint32_t) * (2 * N);
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
     free(fb->raySamples);
@@ -117,7 +118,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   }
   job->raySamples = fb->raySamples; /* each ray's samples: the last pass's costs */
   float *scratch = (float *)fb->refineScratch;
-  uint32_t *order = (uint32_t *)(scratch + N + (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1)), *fresh = order + N;
+  uint32_t *order = (uint32_t *)(scratch + 2 * N + lattice), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
   list_by_tile(fb, fresh, (size_t)cast);
   list->count = (size_t)cast;
@@ -132,15 +133,16 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   const double pilotSamples = (double)stats->samples, fullSamples = pilotSamples * (double)N / (double)cast;
   const double share = REFINE_WORK * (double)s->sampleFraction / 0.25;
   double work = (share < 1.0 ? share : 1.0) * fullSamples - pilotSamples;
-  /* A refined ray crosses structure: priced at twice the pilot's samples per ray that hit the volume box until
-     level 1 measures it (1.8x on the CT shoulder), level 2's at 1.15 x level 1's (measured 1.17x). */
-  double perRay = 2.0 * pilotSamples / (double)(stats->rays > 0 ? stats->rays : 1);
+  /* Level 1's rays cross structure: priced at twice the pilot's samples per ray that hit the volume box (1.8x on
+     the CT shoulder). Level 2 prices each candidate by the samples of the rays its interpolation comes from and
+     spends the work left (cavr_refine_mask). */
+  const double perRay = 2.0 * pilotSamples / (double)(stats->rays > 0 ? stats->rays : 1);
   for (int level = 1; level <= 2 && !e && active > 0 && work > 0.0; ++level) {
     long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
-    const double byWork = (level == 1 ? REFINE_LEVEL1_SHARE : 1.0) * work / (perRay > 1.0 ? perRay : 1.0);
-    if ((double)budget > byWork) budget = (long)byWork;
-    const long more =
-        cavr_refine_mask(fb->rgbaf, W, H, level, REFINE_THRESHOLD, budget, fb->sampleMask, fresh, scratch, order);
+    const double byWork = REFINE_LEVEL1_SHARE * work / (perRay > 1.0 ? perRay : 1.0);
+    if (level == 1 && (double)budget > byWork) budget = (long)byWork;
+    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, REFINE_THRESHOLD, budget, fb->raySamples, work,
+                                       fb->sampleMask, fresh, scratch, order);
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);
     list->count = (size_t)more;
@@ -148,9 +150,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     job->deviceOnly = level == 1 ? 2 : 1;
     const uint64_t before = stats->samples;
     e = ops->render(dev, job, stats);
-    const double spent = (double)(stats->samples - before);
-    work -= spent;
-    perRay = 1.15 * spent / (double)more;
+    work -= (double)(stats->samples - before);
     cast += more;
     active -= more;
   }

@@ -226,8 +226,52 @@ int cavr_refine_flat_cell(const float *rgbaf, const uint8_t *mask, int width, in
   return 1;
 }
 
-long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
-                      uint32_t *list, float *scratch, uint32_t *order) {
+/* Level 2's rank keys in bins of the float's bits: 128 per octave (0.5% apart) from 2^-32 to 2^4 (smaller keys
+   share bin 0, larger ones the top bin). Positive floats' bits grow with their value. */
+enum { KEY_BINS = 36 * 128 };
+static int key_bin(float key) {
+  uint32_t bits;
+  memcpy(&bits, &key, sizeof bits);
+  const int b = (int)(bits >> 16) - ((127 - 32) << 7);
+  return b < 0 ? 0 : (b >= KEY_BINS ? KEY_BINS - 1 : b);
+}
+
+/* Level 2, the candidates' scores in scratch, their costs after the residuals: highest keys first while the rays
+   and the work last (whole bins, then the cut bin in candidate order until the work is reached). */
+static long take_by_cost(const float *key, const float *cost, const uint32_t *order, size_t n, long budget,
+                         double work, uint8_t *mask, uint32_t *list) {
+  uint32_t count[KEY_BINS];
+  double spend[KEY_BINS];
+  memset(count, 0, sizeof count);
+  memset(spend, 0, sizeof spend);
+  for (size_t k = 0; k < n; ++k) {
+    const int b = key_bin(key[k]);
+    ++count[b];
+    spend[b] += cost[k];
+  }
+  long rays = 0;
+  double spent = 0.0;
+  int cut = KEY_BINS - 1;
+  for (; cut >= 0 && rays + (long)count[cut] <= budget && spent + spend[cut] <= work; --cut)
+    rays += (long)count[cut], spent += spend[cut];
+  long marked = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const int b = key_bin(key[k]);
+    if (b < cut) continue;
+    if (b == cut) {
+      if (rays >= budget || !(spent < work)) continue;
+      ++rays, spent += cost[k];
+    }
+    mask[order[k]] = 1;
+    if (list) list[marked] = order[k];
+    ++marked;
+  }
+  return marked;
+}
+
+long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
+                      const uint32_t *raySamples, double work, uint8_t *mask, uint32_t *list, float *scratch,
+                      uint32_t *order) {
   if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0)
     return -1;
   const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
@@ -242,7 +286,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
      of its parents|, 0 elsewhere), on the lattice's grid (index (x + 1) / 2 per axis) after the candidates' scores
      in scratch: how much its neighbourhood's detail departs from the interpolation. */
   const int lw = width / 2 + 1;
-  float *residual = scratch + (size_t)width * height;
+  float *residual = scratch + (size_t)width * height, *cost = residual + (size_t)lw * (size_t)(height / 2 + 1);
   if (level == 2) {
     memset(residual, 0, sizeof(float) * (size_t)lw * (size_t)(height / 2 + 1));
     for (int j = 0; j < cy; ++j)
@@ -293,7 +337,23 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
           for (int a = 0; a < nx; ++a) lo = mn(lo, value[b][a][c]), hi = mx(hi, value[b][a][c]);
         cell = mx(cell, hi - lo);
       }
-      if (!(cell * (float)(BINS - 1) >= (float)(lastBin + 1))) continue;
+      if (level == 1 ? !(cell * (float)(BINS - 1) >= (float)(lastBin + 1)) : !(cell > threshold)) continue;
+      /* Level 2: the samples of each lattice point's ray, or its parents' mean (the corners': always rendered). */
+      float samples[3][3] = {{0.0f}};
+      for (int b = 0; b < ny && level == 2 && raySamples; ++b)
+        for (int a = 0; a < nx; ++a) {
+          const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
+          const size_t p = (size_t)sy[b] * width + sx[a];
+          if (mask[p] || !(midX || midY)) {
+            samples[b][a] = (float)raySamples[p];
+            continue;
+          }
+          const int a0 = midX ? 0 : a, a1 = midX ? nx - 1 : a, b0 = midY ? 0 : b, b1 = midY ? ny - 1 : b;
+          samples[b][a] = 0.25f * ((float)raySamples[(size_t)sy[b0] * width + sx[a0]] +
+                                   (float)raySamples[(size_t)sy[b0] * width + sx[a1]] +
+                                   (float)raySamples[(size_t)sy[b1] * width + sx[a0]] +
+                                   (float)raySamples[(size_t)sy[b1] * width + sx[a1]]);
+        }
       for (int y = y0, b = 0; y < yEnd; ++y) {
         while (b + 2 < ny && y >= sy[b + 1]) ++b;
         const int onY = y == sy[b] ? b : (y == sy[b + 1] ? b + 1 : -1);
@@ -305,25 +365,25 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
           const int onX = x == sx[a] ? a : (x == sx[a + 1] ? a + 1 : -1);
           if ((level == 1) != (onX >= 0 && onY >= 0)) continue; /* level 1: the lattice; level 2: the rest */
           const float *v[4];
+          int u[4][2] = {{0}}; /* level 2: v's lattice indices (b, a) */
           if (level == 1) { /* the two corners of its edge, or the cell's four corners for the centre */
             const int midX = onX > 0 && onX + 1 < nx, midY = onY > 0 && onY + 1 < ny;
             const int ax0 = midX ? 0 : onX, ax1 = midX ? nx - 1 : onX, by0 = midY ? 0 : onY, by1 = midY ? ny - 1 : onY;
             v[0] = value[by0][ax0], v[1] = value[by0][ax1], v[2] = value[by1][ax0], v[3] = value[by1][ax1];
-          } else if (onY >= 0) { /* on a horizontal edge of its 2x2 sub-cell: the two ends */
-            v[0] = v[2] = value[onY][a], v[1] = v[3] = value[onY][a + 1];
-          } else if (onX >= 0) { /* on a vertical edge */
-            v[0] = v[2] = value[b][onX], v[1] = v[3] = value[b + 1][onX];
           } else {
-            v[0] = value[b][a], v[1] = value[b][a + 1], v[2] = value[b + 1][a], v[3] = value[b + 1][a + 1];
+            /* on a horizontal edge of its 2x2 sub-cell: the two ends; on a vertical one likewise; else the corners */
+            const int a0 = onX >= 0 ? onX : a, a1 = onX >= 0 ? onX : a + 1, b0 = onY >= 0 ? onY : b,
+                      b1 = onY >= 0 ? onY : b + 1;
+            const int at[4][2] = {{b0, a0}, {b0, a1}, {b1, a0}, {b1, a1}};
+            for (int t = 0; t < 4; ++t) v[t] = value[at[t][0]][at[t][1]], u[t][0] = at[t][0], u[t][1] = at[t][1];
           }
           float sc = 0.0f;
           for (int c = 0; c < 4; ++c) {
             const float hi = mx(mx(v[0][c], v[1][c]), mx(v[2][c], v[3][c]));
             sc = mx(sc, hi - mn(mn(v[0][c], v[1][c]), mn(v[2][c], v[3][c])));
           }
-          int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
-          if (bin <= lastBin) continue;
-          if (level == 2) { /* the range, plus the largest residual of the lattice points within 2 pixels */
+          if (level == 2) { /* (the range + the largest residual of the lattice points within 2 pixels)^2 / cost */
+            if (!(sc > threshold)) continue;
             const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
             const int w0 = y - 2 > 0 ? y - 2 : 0, w1 = y + 2 < height - 1 ? y + 2 : height - 1;
             float e = 0.0f;
@@ -332,9 +392,16 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
               for (int u = u0; u <= u1; ++u)
                 if (!(u % 2) || u == width - 1) e = mx(e, residual[(size_t)((v + 1) / 2) * lw + (u + 1) / 2]);
             }
-            sc += e;
-            bin = sc >= 1.0f ? BINS - 1 : (int)(sc * (float)(BINS - 1));
+            float s = 0.0f;
+            for (int t = 0; t < 4; ++t) s += samples[u[t][0]][u[t][1]];
+            cost[n] = 1.0f + 0.25f * s;
+            order[n] = (uint32_t)p;
+            scratch[n] = (sc + e) * (sc + e) / cost[n];
+            ++n;
+            continue;
           }
+          const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+          if (bin <= lastBin) continue;
           ++count[bin];
           order[n] = (uint32_t)p;
           scratch[n++] = sc;
@@ -342,6 +409,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
       }
     }
   }
+  if (level == 2) return take_by_cost(scratch, cost, order, n, budget, work, mask, list);
   /* Highest bins first, within budget: every candidate of the bins above the cut, then those of the cut's bin in
      candidate order while the budget lasts. */
   long total = 0;

@@ -104,13 +104,18 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
  * sub-cell's edge, or the sub-cell's four corners. Candidates scoring above threshold (scores binned to 1/4096)
  * get a ray, highest bins first, at most `budget` of them (the last bin taken in candidate order: cell rows
  * top to bottom, cells left to right, pixels row by row): mask 1, and appended to `list` (indices x + width y,
- * in candidate order; NULL: not listed). At level 2 a candidate above threshold is ranked by its score plus the
- * largest residual (max over RGBA of |value - the mean of its parents|) of the rendered lattice points other than
- * cell corners within 2 pixels (a neighbourhood whose detail the lattice's interpolation missed). Cells whose
- * lattice is flat are skipped. rgbaf: W x H x 4 floats; scratch: W H + (W / 2 + 1) (H / 2 + 1) floats, order: W H
- * entries (the candidates). Returns the pixels marked, or -1 for bad arguments.
+ * in candidate order; NULL: not listed). At level 2 a candidate whose score exceeds threshold is ranked by
+ * (score + e)^2 / c, expected error per expected cost: e the largest residual (max over RGBA of |value - the mean
+ * of its parents|) of the rendered lattice points other than cell corners within 2 pixels (a neighbourhood whose
+ * detail the lattice's interpolation missed), c = 1 + the mean samples per ray of the lattice points its
+ * interpolation comes from (raySamples of rendered points, their parents' mean for the others; NULL: 0, so c = 1).
+ * Level 2 takes candidates in that order (keys binned 0.5% apart, a bin in candidate order) until the sum of their
+ * c reaches `work`, at most `budget` of them; level 1 ignores raySamples and work. Cells whose lattice is
+ * flat are skipped. rgbaf: W x H x 4 floats; scratch: 2 W H + (W / 2 + 1) (H / 2 + 1) floats, order: W H entries
+ * (the candidates). Returns the pixels marked, or -1 for bad arguments.
  */
-long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget, uint8_t *mask,
-                      uint32_t *list, float *scratch, uint32_t *order);
+long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
+                      const uint32_t *raySamples, double work, uint8_t *mask, uint32_t *list, float *scratch,
+                      uint32_t *order);
 
 #endif
