@@ -81,11 +81,16 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
    larger fraction buys a better image; with a fixed share, fractions above 0.25 gave the 0.25 image); level 1
    gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot, level 2 the rest (0.55 and
    0.34: +5.2 dB over 2x2 rays + bilinear on the CT shoulder, unshaded, at 0.33 of the samples; 0.75 and 0.35
-   before the per-pixel levels). */
+   before the per-pixel levels). Shaded frames (their error is the shading's texture, everywhere on the object)
+   take 0.5/255, density 4 and 0.50 of the samples: the foot needs about 0.49 for +5 dB (docs/benchmarks.md);
+   unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
+#define REFINE_THRESHOLD_SHADED (0.5f / 255.0f)
 #define REFINE_DENSITY 2.0
+#define REFINE_DENSITY_SHADED 4.0
 #define REFINE_LEVEL1_SHARE 0.55
 #define REFINE_WORK 0.34
+#define REFINE_WORK_SHADED 0.50
 
 /*
  * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then the points of the
@@ -126,12 +131,13 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   job->deviceOnly = 2;
   CAVRError e = ops->render(dev, job, stats);
   const long total = lround((double)s->sampleFraction * (double)N);
-  long active = e ? 0 : cavr_refine_active(fb->rgbaf, W, H, REFINE_DENSITY * s->sampleFraction);
+  long active =
+      e ? 0 : cavr_refine_active(fb->rgbaf, W, H, (s->shade ? REFINE_DENSITY_SHADED : REFINE_DENSITY) * s->sampleFraction);
   if (active > total - cast) active = total - cast;
   const long active0 = active;
   /* The work budget: the pilot is a uniform 1/16 of the pixels, so 16 x its samples estimate the full frame's. */
   const double pilotSamples = (double)stats->samples, fullSamples = pilotSamples * (double)N / (double)cast;
-  const double share = REFINE_WORK * (double)s->sampleFraction / 0.25;
+  const double share = (s->shade ? REFINE_WORK_SHADED : REFINE_WORK) * (double)s->sampleFraction / 0.25;
   double work = (share < 1.0 ? share : 1.0) * fullSamples - pilotSamples;
   /* Level 1's rays cross structure: priced at twice the pilot's samples per ray that hit the volume box (1.8x on
      the CT shoulder). Level 2 prices each candidate by the samples of the rays its interpolation comes from and
@@ -141,7 +147,8 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
     const double byWork = REFINE_LEVEL1_SHARE * work / (perRay > 1.0 ? perRay : 1.0);
     if (level == 1 && (double)budget > byWork) budget = (long)byWork;
-    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, REFINE_THRESHOLD, budget, fb->raySamples, work,
+    const float threshold = s->shade ? REFINE_THRESHOLD_SHADED : REFINE_THRESHOLD;
+    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples, work,
                                        fb->sampleMask, fresh, scratch, order);
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);

@@ -3,13 +3,16 @@
  * transfer function of cavr-compressive-bench and of the issue-4 table in docs/benchmarks.md (orbit (-60, 30),
  * perspective, preset "mri" over the data range), at most 25% of the rays.
  * 1. Quality, a stated margin over what VTK/ParaView do with the same rays (one ray per 2x2 pixels, then
- *    bilinear): unshaded at least 10 dB more (measured +14.6 dB; the issue's target is 5), shaded at least
- *    1.5 dB more (measured +2.05 dB; shaded texture is everywhere on the object, docs/benchmarks.md).
+ *    bilinear): unshaded at least 10 dB more (measured +14.1 dB; the issue's target is 5), shaded at least
+ *    5 dB more (measured +5.52 dB at 0.49 of the samples; shaded texture is everywhere on the object, so shaded
+ *    frames get a larger budget, docs/benchmarks.md).
  * 2. Determinism: the same image (RGBA float, 8-bit and depth, bit for bit), the same rays and the same samples
  *    when rendered again on the same frame buffer, and on devices with 1, 2 and 3 threads.
  * 3. Every pixel with a ray equals the full render's; the rays stay within the budget and the samples within
- *    the work bound (0.34 of the full frame's, estimated from the pilot: 0.45 allowed).
- * 4. The sample fraction sets the work: at 0.5 more samples and at least 1 dB more, at 0.125 fewer and less.
+ *    the work bound (0.34 of the full frame's unshaded, 0.50 shaded, estimated from the pilot: 0.45 and 0.6
+ *    allowed; measured 0.335 and 0.491).
+ * 4. The sample fraction sets the work: at 0.5 more samples and at least 1 dB more, at 0.125 fewer and less
+ *    (shaded at 0.5 the budget is all the samples: measured 0.98 of them, 59.7 dB).
  * 5. The casters' samples per ray (the frame buffer's raySamples, which the last pass's costs come from) sum over
  *    the cast pixels to the frame's samples.
  */
@@ -91,7 +94,9 @@ int main(void) {
   float *up = malloc(16 * n);
   CHECK(up);
   Scene s = colin(0);
-  static const double margin[2] = {10.0, 1.5}; /* dB over 2x2 rays + bilinear: unshaded, shaded (see the top) */
+  static const double margin[2] = {10.0, 5.0}; /* dB over 2x2 rays + bilinear: unshaded, shaded (see the top) */
+  /* Of the full frame's samples at 0.25 (budgets 0.34 and 0.50; at 0.5 twice: shaded, then all the samples). */
+  static const double maxWork[2] = {0.45, 0.6};
   for (int shade = 0; shade < 2; ++shade) {
     render(&s, shade, 1.0, CAVR_RECONSTRUCTION_LOCAL, &full);
     CHECK(full.st.raysCast == n);
@@ -104,7 +109,7 @@ int main(void) {
            p - baseline, (unsigned long long)a.st.raysCast, 100.0 * (double)a.st.raysCast / (double)n, work);
     CHECK(p >= baseline + margin[shade]);
     CHECK(a.st.raysCast >= (uint64_t)(129 * 129) && a.st.raysCast <= (uint64_t)llround(0.25 * n));
-    CHECK(work > 0.1 && work <= 0.45);
+    CHECK(work > 0.1 && work <= maxWork[shade]);
     size_t exact = 0;
     for (size_t q = 0; q < n; ++q)
       exact += !memcmp(a.rgba + 4 * q, full.rgba + 4 * q, 16) && a.depth[q] == full.depth[q];
@@ -122,7 +127,7 @@ int main(void) {
     const double pl = psnr_rgba(b.rgba, full.rgba, n), wl = (double)b.st.samples / (double)full.st.samples;
     printf("  sample fraction 0.125 / 0.25 / 0.5: %.2f / %.2f / %.2f dB at %.3f / %.3f / %.3f of the samples\n", pl,
            p, pm, wl, work, wm);
-    CHECK(pm >= p + 1.0 && wm > work * 1.2 && wm <= 0.9);
+    CHECK(pm >= p + 1.0 && wm > work * 1.2 && wm <= maxWork[shade] * 2.0);
     CHECK(pl < p && wl < work);
     /* Again on the same frame buffer (its scratch and mask reused): the same image, rays and samples. */
     render(&s, shade, 0.25, CAVR_RECONSTRUCTION_REFINE, &b);
