@@ -144,7 +144,6 @@ typedef struct Lane {
   double visibleUntil;       /* the macro cell is known visible for midpoints before this t */
   float depth;
   float len;                 /* length of the current (clipped) segment */
-  uint32_t samples;          /* the ray's samples so far (counted where p->raySamples asks for them) */
 } Lane;
 
 /* The lanes' vector state, spilled here when lanes change (a ray ends or a cell is entered). */
@@ -153,6 +152,7 @@ typedef struct Packet {
   float ofx[LANES], ofy[LANES], ofz[LANES], dfx[LANES], dfy[LANES], dfz[LANES];
   float dwx[LANES], dwy[LANES], dwz[LANES]; /* world ray direction (shading) */
   float A[LANES], Cr[LANES], Cg[LANES], Cb[LANES];
+  float ns[LANES]; /* the ray's samples so far where p->raySamples asks for them (exact below 2^24) */
   Lane lane[LANES];
 } Packet;
 
@@ -396,7 +396,7 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
     }
     L->visibleUntil = -1.0;
     L->depth = 1.0f;
-    L->samples = 0;
+    if (p->raySamples) P->ns[i] = 0.0f;
     long k = L->l.kBegin;
     int32_t kc;
     if (!lane_advance(p, L, &k, &kc)) {
@@ -585,7 +585,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
     const VF ahead = vf_mul(vf_set1((float)CAVR_PREFETCH_AHEAD), c.step);
     const VF ax = vf_mul(ahead, dfx), ay = vf_mul(ahead, dfy), az = vf_mul(ahead, dfz);
     int done, check;
-    uint32_t steps = 0; /* of every live lane in this run of the loop (record) */
+    VF ns = record ? vf_loadu(P.ns) : zero;
     for (;;) {
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
@@ -593,7 +593,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       if (prefetch) prefetch_ahead(&c, storage, interp, p->shade, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
-      if (record) ++steps;
+      if (record) ns = vf_add(ns, one); /* idle lanes too: reset when they start a ray */
       /* Transfer function: index, weight, opacity; entries i0 and i0 + 1 of every lane (R, G, B, A of each). */
       const VF fi = clampv(vf_add(vf_mul(s, c.idxScale), c.idxBias), c.cm1);
       const VI i0 = vi_min(vi_trunc(fi), c.cm2);
@@ -620,8 +620,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
         VF r = lerpv(r0, r1, f), g = lerpv(g0, g1, f), b = lerpv(b0, b1, f);
         if (p->shade) {
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
-          if (record)
-            for (int m = vis; m; m &= m - 1) P.lane[__builtin_ctz((unsigned)m)].samples += 6;
+          if (record) ns = vf_add(ns, vf_keep(vf_set1(6.0f), vm));
           /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
           VF gx, gy, gz, g0, g1, g2;
           if (CAVR_GRADIENT_ROWS && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
@@ -700,8 +699,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
     vf_storeu(P.Cr, Cr);
     vf_storeu(P.Cg, Cg);
     vf_storeu(P.Cb, Cb);
-    if (record)
-      for (int m = live; m; m &= m - 1) P.lane[__builtin_ctz((unsigned)m)].samples += steps;
+    if (record) vf_storeu(P.ns, ns);
     for (int i = 0; i < LANES; ++i) {
       const int bit = 1 << i;
       if (!((done | check) & bit)) continue;
@@ -715,7 +713,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
           continue;
         }
       }
-      if (record) p->raySamples[P.lane[i].r.pix] = P.lane[i].samples;
+      if (record) p->raySamples[P.lane[i].r.pix] = (uint32_t)P.ns[i];
       lane_finish(p, &P, i); /* early termination, or the end of the ray */
       if (lane_start(p, q, &P, i, &samples, &rays)) {
         if (P.lane[i].len != step) clipped |= bit;
