@@ -204,30 +204,28 @@ public:
   void ReleaseGLOf(vtkWindow* current)
   {
     vtkOpenGLRenderWindow* owner = this->InteropWindow;
-    if (owner && owner != current)
+    const bool elsewhere = owner && owner != current;
+    if (!owner && this->HoldsGL)
+    {
+      this->ForgetGLNames(); // their window is destroyed and its context took them with it
+    }
+    if (elsewhere)
     {
       owner->MakeCurrent();
-      this->ReleaseGL(owner);
-      this->ReleaseGraphics(owner);
-      if (current)
-      {
-        current->MakeCurrent();
-      }
     }
-    else if (owner || !this->HoldsGL)
+    vtkWindow* holder = owner ? owner : current;
+    this->ReleaseGL(holder);
+    this->ReleaseGraphics(holder);
+    if (elsewhere && current)
     {
-      this->ReleaseGL(current);
-      this->ReleaseGraphics(current);
-    }
-    else
-    {
-      this->ForgetGL();
+      current->MakeCurrent();
     }
     this->HoldsGL = false;
   }
 
-  /** Drop the names of OpenGL objects whose context is gone (no OpenGL call), and the CUDA side of the display. */
-  void ForgetGL()
+  /** Drop the names of raw OpenGL objects whose context is gone, so that releasing them makes no OpenGL call (VTK's own
+      objects release through their own window). */
+  void ForgetGLNames()
   {
     this->SharedTexture[0] = this->SharedTexture[1] = this->SharedBuffer[0] = this->SharedBuffer[1] = 0;
     this->SharedMemory[0] = this->SharedMemory[1] = 0;
@@ -238,8 +236,6 @@ public:
       u.Buffer = 0;
     }
     this->ResolveFramebuffer = this->ResolveRenderbuffer = 0;
-    this->ReleaseGL(nullptr); // what is left makes no OpenGL call on zero names; VTK's objects hold their context
-    this->ReleaseGraphics(nullptr);
   }
 
   /** The GPU display's textures and quad (interop path), released with the window's context current. */

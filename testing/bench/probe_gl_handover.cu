@@ -445,20 +445,14 @@ int main(int argc, char **argv) {
       drawQuad(false, nullptr);
       if (flush) glFlush();
     };
-    run("ext_tbo_gl_pending", [&](int f) {
-      glBefore(false);
-      fill<<<grid, block, 0, stream>>>((uchar4 *)ext[0].ptr, (float *)ext[1].ptr, W, H, f, spin);
-      CK(cudaStreamSynchronize(stream));
-      drawQuad(true, extTbo);
-      glFinish();
-    });
-    run("ext_tbo_gl_flushed", [&](int f) {
-      glBefore(true);
-      fill<<<grid, block, 0, stream>>>((uchar4 *)ext[0].ptr, (float *)ext[1].ptr, W, H, f, spin);
-      CK(cudaStreamSynchronize(stream));
-      drawQuad(true, extTbo);
-      glFinish();
-    });
+    for (bool flush : {false, true})
+      run(flush ? "ext_tbo_gl_flushed" : "ext_tbo_gl_pending", [&](int f) {
+        glBefore(flush);
+        fill<<<grid, block, 0, stream>>>((uchar4 *)ext[0].ptr, (float *)ext[1].ptr, W, H, f, spin);
+        CK(cudaStreamSynchronize(stream));
+        drawQuad(true, extTbo);
+        glFinish();
+      });
     run("gl_two_quads", [&](int) { // the GL work of the two variants above alone
       glBefore(false);
       drawQuad(false, nullptr);

@@ -157,6 +157,16 @@ void on_report(vtkObject *, unsigned long event, void *client, void *data) {
   std::printf("  [%s] %s\n", event == vtkCommand::ErrorEvent ? "error" : "warning", r->last.c_str());
 }
 
+// The RGB pixels of a rendered w x h window (rows bottom up).
+std::vector<unsigned char> rgb_of(vtkRenderWindow *win, int w, int h) {
+  vtkNew<vtkUnsignedCharArray> px;
+  win->GetPixelData(0, 0, w - 1, h - 1, 0, px);
+  std::vector<unsigned char> rgb(static_cast<size_t>(w) * h * 3);
+  if (px->GetNumberOfValues() == static_cast<vtkIdType>(rgb.size()))
+    std::memcpy(rgb.data(), px->GetPointer(0), rgb.size());
+  return rgb;
+}
+
 // One window, a renderer with a CUDA mapper and a CPU mapper on the same input and property (one visible at a time)
 // and an opaque sphere (hidden until asked for).
 struct Scene {
@@ -239,12 +249,7 @@ struct Scene {
     cpuVolume->SetVisibility(std::strcmp(which, "cpu") == 0);
     ren->ResetCameraClippingRange();
     win->Render();
-    vtkNew<vtkUnsignedCharArray> px;
-    win->GetPixelData(0, 0, w - 1, h - 1, 0, px);
-    std::vector<unsigned char> rgb(static_cast<size_t>(w) * h * 3);
-    if (px->GetNumberOfValues() == static_cast<vtkIdType>(rgb.size()))
-      std::memcpy(rgb.data(), px->GetPointer(0), rgb.size());
-    return rgb;
+    return rgb_of(win, w, h);
   }
 };
 
@@ -450,12 +455,7 @@ int run_check(const std::string &outDir) {
     auto pixels = [&](vtkRenderWindow *w) {
       w->Render();
       w->Render(); // the first frame in a window goes through the textures, the next through shared memory
-      vtkNew<vtkUnsignedCharArray> px;
-      w->GetPixelData(0, 0, s.w - 1, s.h - 1, 0, px);
-      std::vector<unsigned char> rgb(static_cast<size_t>(s.w) * s.h * 3);
-      if (px->GetNumberOfValues() == static_cast<vtkIdType>(rgb.size()))
-        std::memcpy(rgb.data(), px->GetPointer(0), rgb.size());
-      return rgb;
+      return rgb_of(w, s.w, s.h);
     };
     int same = 0;
     std::string paths;
