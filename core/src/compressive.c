@@ -77,20 +77,24 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
    docs/benchmarks.md (issue 13 item 3): a pixel gets a ray when the values its interpolation comes from differ
    by more than 2/255 in a channel; the cells where the pilot saw something get at most REFINE_DENSITY x the
    sample fraction of their pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full
-   frame's samples at a sample fraction of 0.25, in proportion to the fraction otherwise (at most all of them: a
+   frame's work at a sample fraction of 0.25, in proportion to the fraction otherwise (at most all of it: a
    larger fraction buys a better image; with a fixed share, fractions above 0.25 gave the 0.25 image); level 1
    gets at most REFINE_LEVEL1_SHARE of the rays and of the work left after the pilot, level 2 the rest (0.55 and
    0.34: +5.2 dB over 2x2 rays + bilinear on the CT shoulder, unshaded, at 0.33 of the samples; 0.75 and 0.35
-   before the per-pixel levels). Shaded frames (their error is the shading's texture, everywhere on the object)
-   take 0.5/255, density 4 and 0.50 of the samples: the foot needs about 0.49 for +5 dB (docs/benchmarks.md);
-   unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. */
+   before the per-pixel levels). Work counts samples plus REFINE_RAY_COST per ray that meets the volume box: a
+   ray's set-up and empty-space skipping, which a frame of short rays (the foot: 38 samples a ray against 160-215
+   on the other three) spends most of its time on; fitted from the passes' times it is 28-42 samples (foot, CT
+   shoulder), and 12 gives each volume about the same frame time per unit of work (docs/benchmarks.md). Shaded
+   frames (their error is the shading's texture, everywhere on the object) take 0.5/255, density 4 and 0.44 of
+   the work; unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_THRESHOLD_SHADED (0.5f / 255.0f)
 #define REFINE_DENSITY 2.0
 #define REFINE_DENSITY_SHADED 4.0
 #define REFINE_LEVEL1_SHARE 0.55
 #define REFINE_WORK 0.34
-#define REFINE_WORK_SHADED 0.50
+#define REFINE_WORK_SHADED 0.44
+#define REFINE_RAY_COST 12.0
 
 /*
  * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then the points of the
@@ -110,8 +114,8 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
                           "cavrRender: the REFINE reconstruction runs on the CPU back end only (use LOCAL on the GPU)");
   /* Scratch kept in the frame buffer (no page faults every frame): candidates' scores, the lattice's residuals,
      the candidates' costs and pixels (N at most each), the new pixels of a pass. */
-  const size_t lattice = (size_t)(W / 2 + 1) * (size_t)(H / 2 + 1);
-  const size_t bytes = sizeof(float) * (2 * N + lattice) + sizeof(uint32_t) * (2 * N);
+  const size_t maskFloats = cavr_refine_mask_scratch_floats(W, H);
+  const size_t bytes = sizeof(float) * maskFloats + sizeof(uint32_t) * (2 * N);
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
     free(fb->raySamples);
@@ -123,7 +127,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   }
   job->raySamples = fb->raySamples; /* each ray's samples: the last pass's costs */
   float *scratch = (float *)fb->refineScratch;
-  uint32_t *order = (uint32_t *)(scratch + 2 * N + lattice), *fresh = order + N;
+  uint32_t *order = (uint32_t *)(scratch + maskFloats), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
   list_by_tile(fb, fresh, (size_t)cast);
   list->count = (size_t)cast;
@@ -135,29 +139,30 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
       e ? 0 : cavr_refine_active(fb->rgbaf, W, H, (s->shade ? REFINE_DENSITY_SHADED : REFINE_DENSITY) * s->sampleFraction);
   if (active > total - cast) active = total - cast;
   const long active0 = active;
-  /* The work budget: the pilot is a uniform 1/16 of the pixels, so 16 x its samples estimate the full frame's. */
-  const double pilotSamples = (double)stats->samples, fullSamples = pilotSamples * (double)N / (double)cast;
+  /* The work budget: the pilot is a uniform 1/16 of the pixels, so 16 x its work estimates the full frame's. */
+  const double alpha = REFINE_RAY_COST;
+  const double pilotWork = (double)stats->samples + alpha * (double)stats->rays, fullWork = pilotWork * (double)N / (double)cast;
   const double share = (s->shade ? REFINE_WORK_SHADED : REFINE_WORK) * (double)s->sampleFraction / 0.25;
-  double work = (share < 1.0 ? share : 1.0) * fullSamples - pilotSamples;
+  double work = (share < 1.0 ? share : 1.0) * fullWork - pilotWork;
   /* Level 1's rays cross structure: priced at twice the pilot's samples per ray that hit the volume box (1.8x on
-     the CT shoulder). Level 2 prices each candidate by the samples of the rays its interpolation comes from and
-     spends the work left (cavr_refine_mask). */
-  const double perRay = 2.0 * pilotSamples / (double)(stats->rays > 0 ? stats->rays : 1);
+     the CT shoulder) plus a ray's cost. Level 2 prices each candidate by the samples of the rays its interpolation
+     comes from plus a ray's cost and spends the work left (cavr_refine_mask). */
+  const double perRay = 2.0 * (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1) + alpha;
   for (int level = 1; level <= 2 && !e && active > 0 && work > 0.0; ++level) {
     long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
     const double byWork = REFINE_LEVEL1_SHARE * work / (perRay > 1.0 ? perRay : 1.0);
     if (level == 1 && (double)budget > byWork) budget = (long)byWork;
     const float threshold = s->shade ? REFINE_THRESHOLD_SHADED : REFINE_THRESHOLD;
-    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples, work,
+    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples, (float)alpha, work,
                                        fb->sampleMask, fresh, scratch, order);
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);
     list->count = (size_t)more;
     list->stamp = atomic_fetch_add(&nextStamp, 1);
     job->deviceOnly = level == 1 ? 2 : 1;
-    const uint64_t before = stats->samples;
+    const uint64_t before = stats->samples, beforeRays = stats->rays;
     e = ops->render(dev, job, stats);
-    work -= (double)(stats->samples - before);
+    work -= (double)(stats->samples - before) + alpha * (double)(stats->rays - beforeRays);
     cast += more;
     active -= more;
   }

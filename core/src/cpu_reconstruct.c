@@ -43,6 +43,9 @@ static void *worker(void *arg) {
   if (t->local) {
     scratch = (float *)malloc(sizeof(float) * cavr_solve_scratch_floats(B + 2 * CAVR_GHOST, B + 2 * CAVR_GHOST));
     if (!scratch) atomic_store(&t->failed, 1);
+  } else if (t->refine && t->pass) {
+    scratch = (float *)malloc(cavr_refine_scratch_bytes(W, H, 4));
+    if (!scratch) atomic_store(&t->failed, 1);
   }
   for (;;) {
     int k = atomic_fetch_add(&t->next, 1);
@@ -62,7 +65,8 @@ static void *worker(void *arg) {
       to_rgba8(t->fb, t->mask, x0, y0, x1, y1);
     } else if (t->refine) { /* REFINE: one pass of the interpolation in a band of 4 cell rows (16 pixel rows) */
       const int cy = cavr_refine_cells_per_axis(H), j0 = (k - t->blocks) * 4, j1 = j0 + 4 < cy ? j0 + 4 : cy;
-      cavr_refine_interpolate(t->mask, W, H, j0, j1, t->pass, t->fb->rgbaf, t->fb->rgba8, t->fb->depth);
+      if (t->pass && !scratch) continue;
+      cavr_refine_interpolate(t->mask, W, H, j0, j1, t->pass, t->fb->rgbaf, t->fb->rgba8, t->fb->depth, scratch);
     } else { /* depth (and, for GLOBAL, the 8-bit plane) of a band of rows */
       int y0 = (k - t->blocks) * B, y1 = y0 + B < H ? y0 + B : H;
       cavr_fill_depth(t->mask, W, H, y0, y1, t->fb->depth);
@@ -119,7 +123,7 @@ CAVRError cavr_cpu_reconstruct(CAVRDevice dev, const CAVRRenderJob *job, const u
   }
   free(ids);
   if (atomic_load(&t.failed))
-    return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for the local reconstruction");
+    return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for the reconstruction");
   stats->iterations = atomic_load(&t.maxIterations);
   return CAVR_ERROR_NONE;
 }

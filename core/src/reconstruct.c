@@ -5,6 +5,7 @@
  * of dot products per iteration.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gram_filter_table.h"
@@ -241,18 +242,19 @@ void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *d
 }
 
 static inline void put(size_t p, const float v[4], float d, float *rgbaf, uint8_t *rgba8, float *depth) {
-  for (int k = 0; k < 4; ++k) {
-    const float c = v[k] < 0.0f ? 0.0f : (v[k] > 1.0f ? 1.0f : v[k]);
-    rgbaf[4 * p + k] = c;
-    rgba8[4 * p + k] = (uint8_t)(c * 255.0f + 0.5f);
-  }
+  float c[4];
+  uint8_t b[4];
+  for (int k = 0; k < 4; ++k) c[k] = v[k] > 0.0f ? (v[k] < 1.0f ? v[k] : 1.0f) : 0.0f; /* NaN: 0 */
+  for (int k = 0; k < 4; ++k) b[k] = (uint8_t)(int)(c[k] * 255.0f + 0.5f);
+  memcpy(rgbaf + 4 * p, c, sizeof c);
+  memcpy(rgba8 + 4 * p, b, sizeof b);
   depth[p] = d;
 }
 
 /* The outer taps' weight of the cubic convolution at a lattice cell's midpoint (the inner taps get 1/2 - it): -1/20,
    between linear (0) and Catmull-Rom (-1/16), by measured PSNR on the four volumes of docs/benchmarks.md ("Shaded
    REFINE: cubic interpolation"): Catmull-Rom gives colin27 shaded 0.1 dB more and the CT shoulder 0.04-0.1 dB less. */
-#define REFINE_CUBIC_OUTER (-0.05f)
+#define REFINE_CUBIC_OUTER (-0.0625f)
 
 static inline float minf(float a, float b) { return a < b ? a : b; }
 static inline float maxf(float a, float b) { return a > b ? a : b; }
@@ -270,69 +272,149 @@ static int axis_taps(int v, int onLattice, int n, int pos[4], float w[4]) {
   return 4;
 }
 
+/* Pass 1 for the pixel rows [r0, r1): every pixel off the lattice without a ray, outside flat cells, row by row. The
+   lattice (every second line and the last) has its values from pass 0. Separable: the unclamped horizontal cubic of
+   each lattice row at every odd column (hx) first, then per pixel the vertical taps of the lattice values (even
+   columns) or of hx (odd columns), clamped per channel to the range of the inner taps' lattice values; depth the
+   nearest of the 2x2 sub-cell's lattice corners. `flat` holds the flat cells of the cell rows these pixel rows meet
+   (row j - jFirst, cx columns); hx has room for 4 W floats per lattice row from r0 - 3 to r1 + 3. */
+static void interpolate_rows(const uint8_t *mask, int W, int H, int r0, int r1, int jFirst, const uint8_t *flat,
+                             int cx, float *hx, float *rgbaf, uint8_t *rgba8, float *depth) {
+  const int cy = cavr_refine_cells_per_axis(H);
+  const int l0 = r0 - 3 > 0 ? r0 - 3 : 0, l1 = r1 + 3 < H - 1 ? r1 + 3 : H - 1; /* lattice rows needed */
+  const float wIn = 0.5f - REFINE_CUBIC_OUTER, wOut = REFINE_CUBIC_OUTER;
+  /* hx rows: lattice row v at slot (v - l0) (odd v other than H - 1 are not lattice rows and stay unset). */
+  for (int v = l0; v <= l1; ++v) {
+    if (v % 2 && v != H - 1) continue;
+    float *h = hx + (size_t)(v - l0) * 4 * W;
+    const float *row = rgbaf + (size_t)v * 4 * W;
+    for (int x = 1; x < W - 1; x += 2) { /* axis_taps' weights, inner taps first */
+      const float *a = row + 4 * (x - 1), *b = row + 4 * (x + 1);
+      float *o = h + 4 * x;
+      if (x >= 3 && x + 3 <= W - 1) {
+        const float *c = row + 4 * (x - 3), *d = row + 4 * (x + 3);
+        for (int k = 0; k < 4; ++k) o[k] = wIn * a[k] + wIn * b[k] + wOut * c[k] + wOut * d[k];
+      } else {
+        for (int k = 0; k < 4; ++k) o[k] = 0.5f * a[k] + 0.5f * b[k];
+      }
+    }
+  }
+  for (int y = r0; y < r1; ++y) {
+    const int onY = !(y % 2) || y == H - 1;
+    int j = y / CAVR_REFINE_CELL;
+    if (j > cy - 1) j = cy - 1;
+    const uint8_t *fl = flat + (size_t)(j - jFirst) * cx;
+    int py[4];
+    float wy[4];
+    const int my = axis_taps(y, onY, H, py, wy);
+    for (int t = my; t < 4; ++t) py[t] = py[0], wy[t] = 0.0f; /* 4 taps always (the added ones weigh 0) */
+    const float *ry[4], *hy[4]; /* the taps' rows: lattice values, their horizontal cubic */
+    for (int t = 0; t < 4; ++t)
+      ry[t] = rgbaf + (size_t)py[t] * 4 * W, hy[t] = hx + (size_t)(py[t] - l0 >= 0 ? py[t] - l0 : 0) * 4 * W;
+    /* The sub-cell's lattice rows (depth): y's lattice line at or below it, and the next. */
+    int ya = onY ? y : y - 1;
+    if (ya == H - 1) ya = ya - 2 > 0 ? (ya % 2 ? ya - 1 : ya - 2) : 0;
+    const int yb = ya + 2 < H - 1 ? ya + 2 : H - 1;
+    for (int i = 0; i < cx; ++i) {
+      if (fl[i]) continue; /* filled in pass 0 */
+      const int xEnd = i + 1 == cx ? W : cavr_refine_line(i + 1, W);
+      for (int x = cavr_refine_line(i, W) + (onY ? 1 : 0); x < xEnd; x += onY ? 2 : 1) {
+      const int onX = !(x % 2) || x == W - 1;
+      if (onX && onY) continue;
+      const size_t p = (size_t)y * W + x;
+      if (mask[p]) continue;
+      float v[4], lo[4], hi[4];
+      if (onY) { /* on a lattice row, between two lattice columns */
+        const float *a = rgbaf + 4 * (p - 1), *b = rgbaf + 4 * (p + 1), *h = hx + (size_t)(y - l0) * 4 * W + 4 * x;
+        for (int k = 0; k < 4; ++k) v[k] = h[k], lo[k] = minf(a[k], b[k]), hi[k] = maxf(a[k], b[k]);
+      } else if (onX) { /* on a lattice column, between two lattice rows */
+        const float *a = rgbaf + 4 * (p - (size_t)W), *b = rgbaf + 4 * (p + (size_t)W);
+        for (int k = 0; k < 4; ++k) {
+          v[k] = wy[0] * ry[0][4 * x + k] + wy[1] * ry[1][4 * x + k] + wy[2] * ry[2][4 * x + k] + wy[3] * ry[3][4 * x + k];
+          lo[k] = minf(a[k], b[k]), hi[k] = maxf(a[k], b[k]);
+        }
+      } else { /* inside a 2x2 sub-cell: the vertical taps of the rows' horizontal cubic */
+        const float *c00 = rgbaf + 4 * (p - (size_t)W - 1), *c01 = c00 + 8, *c10 = rgbaf + 4 * (p + (size_t)W - 1),
+                    *c11 = c10 + 8;
+        for (int k = 0; k < 4; ++k) {
+          v[k] = wy[0] * hy[0][4 * x + k] + wy[1] * hy[1][4 * x + k] + wy[2] * hy[2][4 * x + k] + wy[3] * hy[3][4 * x + k];
+          lo[k] = minf(minf(c00[k], c01[k]), minf(c10[k], c11[k]));
+          hi[k] = maxf(maxf(c00[k], c01[k]), maxf(c10[k], c11[k]));
+        }
+      }
+      for (int k = 0; k < 4; ++k) v[k] = minf(maxf(v[k], lo[k]), hi[k]);
+      int xa = onX ? x : x - 1;
+      if (xa == W - 1) xa = xa % 2 ? xa - 1 : xa - 2;
+      const int xb = xa + 2 < W - 1 ? xa + 2 : W - 1;
+      const float d0 = minf(depth[(size_t)ya * W + xa], depth[(size_t)ya * W + xb]),
+                  d1 = minf(depth[(size_t)yb * W + xa], depth[(size_t)yb * W + xb]);
+      put(p, v, minf(d0, d1), rgbaf, rgba8, depth);
+      }
+    }
+  }
+}
+
+size_t cavr_refine_scratch_bytes(int W, int H, int cellRows) {
+  const int cx = cavr_refine_cells_per_axis(W), rows = cellRows * CAVR_REFINE_CELL + 8;
+  return sizeof(float) * 4 * (size_t)W * (size_t)(rows < H ? rows : H) + (size_t)cellRows * (size_t)cx;
+}
+
 void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, int pass, float *rgbaf,
-                             uint8_t *rgba8, float *depth) {
+                             uint8_t *rgba8, float *depth, void *scratch) {
   const int cx = cavr_refine_cells_per_axis(W), cy = cavr_refine_cells_per_axis(H);
+  if (cy1 > cy) cy1 = cy;
+  if (cy0 >= cy1) return;
+  if (pass) {
+    const int r0 = cavr_refine_line(cy0, H), r1 = cy1 == cy ? H : cavr_refine_line(cy1, H);
+    void *own = scratch ? NULL : malloc(cavr_refine_scratch_bytes(W, H, cy1 - cy0));
+    float *hx = (float *)(scratch ? scratch : own);
+    const int rows = cy1 - cy0 == 0 ? 0 : ((cy1 - cy0) * CAVR_REFINE_CELL + 8 < H ? (cy1 - cy0) * CAVR_REFINE_CELL + 8 : H);
+    uint8_t *flat = hx ? (uint8_t *)(hx + 4 * (size_t)W * (size_t)rows) : NULL;
+    if (hx) {
+      for (int j = cy0; j < cy1; ++j) {
+        const int y0 = cavr_refine_line(j, H), y1 = cavr_refine_line(j + 1, H);
+        for (int i = 0; i < cx; ++i)
+          flat[(size_t)(j - cy0) * cx + i] =
+              (uint8_t)cavr_refine_flat_cell(rgbaf, mask, W, cavr_refine_line(i, W), cavr_refine_line(i + 1, W), y0, y1);
+      }
+      interpolate_rows(mask, W, H, r0, r1, cy0, flat, cx, hx, rgbaf, rgba8, depth);
+    }
+    free(own); /* out of memory (no scratch): these pixels keep what they hold */
+    return;
+  }
   for (int j = cy0; j < cy1; ++j) {
     const int y0 = cavr_refine_line(j, H), y1 = cavr_refine_line(j + 1, H), yEnd = j + 1 == cy ? y1 + 1 : y1;
     for (int i = 0; i < cx; ++i) {
       const int x0 = cavr_refine_line(i, W), x1 = cavr_refine_line(i + 1, W), xEnd = i + 1 == cx ? x1 + 1 : x1;
       if (cavr_refine_flat_cell(rgbaf, mask, W, x0, x1, y0, y1)) {
-        if (pass) continue;
         /* One value (the background, mostly): every pixel without a ray gets it, and the corners' nearest depth. */
         const size_t c[4] = {(size_t)y0 * W + x0, (size_t)y0 * W + x1, (size_t)y1 * W + x0, (size_t)y1 * W + x1};
-        float v[4], d = depth[c[0]];
+        float d = depth[c[0]];
         for (int k = 1; k < 4; ++k) d = depth[c[k]] < d ? depth[c[k]] : d;
-        memcpy(v, rgbaf + 4 * c[0], sizeof v);
+        /* put()'s values once, copied to each pixel */
+        float one[1];
+        uint8_t b8[4];
+        float bf[4];
+        put(0, rgbaf + 4 * c[0], d, bf, b8, one);
         for (int y = y0; y < yEnd; ++y)
-          for (int x = x0; x < xEnd; ++x)
-            if (!mask[(size_t)y * W + x]) put((size_t)y * W + x, v, d, rgbaf, rgba8, depth);
-        continue;
-      }
-      int sx[3], sy[3];
-      if (!pass) { /* the lattice points without rays: their lattice values */
-        float value[3][3][4], near[3][3];
-        const int n = cavr_refine_lattice(rgbaf, depth, mask, W, H, i, j, sx, sy, value, near), nx = n % 4, ny = n / 4;
-        for (int b = 0; b < ny; ++b)
-          for (int a = 0; a < nx; ++a) {
-            const size_t p = (size_t)sy[b] * W + sx[a];
-            if (!mask[p] && sy[b] < yEnd && sx[a] < xEnd) put(p, value[b][a], near[b][a], rgbaf, rgba8, depth);
+          for (int x = x0; x < xEnd; ++x) {
+            const size_t p = (size_t)y * W + x;
+            if (mask[p]) continue;
+            memcpy(rgbaf + 4 * p, bf, sizeof bf);
+            memcpy(rgba8 + 4 * p, b8, sizeof b8);
+            depth[p] = d;
           }
         continue;
       }
-      /* The other pixels: separable cubic convolution over the lattice (every lattice point has its value now, in
-         this cell or its neighbours), clamped per channel to the range of the inner taps (the bilinear's sources: no
-         overshoot at edges); depth the nearest of the 2x2 sub-cell's corners. */
+      /* the lattice points without rays: their lattice values */
+      int sx[3], sy[3];
       float value[3][3][4], near[3][3];
       const int n = cavr_refine_lattice(rgbaf, depth, mask, W, H, i, j, sx, sy, value, near), nx = n % 4, ny = n / 4;
-      for (int y = y0, b = 0; y < yEnd; ++y) {
-        while (b + 2 < ny && y >= sy[b + 1]) ++b;
-        int py[4];
-        float wy[4];
-        const int onY = y == sy[b] || y == sy[b + 1], my = axis_taps(y, onY, H, py, wy), inY = my < 2 ? my : 2;
-        for (int x = x0, a = 0; x < xEnd; ++x) {
-          while (a + 2 < nx && x >= sx[a + 1]) ++a;
-          const size_t p = (size_t)y * W + x;
-          const int onX = x == sx[a] || x == sx[a + 1];
-          if (mask[p] || (onX && onY)) continue;
-          int px[4];
-          float wx[4];
-          const int mx = axis_taps(x, onX, W, px, wx), inX = mx < 2 ? mx : 2;
-          float v[4] = {0.0f, 0.0f, 0.0f, 0.0f}, lo[4], hi[4];
-          for (int k = 0; k < 4; ++k) lo[k] = 1e30f, hi[k] = -1e30f;
-          for (int t = 0; t < my; ++t)
-            for (int u = 0; u < mx; ++u) {
-              const float *c = rgbaf + 4 * ((size_t)py[t] * W + px[u]), w = wx[u] * wy[t];
-              for (int k = 0; k < 4; ++k) v[k] += w * c[k];
-              if (t < inY && u < inX)
-                for (int k = 0; k < 4; ++k) lo[k] = minf(lo[k], c[k]), hi[k] = maxf(hi[k], c[k]);
-            }
-          for (int k = 0; k < 4; ++k) v[k] = minf(maxf(v[k], lo[k]), hi[k]);
-          const float d0 = near[b][a] < near[b][a + 1] ? near[b][a] : near[b][a + 1],
-                      d1 = near[b + 1][a] < near[b + 1][a + 1] ? near[b + 1][a] : near[b + 1][a + 1];
-          put(p, v, d0 < d1 ? d0 : d1, rgbaf, rgba8, depth);
+      for (int b = 0; b < ny; ++b)
+        for (int a = 0; a < nx; ++a) {
+          const size_t p = (size_t)sy[b] * W + sx[a];
+          if (!mask[p] && sy[b] < yEnd && sx[a] < xEnd) put(p, value[b][a], near[b][a], rgbaf, rgba8, depth);
         }
-      }
     }
   }
 }

@@ -79,9 +79,14 @@ void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *d
  * (W x H x 4 floats) and rgba8 (W x H x 4 bytes, round to nearest); depth (W x H floats) = the nearest (smallest) of
  * the pixel's 2x2 sub-cell corners' depths (a lattice point without a ray: its parents'). A pass writes only mask-0
  * pixels of these rows and reads only rendered pixels (pass 0) or lattice points (pass 1): bands of cell rows may
- * run in parallel within a pass.
+ * run in parallel within a pass. Pass 1 works row by row, separably (each lattice row's horizontal cubic once, then
+ * the vertical taps), in `scratch`: cavr_refine_scratch_bytes(W, H, cy1 - cy0) bytes, or NULL to have it allocated
+ * here (pass 1 then leaves the pixels as they are when the allocation fails).
  */
 void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, int pass, float *rgbaf,
-                             uint8_t *rgba8, float *depth);
+                             uint8_t *rgba8, float *depth, void *scratch);
+
+/** Bytes of scratch cavr_refine_interpolate's pass 1 needs for a band of `cellRows` cell rows of a W x H image. */
+size_t cavr_refine_scratch_bytes(int W, int H, int cellRows);
 
 #endif

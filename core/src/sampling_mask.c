@@ -270,9 +270,10 @@ static long take_by_cost(const float *key, const float *cost, const uint32_t *or
 }
 
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
-                      const uint32_t *raySamples, double work, uint8_t *mask, uint32_t *list, float *scratch,
-                      uint32_t *order) {
-  if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0)
+                      const uint32_t *raySamples, float rayCost, double work, uint8_t *mask, uint32_t *list,
+                      float *scratch, uint32_t *order) {
+  if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0 ||
+      !(rayCost >= 1.0f))
     return -1;
   const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
   /* Scores in 1/4096 bins (scores are in [0, 1] for colours in [0, 1]; larger ones share the top bin). */
@@ -287,6 +288,9 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
      in scratch: how much its neighbourhood's detail departs from the interpolation. */
   const int lw = width / 2 + 1;
   float *residual = scratch + (size_t)width * height, *cost = residual + (size_t)lw * (size_t)(height / 2 + 1);
+  /* Level 2: per lattice row and pixel column x, the largest residual of that row's lattice points within 2 pixels
+     of x (a candidate's neighbourhood is then 2 or 3 lookups, one per lattice row within 2 pixels). */
+  float *hmax = cost + (size_t)width * height;
   if (level == 2) {
     memset(residual, 0, sizeof(float) * (size_t)lw * (size_t)(height / 2 + 1));
     for (int j = 0; j < cy; ++j)
@@ -314,6 +318,21 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
             residual[(size_t)((sy[b] + 1) / 2) * lw + (sx[a] + 1) / 2] = r;
           }
       }
+    for (int g = 0; g <= height / 2; ++g) {
+      const float *res = residual + (size_t)g * lw;
+      float *out = hmax + (size_t)g * width;
+      for (int x = 0; x < width; ++x) {
+        if (x >= 2 && x + 3 < width) { /* inside: the lattice columns x - 2, x, x + 2 (x even) or x - 1, x + 1 */
+          out[x] = x % 2 ? mx(res[x / 2], res[x / 2 + 1]) : mx(mx(res[x / 2 - 1], res[x / 2]), res[x / 2 + 1]);
+          continue;
+        }
+        const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
+        float e = 0.0f;
+        for (int u = u0; u <= u1; ++u)
+          if (!(u % 2) || u == width - 1) e = mx(e, res[(u + 1) / 2]);
+        out[x] = e;
+      }
+    }
   }
   /* The candidates, cell by cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at
      level 1 on the cells' finer lattice (every second row and column), at level 2 off it, whose score (the range
@@ -384,17 +403,13 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
           }
           if (level == 2) { /* (the range + the largest residual of the lattice points within 2 pixels)^2 / cost */
             if (!(sc > threshold)) continue;
-            const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
             const int w0 = y - 2 > 0 ? y - 2 : 0, w1 = y + 2 < height - 1 ? y + 2 : height - 1;
             float e = 0.0f;
-            for (int v = w0; v <= w1; ++v) {
-              if (v % 2 && v != height - 1) continue;
-              for (int u = u0; u <= u1; ++u)
-                if (!(u % 2) || u == width - 1) e = mx(e, residual[(size_t)((v + 1) / 2) * lw + (u + 1) / 2]);
-            }
+            for (int v = w0; v <= w1; ++v)
+              if (!(v % 2) || v == height - 1) e = mx(e, hmax[(size_t)((v + 1) / 2) * width + x]);
             float s = 0.0f;
             for (int t = 0; t < 4; ++t) s += samples[u[t][0]][u[t][1]];
-            cost[n] = 1.0f + 0.25f * s;
+            cost[n] = rayCost + 0.25f * s;
             order[n] = (uint32_t)p;
             scratch[n] = (sc + e) * (sc + e) / cost[n];
             ++n;

@@ -107,15 +107,21 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
  * in candidate order; NULL: not listed). At level 2 a candidate whose score exceeds threshold is ranked by
  * (score + e)^2 / c, expected error per expected cost: e the largest residual (max over RGBA of |value - the mean
  * of its parents|) of the rendered lattice points other than cell corners within 2 pixels (a neighbourhood whose
- * detail the lattice's interpolation missed), c = 1 + the mean samples per ray of the lattice points its
- * interpolation comes from (raySamples of rendered points, their parents' mean for the others; NULL: 0, so c = 1).
+ * detail the lattice's interpolation missed), c = rayCost + the mean samples per ray of the lattice points its
+ * interpolation comes from (raySamples of rendered points, their parents' mean for the others; NULL: 0, so c =
+ * rayCost), in samples: rayCost (>= 1) is what a ray costs besides its samples (its set-up and empty-space skipping).
  * Level 2 takes candidates in that order (keys binned 0.5% apart, a bin in candidate order) until the sum of their
- * c reaches `work`, at most `budget` of them; level 1 ignores raySamples and work. Cells whose lattice is
- * flat are skipped. rgbaf: W x H x 4 floats; scratch: 2 W H + (W / 2 + 1) (H / 2 + 1) floats, order: W H entries
- * (the candidates). Returns the pixels marked, or -1 for bad arguments.
+ * c reaches `work`, at most `budget` of them; level 1 ignores raySamples, rayCost and work. Cells whose lattice is
+ * flat are skipped. rgbaf: W x H x 4 floats; scratch: cavr_refine_mask_scratch_floats(W, H) floats, order: W H
+ * entries (the candidates). Returns the pixels marked, or -1 for bad arguments.
  */
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
-                      const uint32_t *raySamples, double work, uint8_t *mask, uint32_t *list, float *scratch,
-                      uint32_t *order);
+                      const uint32_t *raySamples, float rayCost, double work, uint8_t *mask, uint32_t *list,
+                      float *scratch, uint32_t *order);
+
+/** The floats of scratch cavr_refine_mask needs for a W x H image: 3 W H + (W / 2 + 1) (H / 2 + 1). */
+static inline size_t cavr_refine_mask_scratch_floats(int width, int height) {
+  return 3 * (size_t)width * (size_t)height + (size_t)(width / 2 + 1) * (size_t)(height / 2 + 1);
+}
 
 #endif

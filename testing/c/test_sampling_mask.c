@@ -37,7 +37,7 @@ static void refinement(void) {
   const int W = 37, H = 23, N = W * H; /* odd sizes: narrow last cells */
   uint8_t *mask = malloc(N);
   uint32_t *list = malloc(sizeof(uint32_t) * N), *order = malloc(sizeof(uint32_t) * N); /* candidates: pixels */
-  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * (2 * N + (W / 2 + 1) * (H / 2 + 1)));
+  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * cavr_refine_mask_scratch_floats(W, H));
   CHECK(cavr_refine_pilot_mask(1, 5, mask, list) == -1);
   const long pilot = cavr_refine_pilot_mask(W, H, mask, list);
   CHECK(pilot == (long)(cavr_refine_cells_per_axis(W) + 1) * (cavr_refine_cells_per_axis(H) + 1));
@@ -57,9 +57,9 @@ static void refinement(void) {
     for (int c = 0; c < 4; ++c) img[4 * p + c] = mask[p] ? 0.01f * x + 0.02f * y * (c + 1) / 4.0f : -1.0f;
     depth[p] = mask[p] ? 0.5f + 0.001f * x : -1.0f;
   }
-  CHECK(cavr_refine_mask(img, W, H, 1, 0.0f, 0, NULL, 0, mask, list, scratch, order) == 0);
+  CHECK(cavr_refine_mask(img, W, H, 1, 0.0f, 0, NULL, 1.0f, 0, mask, list, scratch, order) == 0);
   for (int pass = 0; pass < 2; ++pass)
-    cavr_refine_interpolate(mask, W, H, 0, cavr_refine_cells_per_axis(H), pass, img, rgba8, depth);
+    cavr_refine_interpolate(mask, W, H, 0, cavr_refine_cells_per_axis(H), pass, img, rgba8, depth, NULL);
   for (int p = 0; p < N; ++p) {
     const int x = p % W, y = p / W;
     for (int c = 0; c < 4; ++c) {
@@ -74,7 +74,7 @@ static void refinement(void) {
   cavr_refine_pilot_mask(W, H, mask, list);
   for (int p = 0; p < N; ++p)
     for (int c = 0; c < 4; ++c) img[4 * p + c] = mask[p] ? (p % W >= 10 ? 1.0f : 0.0f) : -1.0f;
-  const long l1 = cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, NULL, N, mask, list, scratch, order);
+  const long l1 = cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, NULL, 1.0f, N, mask, list, scratch, order);
   CHECK(l1 > 0);
   for (long k = 0; k < l1; ++k) {
     const int x = (int)(list[k] % W), y = (int)(list[k] / W);
@@ -84,13 +84,13 @@ static void refinement(void) {
   for (int p = 0; p < N; ++p) /* the level-1 points now rendered */
     if (mask[p])
       for (int c = 0; c < 4; ++c) img[4 * p + c] = p % W >= 10 ? 1.0f : 0.0f;
-  const long l2 = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, NULL, N, mask, list, scratch, order);
+  const long l2 = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, NULL, 1.0f, N, mask, list, scratch, order);
   CHECK(l2 > 0);
   for (long k = 0; k < l2; ++k) CHECK((int)(list[k] % W) >= 8 && (int)(list[k] % W) <= 10);
   /* A budget is never exceeded. */
   cavr_refine_pilot_mask(W, H, mask, list);
-  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, 7, NULL, 7, mask, list, scratch, order) <= 7);
-  CHECK(cavr_refine_mask(img, W, H, 3, 0.0f, 7, NULL, 7, mask, list, scratch, order) == -1);
+  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, 7, NULL, 1.0f, 7, mask, list, scratch, order) <= 7);
+  CHECK(cavr_refine_mask(img, W, H, 3, 0.0f, 7, NULL, 1.0f, 7, mask, list, scratch, order) == -1);
   free(mask), free(list), free(order), free(img), free(scratch), free(depth), free(rgba8);
 }
 
