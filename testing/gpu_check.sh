@@ -5,8 +5,50 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | handover | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | handover | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final | refine-cpu
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+if [ "$MODE" = refine-cpu ]; then
+  # Issue 13 item 3 on the GPU machine's quiet CPU (the 2-core VM is shared): REFINE at 25% of the rays against 2x2
+  # rays + bilinear and the full frame, the four volumes of the issue-4 table, shaded (9 pairs) and unshaded (5), one
+  # thread, CPU time. CPU back end only (no CUDA build). Needs .devdata/{ct_shoulder_512x512x450,foot_256x256x256,
+  # cthead8bit_256x256x99}_uint8.raw.gz (carried); colin27 is in data/. REFINE_PF="6 8": the shaded CT shoulder
+  # again with the sparse rays' prefetch distance at those lattice steps (CAVR_PREFETCH_AHEAD, 4 by default).
+  mkdir -p .devdata/raw
+  for v in ct_shoulder_512x512x450_uint8 foot_256x256x256_uint8 cthead8bit_256x256x99_uint8; do
+    [ -f .devdata/raw/$v.raw ] || gunzip -c .devdata/$v.raw.gz > .devdata/raw/$v.raw || exit 1
+  done
+  [ -f .devdata/raw/colin27.raw ] || gunzip -c data/colin27_ch2better_301x370x316_uint8.raw.gz > .devdata/raw/colin27.raw
+  { lscpu | grep -E "Model name|^CPU\(s\)"; grep -q avx512f /proc/cpuinfo && echo "AVX-512: yes"; } | tee "$OUT/cpu.txt"
+  build_cpu() { # build_cpu DIR [C flags]
+    cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_CUDA=OFF -DCAVR_ENABLE_PARAVIEW=OFF -DCAVR_ENABLE_VTK=OFF \
+      ${2:+-DCMAKE_C_FLAGS="$2"} > "$OUT/$1_configure.log" 2>&1 && cmake --build "$1" -j16 --target cavr-compressive-bench \
+      > "$OUT/$1_build.log" 2>&1 || { tail -20 "$OUT/$1_build.log"; exit 1; }
+  }
+  build_cpu build-cpu
+  row() { # row BUILD SHADE REPEAT NAME RAW DIMS SPACING TF CSV
+    "$1"/testing/cavr-compressive-bench --volume "$5" --dims "$6" --type uint8 --spacing "$7" --tf "$8" --name "$4" \
+      --backend cpu --size 512 --fractions 0.25 --methods refine --shade "$2" --repeat "$3" --threads 1 --clock cpu \
+      --csv "$9" | awk '$6=="refine"||$6=="bilinear2"'
+  }
+  VOLS="ct_shoulder:.devdata/raw/ct_shoulder_512x512x450_uint8.raw:512,512,450:1,1,1:ct-bone
+foot:.devdata/raw/foot_256x256x256_uint8.raw:256,256,256:1,1,1:ct-bone
+cthead:.devdata/raw/cthead8bit_256x256x99_uint8.raw:256,256,99:1,1,2:ct-skin
+colin27:.devdata/raw/colin27.raw:301,370,316:0.5,0.5,0.5:mri"
+  for S in 1 0; do
+    R=$([ $S = 1 ] && echo 9 || echo 5)
+    echo "$VOLS" | while IFS=: read -r name raw dims sp tf; do
+      row build-cpu $S $R $name $raw $dims $sp $tf "$OUT/refine_cpu1.csv"
+    done
+  done 2>&1 | tee "$OUT/refine_cpu1.txt"
+  for pf in ${REFINE_PF:-}; do
+    build_cpu build-cpu-pf$pf "-DCAVR_PREFETCH_AHEAD=$pf"
+    for b in build-cpu build-cpu-pf$pf; do
+      echo "$b: $(row $b 1 9 ct_shoulder .devdata/raw/ct_shoulder_512x512x450_uint8.raw 512,512,450 1,1,1 ct-bone "$OUT/refine_pf.csv" | grep refine)"
+    done
+  done 2>&1 | tee "$OUT/refine_pf.txt"
+  rm -f "$OUT"/*_configure.log "$OUT"/*_build.log
+  exit 0
+fi
 if [ "$MODE" = handover ]; then
   # The control for the mapper's CUDA -> OpenGL hand-over (issue 14, item 3): testing/bench/probe_gl_handover.cu, no
   # VTK, an EGL context of its own; needs .vtkegl/debs (the GL loaders). Twice: an empty kernel, and one that takes
