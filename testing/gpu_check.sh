@@ -11,11 +11,13 @@ if [ "$MODE" = refine-cpu ]; then
   # Issue 13 item 3 on the GPU machine's quiet CPU (the 2-core VM is shared): REFINE at 25% of the rays against 2x2
   # rays + bilinear and the full frame, the four volumes of the issue-4 table, shaded (9 pairs) and unshaded (5), one
   # thread, CPU time. CPU back end only (no CUDA build). Needs .devdata/{ct_shoulder_512x512x450,foot_256x256x256,
-  # cthead8bit_256x256x99}_uint8.raw.gz (carried); colin27 is in data/. REFINE_PF="6 8": the shaded CT shoulder
+  # cthead8bit_256x256x99}_uint8.raw.gz or .raw.xz (carried); colin27 is in data/. REFINE_PF="6 8": the shaded CT shoulder
   # again with the sparse rays' prefetch distance at those lattice steps (CAVR_PREFETCH_AHEAD, 4 by default).
   mkdir -p .devdata/raw
   for v in ct_shoulder_512x512x450_uint8 foot_256x256x256_uint8 cthead8bit_256x256x99_uint8; do
-    [ -f .devdata/raw/$v.raw ] || gunzip -c .devdata/$v.raw.gz > .devdata/raw/$v.raw || exit 1
+    [ -f .devdata/raw/$v.raw ] && continue
+    if [ -f .devdata/$v.raw.xz ]; then xz -dc .devdata/$v.raw.xz > .devdata/raw/$v.raw || exit 1 # (the CT: 39 MB, not 45)
+    else gunzip -c .devdata/$v.raw.gz > .devdata/raw/$v.raw || exit 1; fi
   done
   [ -f .devdata/raw/colin27.raw ] || gunzip -c data/colin27_ch2better_301x370x316_uint8.raw.gz > .devdata/raw/colin27.raw
   { lscpu | grep -E "Model name|^CPU\(s\)"; grep -q avx512f /proc/cpuinfo && echo "AVX-512: yes"; } | tee "$OUT/cpu.txt"
