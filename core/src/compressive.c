@@ -154,7 +154,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     if (level == 1 && (double)budget > byWork) budget = (long)byWork;
     const float threshold = s->shade ? REFINE_THRESHOLD_SHADED : REFINE_THRESHOLD;
     const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples, (float)alpha, work,
-                                       fb->sampleMask, fresh, scratch, order);
+                                       fb->sampleMask, fresh, scratch, order, cavr_cpu_threads(dev));
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);
     list->count = (size_t)more;

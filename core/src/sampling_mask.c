@@ -7,6 +7,8 @@
  * skipped. G with negative subscripts follows from running the recurrence backwards: G_(k-3) = G_k - G_(k-1).
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,77 +271,33 @@ static long take_by_cost(const float *key, const float *cost, const uint32_t *or
   return marked;
 }
 
-long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
-                      const uint32_t *raySamples, float rayCost, double work, uint8_t *mask, uint32_t *list,
-                      float *scratch, uint32_t *order) {
-  if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0 ||
-      !(rayCost >= 1.0f))
-    return -1;
-  const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
-  /* Scores in 1/4096 bins (scores are in [0, 1] for colours in [0, 1]; larger ones share the top bin). */
-  enum { BINS = 4096 };
-  int lastBin = (int)(threshold * (float)(BINS - 1)); /* units in bins <= lastBin are never refined */
-  if (lastBin < 0) lastBin = 0;
-  if (lastBin > BINS - 1) lastBin = BINS - 1;
-  uint32_t count[BINS];
-  memset(count, 0, sizeof count);
-  /* Level 2: the residual of each rendered lattice point that is not a corner (max over RGBA of |value - the mean
-     of its parents|, 0 elsewhere), on the lattice's grid (index (x + 1) / 2 per axis) after the candidates' scores
-     in scratch: how much its neighbourhood's detail departs from the interpolation. */
-  const int lw = width / 2 + 1;
-  float *residual = scratch + (size_t)width * height, *cost = residual + (size_t)lw * (size_t)(height / 2 + 1);
-  /* Level 2: per lattice row and pixel column x, the largest residual of that row's lattice points within 2 pixels
-     of x (a candidate's neighbourhood is then 2 or 3 lookups, one per lattice row within 2 pixels). */
-  float *hmax = cost + (size_t)width * height;
-  if (level == 2) {
-    memset(residual, 0, sizeof(float) * (size_t)lw * (size_t)(height / 2 + 1));
-    for (int j = 0; j < cy; ++j)
-      for (int i = 0; i < cx; ++i) {
-        int sx[3], sy[3];
-        const int nx = sub_lines(cavr_refine_line(i, width), cavr_refine_line(i + 1, width), sx),
-                  ny = sub_lines(cavr_refine_line(j, height), cavr_refine_line(j + 1, height), sy);
-        const float *corner[4] = {rgbaf + 4 * ((size_t)sy[0] * width + sx[0]),
-                                  rgbaf + 4 * ((size_t)sy[0] * width + sx[nx - 1]),
-                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[0]),
-                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[nx - 1])};
-        for (int b = 0; b < ny; ++b)
-          for (int a = 0; a < nx; ++a) {
-            const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
-            const size_t p = (size_t)sy[b] * width + sx[a];
-            if (!(midX || midY) || !mask[p]) continue;
-            /* Parents: the two corners of its edge, or the four corners for the centre. */
-            const int u0 = midX ? 0 : (a ? 1 : 0), u1 = midX ? 1 : u0, v0 = midY ? 0 : (b ? 1 : 0), v1 = midY ? 1 : v0;
-            float r = 0.0f;
-            for (int c = 0; c < 4; ++c) {
-              const float mean = 0.25f * (corner[2 * v0 + u0][c] + corner[2 * v0 + u1][c] + corner[2 * v1 + u0][c] +
-                                          corner[2 * v1 + u1][c]);
-              r = mx(r, fabsf(rgbaf[4 * p + c] - mean));
-            }
-            residual[(size_t)((sy[b] + 1) / 2) * lw + (sx[a] + 1) / 2] = r;
-          }
-      }
-    for (int g = 0; g <= height / 2; ++g) {
-      const float *res = residual + (size_t)g * lw;
-      float *out = hmax + (size_t)g * width;
-      for (int x = 0; x < width; ++x) {
-        if (x >= 2 && x + 3 < width) { /* inside: the lattice columns x - 2, x, x + 2 (x even) or x - 1, x + 1 */
-          out[x] = x % 2 ? mx(res[x / 2], res[x / 2 + 1]) : mx(mx(res[x / 2 - 1], res[x / 2]), res[x / 2 + 1]);
-          continue;
-        }
-        const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
-        float e = 0.0f;
-        for (int u = u0; u <= u1; ++u)
-          if (!(u % 2) || u == width - 1) e = mx(e, res[(u + 1) / 2]);
-        out[x] = e;
-      }
-    }
-  }
-  /* The candidates, cell by cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at
-     level 1 on the cells' finer lattice (every second row and column), at level 2 off it, whose score (the range
-     of the values its interpolation comes from: the two ends of its edge or the four corners around it, rendered
-     pixels or their own interpolation, cavr_refine_lattice) falls in a bin above lastBin. */
-  size_t n = 0;
-  for (int j = 0; j < cy; ++j) {
+/* What cavr_refine_mask's candidate search reads and writes (see there). */
+typedef struct Gather {
+  const float *rgbaf, *hmax;
+  const uint32_t *raySamples;
+  const uint8_t *mask;
+  float *scratch, *cost;
+  uint32_t *order;
+  float threshold, rayCost;
+  int width, height, level, lastBin, cx, cy;
+} Gather;
+
+enum { SCORE_BINS = 4096 }; /* level 1's scores in 1/4096 bins (larger ones share the top bin) */
+
+/* The candidates of the cell rows [j0, j1), from index n0 on (returns the index after the last), cell by cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at
+    level 1 on the cells' finer lattice (every second row and column), at level 2 off it, whose score (the range
+    of the values its interpolation comes from: the two ends of its edge or the four corners around it, rendered
+    pixels or their own interpolation, cavr_refine_lattice) falls in a bin above lastBin. */
+static size_t gather(const Gather *g, int j0, int j1, size_t n0) {
+  const float *rgbaf = g->rgbaf, *hmax = g->hmax, threshold = g->threshold, rayCost = g->rayCost;
+  const uint32_t *raySamples = g->raySamples;
+  const uint8_t *mask = g->mask;
+  float *scratch = g->scratch, *cost = g->cost;
+  uint32_t *order = g->order;
+  const int width = g->width, height = g->height, level = g->level, lastBin = g->lastBin, cx = g->cx, cy = g->cy;
+  enum { BINS = SCORE_BINS };
+  size_t n = n0;
+  for (int j = j0; j < j1; ++j) {
     const int y0 = cavr_refine_line(j, height), y1 = cavr_refine_line(j + 1, height), yEnd = j + 1 == cy ? y1 + 1 : y1;
     for (int i = 0; i < cx; ++i) {
       const int x0 = cavr_refine_line(i, width), x1 = cavr_refine_line(i + 1, width), xEnd = i + 1 == cx ? x1 + 1 : x1;
@@ -417,14 +375,145 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
           }
           const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
           if (bin <= lastBin) continue;
-          ++count[bin];
           order[n] = (uint32_t)p;
           scratch[n++] = sc;
         }
       }
     }
   }
+  return n;
+}
+
+/* Threads of the candidate search: bands of 4 cell rows, each written from its first pixel's index on (a band never
+   has more candidates than pixels), taken in turn. */
+typedef struct GatherTask {
+  const Gather *g;
+  size_t *end; /* per band: the index after its last candidate */
+  int bands;
+  atomic_int next;
+} GatherTask;
+
+static void *gather_worker(void *arg) {
+  GatherTask *t = (GatherTask *)arg;
+  for (int b; (b = atomic_fetch_add(&t->next, 1)) < t->bands;) {
+    const int j0 = 4 * b, j1 = j0 + 4 < t->g->cy ? j0 + 4 : t->g->cy;
+    t->end[b] = gather(t->g, j0, j1, (size_t)cavr_refine_line(j0, t->g->height) * (size_t)t->g->width);
+  }
+  return NULL;
+}
+
+/* The candidates of the whole image in cell order on up to `threads` threads: the bands' lists joined in order, so
+   the list is the one thread's whatever the count. Returns their number. */
+static size_t gather_all(const Gather *g, int threads) {
+  const int bands = (g->cy + 3) / 4;
+  if (threads > bands) threads = bands;
+  size_t *end = threads > 1 ? (size_t *)malloc(sizeof(size_t) * (size_t)bands) : NULL;
+  pthread_t *ids = threads > 1 ? (pthread_t *)malloc(sizeof(pthread_t) * (size_t)threads) : NULL;
+  if (!end || !ids) { /* one thread (or no memory for more) */
+    free(end);
+    free(ids);
+    return gather(g, 0, g->cy, 0);
+  }
+  GatherTask t;
+  t.g = g;
+  t.end = end;
+  t.bands = bands;
+  atomic_init(&t.next, 0);
+  int started = 0;
+  for (int i = 1; i < threads; ++i) {
+    if (pthread_create(&ids[i], NULL, gather_worker, &t) != 0) break;
+    started = i;
+  }
+  gather_worker(&t);
+  for (int i = 1; i <= started; ++i) pthread_join(ids[i], NULL);
+  size_t n = 0;
+  for (int b = 0; b < bands; ++b) {
+    const size_t first = (size_t)cavr_refine_line(4 * b, g->height) * (size_t)g->width, k = end[b] - first;
+    if (k && first != n) {
+      memmove(g->order + n, g->order + first, sizeof(uint32_t) * k);
+      memmove(g->scratch + n, g->scratch + first, sizeof(float) * k);
+      if (g->level == 2) memmove(g->cost + n, g->cost + first, sizeof(float) * k);
+    }
+    n += k;
+  }
+  free(end);
+  free(ids);
+  return n;
+}
+
+long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
+                      const uint32_t *raySamples, float rayCost, double work, uint8_t *mask, uint32_t *list,
+                      float *scratch, uint32_t *order, int threads) {
+  if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0 ||
+      !(rayCost >= 1.0f))
+    return -1;
+  const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
+  /* Scores in 1/4096 bins (scores are in [0, 1] for colours in [0, 1]; larger ones share the top bin). */
+  enum { BINS = SCORE_BINS };
+  int lastBin = (int)(threshold * (float)(BINS - 1)); /* units in bins <= lastBin are never refined */
+  if (lastBin < 0) lastBin = 0;
+  if (lastBin > BINS - 1) lastBin = BINS - 1;
+  uint32_t count[BINS];
+  memset(count, 0, sizeof count);
+  /* Level 2: the residual of each rendered lattice point that is not a corner (max over RGBA of |value - the mean
+     of its parents|, 0 elsewhere), on the lattice's grid (index (x + 1) / 2 per axis) after the candidates' scores
+     in scratch: how much its neighbourhood's detail departs from the interpolation. */
+  const int lw = width / 2 + 1;
+  float *residual = scratch + (size_t)width * height, *cost = residual + (size_t)lw * (size_t)(height / 2 + 1);
+  /* Level 2: per lattice row and pixel column x, the largest residual of that row's lattice points within 2 pixels
+     of x (a candidate's neighbourhood is then 2 or 3 lookups, one per lattice row within 2 pixels). */
+  float *hmax = cost + (size_t)width * height;
+  if (level == 2) {
+    memset(residual, 0, sizeof(float) * (size_t)lw * (size_t)(height / 2 + 1));
+    for (int j = 0; j < cy; ++j)
+      for (int i = 0; i < cx; ++i) {
+        int sx[3], sy[3];
+        const int nx = sub_lines(cavr_refine_line(i, width), cavr_refine_line(i + 1, width), sx),
+                  ny = sub_lines(cavr_refine_line(j, height), cavr_refine_line(j + 1, height), sy);
+        const float *corner[4] = {rgbaf + 4 * ((size_t)sy[0] * width + sx[0]),
+                                  rgbaf + 4 * ((size_t)sy[0] * width + sx[nx - 1]),
+                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[0]),
+                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[nx - 1])};
+        for (int b = 0; b < ny; ++b)
+          for (int a = 0; a < nx; ++a) {
+            const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
+            const size_t p = (size_t)sy[b] * width + sx[a];
+            if (!(midX || midY) || !mask[p]) continue;
+            /* Parents: the two corners of its edge, or the four corners for the centre. */
+            const int u0 = midX ? 0 : (a ? 1 : 0), u1 = midX ? 1 : u0, v0 = midY ? 0 : (b ? 1 : 0), v1 = midY ? 1 : v0;
+            float r = 0.0f;
+            for (int c = 0; c < 4; ++c) {
+              const float mean = 0.25f * (corner[2 * v0 + u0][c] + corner[2 * v0 + u1][c] + corner[2 * v1 + u0][c] +
+                                          corner[2 * v1 + u1][c]);
+              r = mx(r, fabsf(rgbaf[4 * p + c] - mean));
+            }
+            residual[(size_t)((sy[b] + 1) / 2) * lw + (sx[a] + 1) / 2] = r;
+          }
+      }
+    for (int g = 0; g <= height / 2; ++g) {
+      const float *res = residual + (size_t)g * lw;
+      float *out = hmax + (size_t)g * width;
+      for (int x = 0; x < width; ++x) {
+        if (x >= 2 && x + 3 < width) { /* inside: the lattice columns x - 2, x, x + 2 (x even) or x - 1, x + 1 */
+          out[x] = x % 2 ? mx(res[x / 2], res[x / 2 + 1]) : mx(mx(res[x / 2 - 1], res[x / 2]), res[x / 2 + 1]);
+          continue;
+        }
+        const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
+        float e = 0.0f;
+        for (int u = u0; u <= u1; ++u)
+          if (!(u % 2) || u == width - 1) e = mx(e, res[(u + 1) / 2]);
+        out[x] = e;
+      }
+    }
+  }
+  const Gather g = {rgbaf, hmax, raySamples, mask, scratch, cost, order, threshold, rayCost,
+                   width, height, level, lastBin, cx, cy};
+  const size_t n = gather_all(&g, threads);
   if (level == 2) return take_by_cost(scratch, cost, order, n, budget, work, mask, list);
+  for (size_t k = 0; k < n; ++k) {
+    const float sc = scratch[k];
+    ++count[sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0)]; /* NaN: bin 0 */
+  }
   /* Highest bins first, within budget: every candidate of the bins above the cut, then those of the cut's bin in
      candidate order while the budget lasts. */
   long total = 0;
