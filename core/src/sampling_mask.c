@@ -284,10 +284,12 @@ typedef struct Gather {
 
 enum { SCORE_BINS = 4096 }; /* level 1's scores in 1/4096 bins (larger ones share the top bin) */
 
-/* The candidates of the cell rows [j0, j1), from index n0 on (returns the index after the last), cell by cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at
-    level 1 on the cells' finer lattice (every second row and column), at level 2 off it, whose score (the range
-    of the values its interpolation comes from: the two ends of its edge or the four corners around it, rendered
-    pixels or their own interpolation, cavr_refine_lattice) falls in a bin above lastBin. */
+/* The candidates of the cell rows [j0, j1), written from index n0 on (returns the index after the last), cell by
+   cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at level 1 on the cells' finer
+   lattice (every second row and column), at level 2 off it, whose score (the range of the values its interpolation
+   comes from: the two ends of its edge or the four corners around it, rendered pixels or their own interpolation,
+   cavr_refine_lattice) falls in a bin above lastBin (level 1) or exceeds the threshold (level 2: its rank key in
+   scratch, its cost in cost). */
 static size_t gather(const Gather *g, int j0, int j1, size_t n0) {
   const float *rgbaf = g->rgbaf, *hmax = g->hmax, threshold = g->threshold, rayCost = g->rayCost;
   const uint32_t *raySamples = g->raySamples;
