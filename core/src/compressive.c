@@ -135,26 +135,27 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   job->deviceOnly = 2;
   CAVRError e = ops->render(dev, job, stats);
   const long total = lround((double)s->sampleFraction * (double)N);
-  long active =
-      e ? 0 : cavr_refine_active(fb->rgbaf, W, H, (s->shade ? REFINE_DENSITY_SHADED : REFINE_DENSITY) * s->sampleFraction);
+  const double density = s->shade ? REFINE_DENSITY_SHADED : REFINE_DENSITY;
+  long active = e ? 0 : cavr_refine_active(fb->rgbaf, W, H, density * s->sampleFraction);
   if (active > total - cast) active = total - cast;
   const long active0 = active;
   /* The work budget: the pilot is a uniform 1/16 of the pixels, so 16 x its work estimates the full frame's. */
-  const double alpha = REFINE_RAY_COST;
-  const double pilotWork = (double)stats->samples + alpha * (double)stats->rays, fullWork = pilotWork * (double)N / (double)cast;
+  const double pilotWork = (double)stats->samples + REFINE_RAY_COST * (double)stats->rays,
+               fullWork = pilotWork * (double)N / (double)cast;
   const double share = (s->shade ? REFINE_WORK_SHADED : REFINE_WORK) * (double)s->sampleFraction / 0.25;
   double work = (share < 1.0 ? share : 1.0) * fullWork - pilotWork;
   /* Level 1's rays cross structure: priced at twice the pilot's samples per ray that hit the volume box (1.8x on
      the CT shoulder) plus a ray's cost. Level 2 prices each candidate by the samples of the rays its interpolation
      comes from plus a ray's cost and spends the work left (cavr_refine_mask). */
-  const double perRay = 2.0 * (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1) + alpha;
+  const double perRay = 2.0 * (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1) + REFINE_RAY_COST;
   for (int level = 1; level <= 2 && !e && active > 0 && work > 0.0; ++level) {
     long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
     const double byWork = REFINE_LEVEL1_SHARE * work / (perRay > 1.0 ? perRay : 1.0);
     if (level == 1 && (double)budget > byWork) budget = (long)byWork;
     const float threshold = s->shade ? REFINE_THRESHOLD_SHADED : REFINE_THRESHOLD;
-    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples, (float)alpha, work,
-                                       fb->sampleMask, fresh, scratch, order, cavr_cpu_threads(dev));
+    const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples,
+                                       (float)REFINE_RAY_COST, work, fb->sampleMask, fresh, scratch, order,
+                                       cavr_cpu_threads(dev));
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);
     list->count = (size_t)more;
@@ -162,7 +163,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     job->deviceOnly = level == 1 ? 2 : 1;
     const uint64_t before = stats->samples, beforeRays = stats->rays;
     e = ops->render(dev, job, stats);
-    work -= (double)(stats->samples - before) + alpha * (double)(stats->rays - beforeRays);
+    work -= (double)(stats->samples - before) + REFINE_RAY_COST * (double)(stats->rays - beforeRays);
     cast += more;
     active -= more;
   }

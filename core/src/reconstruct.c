@@ -241,19 +241,25 @@ void cavr_fill_depth(const uint8_t *mask, int W, int H, int y0, int y1, float *d
     }
 }
 
+/* RGBA clamped to [0, 1] (NaN: 0) and its 8-bit values (round to nearest). */
+static inline void quantize(const float v[4], float c[4], uint8_t b[4]) {
+  for (int k = 0; k < 4; ++k) c[k] = v[k] > 0.0f ? (v[k] < 1.0f ? v[k] : 1.0f) : 0.0f;
+  for (int k = 0; k < 4; ++k) b[k] = (uint8_t)(int)(c[k] * 255.0f + 0.5f);
+}
+
 static inline void put(size_t p, const float v[4], float d, float *rgbaf, uint8_t *rgba8, float *depth) {
   float c[4];
   uint8_t b[4];
-  for (int k = 0; k < 4; ++k) c[k] = v[k] > 0.0f ? (v[k] < 1.0f ? v[k] : 1.0f) : 0.0f; /* NaN: 0 */
-  for (int k = 0; k < 4; ++k) b[k] = (uint8_t)(int)(c[k] * 255.0f + 0.5f);
+  quantize(v, c, b);
   memcpy(rgbaf + 4 * p, c, sizeof c);
   memcpy(rgba8 + 4 * p, b, sizeof b);
   depth[p] = d;
 }
 
-/* The outer taps' weight of the cubic convolution at a lattice cell's midpoint (the inner taps get 1/2 - it): -1/20,
-   between linear (0) and Catmull-Rom (-1/16), by measured PSNR on the four volumes of docs/benchmarks.md ("Shaded
-   REFINE: cubic interpolation"): Catmull-Rom gives colin27 shaded 0.1 dB more and the CT shoulder 0.04-0.1 dB less. */
+/* The outer taps' weight of the cubic convolution at a lattice cell's midpoint (the inner taps get 1/2 - it):
+   Catmull-Rom's -1/16, by measured PSNR on the four volumes of docs/benchmarks.md ("Shaded REFINE: a ray's set-up
+   counted as work"): against -1/20, colin27 shaded +0.08 dB (the row nearest its +5 dB target), the CT shoulder and
+   the foot -0.05 dB, cthead 0.00; -0.075 and -0.09 gave colin27 little more and the others less. */
 #define REFINE_CUBIC_OUTER (-0.0625f)
 
 static inline float minf(float a, float b) { return a < b ? a : b; }
@@ -310,7 +316,7 @@ static void interpolate_rows(const uint8_t *mask, int W, int H, int r0, int r1, 
     for (int t = my; t < 4; ++t) py[t] = py[0], wy[t] = 0.0f; /* 4 taps always (the added ones weigh 0) */
     const float *ry[4], *hy[4]; /* the taps' rows: lattice values, their horizontal cubic */
     for (int t = 0; t < 4; ++t)
-      ry[t] = rgbaf + (size_t)py[t] * 4 * W, hy[t] = hx + (size_t)(py[t] - l0 >= 0 ? py[t] - l0 : 0) * 4 * W;
+      ry[t] = rgbaf + (size_t)py[t] * 4 * W, hy[t] = hx + (size_t)(py[t] - l0) * 4 * W;
     /* The sub-cell's lattice rows (depth): y's lattice line at or below it, and the next. */
     int ya = onY ? y : y - 1;
     if (ya == H - 1) ya = ya - 2 > 0 ? (ya % 2 ? ya - 1 : ya - 2) : 0;
@@ -319,44 +325,53 @@ static void interpolate_rows(const uint8_t *mask, int W, int H, int r0, int r1, 
       if (fl[i]) continue; /* filled in pass 0 */
       const int xEnd = i + 1 == cx ? W : cavr_refine_line(i + 1, W);
       for (int x = cavr_refine_line(i, W) + (onY ? 1 : 0); x < xEnd; x += onY ? 2 : 1) {
-      const int onX = !(x % 2) || x == W - 1;
-      if (onX && onY) continue;
-      const size_t p = (size_t)y * W + x;
-      if (mask[p]) continue;
-      float v[4], lo[4], hi[4];
-      if (onY) { /* on a lattice row, between two lattice columns */
-        const float *a = rgbaf + 4 * (p - 1), *b = rgbaf + 4 * (p + 1), *h = hx + (size_t)(y - l0) * 4 * W + 4 * x;
-        for (int k = 0; k < 4; ++k) v[k] = h[k], lo[k] = minf(a[k], b[k]), hi[k] = maxf(a[k], b[k]);
-      } else if (onX) { /* on a lattice column, between two lattice rows */
-        const float *a = rgbaf + 4 * (p - (size_t)W), *b = rgbaf + 4 * (p + (size_t)W);
-        for (int k = 0; k < 4; ++k) {
-          v[k] = wy[0] * ry[0][4 * x + k] + wy[1] * ry[1][4 * x + k] + wy[2] * ry[2][4 * x + k] + wy[3] * ry[3][4 * x + k];
-          lo[k] = minf(a[k], b[k]), hi[k] = maxf(a[k], b[k]);
+        const int onX = !(x % 2) || x == W - 1;
+        if (onX && onY) continue;
+        const size_t p = (size_t)y * W + x;
+        if (mask[p]) continue;
+        float v[4], lo[4], hi[4];
+        if (onY) { /* on a lattice row, between two lattice columns */
+          const float *a = rgbaf + 4 * (p - 1), *b = rgbaf + 4 * (p + 1), *h = hx + (size_t)(y - l0) * 4 * W + 4 * x;
+          for (int k = 0; k < 4; ++k) v[k] = h[k], lo[k] = minf(a[k], b[k]), hi[k] = maxf(a[k], b[k]);
+        } else if (onX) { /* on a lattice column, between two lattice rows */
+          const float *a = rgbaf + 4 * (p - (size_t)W), *b = rgbaf + 4 * (p + (size_t)W);
+          for (int k = 0; k < 4; ++k) {
+            v[k] = wy[0] * ry[0][4 * x + k] + wy[1] * ry[1][4 * x + k] + wy[2] * ry[2][4 * x + k] +
+                   wy[3] * ry[3][4 * x + k];
+            lo[k] = minf(a[k], b[k]), hi[k] = maxf(a[k], b[k]);
+          }
+        } else { /* inside a 2x2 sub-cell: the vertical taps of the rows' horizontal cubic */
+          const float *c00 = rgbaf + 4 * (p - (size_t)W - 1), *c01 = c00 + 8, *c10 = rgbaf + 4 * (p + (size_t)W - 1),
+                      *c11 = c10 + 8;
+          for (int k = 0; k < 4; ++k) {
+            v[k] = wy[0] * hy[0][4 * x + k] + wy[1] * hy[1][4 * x + k] + wy[2] * hy[2][4 * x + k] +
+                   wy[3] * hy[3][4 * x + k];
+            lo[k] = minf(minf(c00[k], c01[k]), minf(c10[k], c11[k]));
+            hi[k] = maxf(maxf(c00[k], c01[k]), maxf(c10[k], c11[k]));
+          }
         }
-      } else { /* inside a 2x2 sub-cell: the vertical taps of the rows' horizontal cubic */
-        const float *c00 = rgbaf + 4 * (p - (size_t)W - 1), *c01 = c00 + 8, *c10 = rgbaf + 4 * (p + (size_t)W - 1),
-                    *c11 = c10 + 8;
-        for (int k = 0; k < 4; ++k) {
-          v[k] = wy[0] * hy[0][4 * x + k] + wy[1] * hy[1][4 * x + k] + wy[2] * hy[2][4 * x + k] + wy[3] * hy[3][4 * x + k];
-          lo[k] = minf(minf(c00[k], c01[k]), minf(c10[k], c11[k]));
-          hi[k] = maxf(maxf(c00[k], c01[k]), maxf(c10[k], c11[k]));
-        }
-      }
-      for (int k = 0; k < 4; ++k) v[k] = minf(maxf(v[k], lo[k]), hi[k]);
-      int xa = onX ? x : x - 1;
-      if (xa == W - 1) xa = xa % 2 ? xa - 1 : xa - 2;
-      const int xb = xa + 2 < W - 1 ? xa + 2 : W - 1;
-      const float d0 = minf(depth[(size_t)ya * W + xa], depth[(size_t)ya * W + xb]),
-                  d1 = minf(depth[(size_t)yb * W + xa], depth[(size_t)yb * W + xb]);
-      put(p, v, minf(d0, d1), rgbaf, rgba8, depth);
+        for (int k = 0; k < 4; ++k) v[k] = minf(maxf(v[k], lo[k]), hi[k]);
+        int xa = onX ? x : x - 1;
+        if (xa == W - 1) xa = xa % 2 ? xa - 1 : xa - 2;
+        const int xb = xa + 2 < W - 1 ? xa + 2 : W - 1;
+        const float d0 = minf(depth[(size_t)ya * W + xa], depth[(size_t)ya * W + xb]),
+                    d1 = minf(depth[(size_t)yb * W + xa], depth[(size_t)yb * W + xb]);
+        put(p, v, minf(d0, d1), rgbaf, rgba8, depth);
       }
     }
   }
 }
 
+/* Pass 1's scratch for a band of cellRows cell rows: hx's rows (the band's pixel rows and 3 lattice rows either
+   side, at most H), then the band's flat-cell flags. */
+static int scratch_rows(int H, int cellRows) {
+  const int rows = cellRows * CAVR_REFINE_CELL + 8;
+  return rows < H ? rows : H;
+}
+
 size_t cavr_refine_scratch_bytes(int W, int H, int cellRows) {
-  const int cx = cavr_refine_cells_per_axis(W), rows = cellRows * CAVR_REFINE_CELL + 8;
-  return sizeof(float) * 4 * (size_t)W * (size_t)(rows < H ? rows : H) + (size_t)cellRows * (size_t)cx;
+  return sizeof(float) * 4 * (size_t)W * (size_t)scratch_rows(H, cellRows) +
+         (size_t)cellRows * (size_t)cavr_refine_cells_per_axis(W);
 }
 
 void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1, int pass, float *rgbaf,
@@ -368,14 +383,14 @@ void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1
     const int r0 = cavr_refine_line(cy0, H), r1 = cy1 == cy ? H : cavr_refine_line(cy1, H);
     void *own = scratch ? NULL : malloc(cavr_refine_scratch_bytes(W, H, cy1 - cy0));
     float *hx = (float *)(scratch ? scratch : own);
-    const int rows = cy1 - cy0 == 0 ? 0 : ((cy1 - cy0) * CAVR_REFINE_CELL + 8 < H ? (cy1 - cy0) * CAVR_REFINE_CELL + 8 : H);
-    uint8_t *flat = hx ? (uint8_t *)(hx + 4 * (size_t)W * (size_t)rows) : NULL;
+    uint8_t *flat = hx ? (uint8_t *)(hx + 4 * (size_t)W * (size_t)scratch_rows(H, cy1 - cy0)) : NULL;
     if (hx) {
       for (int j = cy0; j < cy1; ++j) {
         const int y0 = cavr_refine_line(j, H), y1 = cavr_refine_line(j + 1, H);
-        for (int i = 0; i < cx; ++i)
-          flat[(size_t)(j - cy0) * cx + i] =
-              (uint8_t)cavr_refine_flat_cell(rgbaf, mask, W, cavr_refine_line(i, W), cavr_refine_line(i + 1, W), y0, y1);
+        for (int i = 0; i < cx; ++i) {
+          const int x0 = cavr_refine_line(i, W), x1 = cavr_refine_line(i + 1, W);
+          flat[(size_t)(j - cy0) * cx + i] = (uint8_t)cavr_refine_flat_cell(rgbaf, mask, W, x0, x1, y0, y1);
+        }
       }
       interpolate_rows(mask, W, H, r0, r1, cy0, flat, cx, hx, rgbaf, rgba8, depth);
     }
@@ -391,11 +406,9 @@ void cavr_refine_interpolate(const uint8_t *mask, int W, int H, int cy0, int cy1
         const size_t c[4] = {(size_t)y0 * W + x0, (size_t)y0 * W + x1, (size_t)y1 * W + x0, (size_t)y1 * W + x1};
         float d = depth[c[0]];
         for (int k = 1; k < 4; ++k) d = depth[c[k]] < d ? depth[c[k]] : d;
-        /* put()'s values once, copied to each pixel */
-        float one[1];
-        uint8_t b8[4];
         float bf[4];
-        put(0, rgbaf + 4 * c[0], d, bf, b8, one);
+        uint8_t b8[4];
+        quantize(rgbaf + 4 * c[0], bf, b8); /* once, copied to each pixel */
         for (int y = y0; y < yEnd; ++y)
           for (int x = x0; x < xEnd; ++x) {
             const size_t p = (size_t)y * W + x;

@@ -283,6 +283,9 @@ typedef struct Gather {
 } Gather;
 
 enum { SCORE_BINS = 4096 }; /* level 1's scores in 1/4096 bins (larger ones share the top bin) */
+static int score_bin(float sc) { /* NaN: bin 0 */
+  return sc >= 1.0f ? SCORE_BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(SCORE_BINS - 1)) : 0);
+}
 
 /* The candidates of the cell rows [j0, j1), written from index n0 on (returns the index after the last), cell by
    cell (rows of cells, then a cell's pixels row by row): every pixel without a ray, at level 1 on the cells' finer
@@ -375,8 +378,7 @@ static size_t gather(const Gather *g, int j0, int j1, size_t n0) {
             ++n;
             continue;
           }
-          const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
-          if (bin <= lastBin) continue;
+          if (score_bin(sc) <= lastBin) continue;
           order[n] = (uint32_t)p;
           scratch[n++] = sc;
         }
@@ -514,7 +516,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   if (level == 2) return take_by_cost(scratch, cost, order, n, budget, work, mask, list);
   for (size_t k = 0; k < n; ++k) {
     const float sc = scratch[k];
-    ++count[sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0)]; /* NaN: bin 0 */
+    ++count[score_bin(sc)];
   }
   /* Highest bins first, within budget: every candidate of the bins above the cut, then those of the cut's bin in
      candidate order while the budget lasts. */
@@ -524,7 +526,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   long room = budget - total, marked = 0;
   for (size_t k = 0; k < n; ++k) {
     const float sc = scratch[k];
-    const int bin = sc >= 1.0f ? BINS - 1 : (sc > 0.0f ? (int)(sc * (float)(BINS - 1)) : 0); /* NaN: bin 0 */
+    const int bin = score_bin(sc);
     if (bin < cut || bin <= lastBin) continue;
     if (bin == cut) {
       if (room <= 0) continue;
