@@ -97,7 +97,7 @@ int main(void) {
   CHECK(up);
   Scene s = colin(0);
   static const double margin[2] = {10.0, 5.0}; /* dB over 2x2 rays + bilinear: unshaded, shaded (see the top) */
-  /* Of the full frame's samples at 0.25 (budgets 0.34 and 0.50; at 0.5 twice: shaded, then all the samples). */
+  /* Of the full frame's samples at 0.25 (budgets 0.34 and 0.44 of the work; at 0.5 twice). */
   static const double maxWork[2] = {0.45, 0.6};
   for (int shade = 0; shade < 2; ++shade) {
     render(&s, shade, 1.0, CAVR_RECONSTRUCTION_LOCAL, &full);
