@@ -163,12 +163,12 @@ int main(void) {
   printf("headsq shaded %dx%d, 25%% of the rays: 2x2 rays + bilinear (ImageSampleDistance 2): PSNR %.2f dB\n", W, H,
          baseline);
 
-  /* REFINE (issue 13 item 3): a pilot grid, then rays where it disagrees, bilinear elsewhere. At most the ray
+  /* REFINE (issue 13 item 3): a pilot grid, then rays where it disagrees, cubic elsewhere. At most the ray
      budget and about 44% of the full frame's work (samples, and 12 a ray), shaded (60% of the samples allowed: the
      full frame's are estimated from the pilot; measured 43%), every pixel with a ray exactly the full render's,
      interpolated pixels within [0, 1] and their 8-bit plane consistent, and at least 5 dB over 2x2 rays + bilinear
-     on this real render (measured +6.35 dB: shaded, the head's skin texture is everywhere; docs/benchmarks.md); adaptive with REFINE is
-     refused. */
+     on this real render (measured +6.35 dB: shaded, the head's skin texture is everywhere; docs/benchmarks.md);
+     adaptive with REFINE is refused. */
   CHECK_ERR(cavrSetRenderCompressive(s.set, 0.5, CAVR_RECONSTRUCTION_REFINE, 1), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_OK(cavrSetRenderCompressive(s.set, 0.25, CAVR_RECONSTRUCTION_REFINE, 0));
   CHECK_OK(cavrCommitRenderSettings(s.set));
