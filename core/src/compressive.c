@@ -37,8 +37,10 @@ void cavr_compressive_free(CAVRFrameBuffer fb) {
   free(fb->tileStart);
   free(fb->refineScratch);
   free(fb->raySamples);
+  free(fb->rayFirst);
   fb->refineScratch = NULL;
   fb->raySamples = NULL;
+  fb->rayFirst = NULL;
   fb->refineScratchBytes = 0;
   fb->sampleMask = NULL;
   fb->rayPixels = fb->tileStart = NULL;
@@ -96,11 +98,15 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
 #define REFINE_WORK_SHADED 0.44
 #define REFINE_RAY_COST 12.0
 
+static atomic_int refineHint = 1;
+void cavr_refine_allow_hint(int allowed) { atomic_store(&refineHint, allowed != 0); }
+
 /*
  * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then the points of the
  * cells' finer lattice (every second row and column) whose parents disagree most, then the other pixels whose
  * interpolation's sources disagree most (cavr_refine_mask, pixel by pixel), within the ray budget; the back end
- * interpolates what is left (cavr_refine_interpolate).
+ * interpolates what is left (cavr_refine_interpolate). The levels' rays start at the pilot's depth hint
+ * (cavr_refine_hint_k, cpu_raycast.h).
  * job->rays points at `list`, whose arrays are the frame buffer's.
  */
 static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRenderJob *job, CAVRRayList *list,
@@ -119,13 +125,17 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   if (fb->refineScratchBytes < bytes) {
     free(fb->refineScratch);
     free(fb->raySamples);
+    free(fb->rayFirst);
     fb->refineScratch = malloc(bytes);
     fb->raySamples = (uint32_t *)malloc(sizeof(uint32_t) * N);
-    fb->refineScratchBytes = fb->refineScratch && fb->raySamples ? bytes : 0;
+    fb->rayFirst = (float *)malloc(sizeof(float) * N);
+    fb->refineScratchBytes = fb->refineScratch && fb->raySamples && fb->rayFirst ? bytes : 0;
     if (!fb->refineScratchBytes)
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
   }
   job->raySamples = fb->raySamples; /* each ray's samples: the last pass's costs */
+  job->rayFirst = fb->rayFirst;     /* each ray's first visible sample: the later passes' depth hint */
+  job->rayHint = 0;
   float *scratch = (float *)fb->refineScratch;
   uint32_t *order = (uint32_t *)(scratch + maskFloats), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
@@ -161,6 +171,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     list->count = (size_t)more;
     list->stamp = atomic_fetch_add(&nextStamp, 1);
     job->deviceOnly = level == 1 ? 2 : 1;
+    job->rayHint = atomic_load(&refineHint);
     const uint64_t before = stats->samples, beforeRays = stats->rays;
     e = ops->render(dev, job, stats);
     work -= (double)(stats->samples - before) + REFINE_RAY_COST * (double)(stats->rays - beforeRays);

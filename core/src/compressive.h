@@ -24,6 +24,10 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
  */
 void cavr_block_deviation(const float *rgbaf, const uint8_t *mask, int W, int H, double *weight);
 
+/** Let REFINE's levels start their rays at the pilot's depth hint (1, the default; cavr_refine_hint_k) or not (0:
+    every cast pixel is the full frame's; for tests and benchmarks). Thread-safe; the next frame sees it. */
+void cavr_refine_allow_hint(int allowed);
+
 /** Free a frame buffer's mask and ray list. */
 void cavr_compressive_free(CAVRFrameBuffer fb);
 

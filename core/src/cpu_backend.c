@@ -206,17 +206,18 @@ ALWAYS_INLINE void slice_sample(const Prep *p, int storage, int interp, const Ca
 
 ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int py, uint64_t *samples,
                             uint64_t *rays) {
-  float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
+  float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f, first = INFINITY;
   const uint64_t before = *samples;
   CavrRay r;
   if (cavr_ray_setup(p, px, py, &r)) {
     ++*rays;
-    if (p->blend == CAVR_BLEND_COMPOSITE) cavr_composite_march(p, storage, interp, &r, out, &depth, samples);
+    if (p->blend == CAVR_BLEND_COMPOSITE) cavr_composite_march(p, storage, interp, &r, out, &depth, &first, samples);
     else if (p->blend == CAVR_BLEND_ISOSURFACE) iso_march(p, storage, interp, &r, out, &depth, samples);
     else if (p->blend == CAVR_BLEND_SLICE) slice_sample(p, storage, interp, &r, out, &depth, samples);
     else intensity_march(p, storage, interp, &r, out, &depth, samples);
   }
   if (p->raySamples) p->raySamples[r.pix] = (uint32_t)(*samples - before);
+  if (p->rayFirst) p->rayFirst[r.pix] = first;
   cavr_write_pixel(p, r.pix, out, depth);
 }
 
@@ -505,6 +506,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.rgbaf = job->fb->rgbaf;
   p.depth = job->fb->depth;
   p.raySamples = job->raySamples;
+  p.rayFirst = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayFirst : NULL;
+  p.rayHint = p.rayFirst && job->rayHint;
   p.skip = fc.skip;
   cavr_hit_rectangle(&p);
 

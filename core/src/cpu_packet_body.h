@@ -143,6 +143,7 @@ typedef struct Lane {
   CavrLattice l;
   double visibleUntil;       /* the macro cell is known visible for midpoints before this t */
   float depth;
+  float first;               /* ray distance of the first visible sample (+inf: none yet) */
   float len;                 /* length of the current (clipped) segment */
 } Lane;
 
@@ -380,6 +381,7 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
   while (cavr_queue_next(q, &px, &py)) {
     float out[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (p->raySamples) p->raySamples[(size_t)py * p->W + px] = 0;
+    if (p->rayFirst) p->rayFirst[(size_t)py * p->W + px] = INFINITY;
     if (!cavr_ray_setup(p, px, py, &L->r)) {
       cavr_write_pixel(p, L->r.pix, out, 1.0f);
       continue;
@@ -387,15 +389,17 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
     ++*rays;
     cavr_lattice(p, &L->r, &L->l);
     if (!(L->l.k0 > -(1L << 30) && L->l.kFull1 < (1L << 30))) {
-      float depth = 1.0f;
+      float depth = 1.0f, first = INFINITY;
       const uint64_t before = *samples;
-      cavr_composite_march(p, p->storage, p->interp, &L->r, out, &depth, samples);
+      cavr_composite_march(p, p->storage, p->interp, &L->r, out, &depth, &first, samples);
       if (p->raySamples) p->raySamples[L->r.pix] = (uint32_t)(*samples - before);
+      if (p->rayFirst) p->rayFirst[L->r.pix] = first;
       cavr_write_pixel(p, L->r.pix, out, depth);
       continue;
     }
     L->visibleUntil = -1.0;
     L->depth = 1.0f;
+    L->first = INFINITY;
     if (p->raySamples) P->ns[i] = 0.0f;
     long k = L->l.kBegin;
     int32_t kc;
@@ -430,6 +434,7 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
 
 INLINE void lane_finish(const Prep *p, Packet *P, int i) {
   const float out[4] = {P->Cr[i], P->Cg[i], P->Cb[i], P->A[i]};
+  if (p->rayFirst) p->rayFirst[P->lane[i].r.pix] = P->lane[i].first;
   cavr_write_pixel(p, P->lane[i].r.pix, out, P->lane[i].depth);
 }
 
@@ -679,7 +684,8 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
           for (int i = 0; i < LANES; ++i)
             if (first >> i & 1) {
               Lane *L = &P.lane[i];
-              L->depth = cavr_window_depth(p, L->r.nearW, L->r.dirW, (float)midpoint(L, step, kv[i]));
+              L->first = (float)midpoint(L, step, kv[i]);
+              L->depth = cavr_window_depth(p, L->r.nearW, L->r.dirW, L->first);
             }
         }
         const VF w = vf_mul(vf_sub(one, A), a);

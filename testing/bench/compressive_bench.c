@@ -4,13 +4,14 @@
  *   cavr-compressive-bench --volume FILE.nhdr|FILE.raw [--dims X,Y,Z --type uint8 --spacing SX,SY,SZ]
  *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N] [--repeat R] [--name NAME]
  *       [--mode sweep|solve|bound] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
- *       [--methods global,local,adaptive,refine] [--threads N] [--clock wall|cpu]
+ *       [--methods global,local,adaptive,refine,refine-nohint] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
  *       [--interpolation linear|cubic] [--supersample 1|4|5|9|16]   (issue 12 item 6: expensive rays)
  *       [--dump DIR]   (the full render and each reconstruction as raw float RGBA files, for offline study)
  *
  * sweep: a full render (the reference) and, at each sample fraction, the global, local, adaptive and refine
- *   (CPU back end only) reconstructions (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
+ *   (CPU back end only; refine-nohint: without the pilot's depth hint, cavr_refine_allow_hint) reconstructions
+ *   (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
  *   of R; GPU frames leave the image in device memory, as ParaView's interactive renders would not, so the
  *   timing counts render + reconstruct, not the PCIe copy) against the full render's. At 25% and 11.1% also
  *   what VTK/ParaView do with the same rays: one ray per 2x2 / 3x3 pixels, then bilinear upscaling.
@@ -36,6 +37,8 @@
 
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
+#include "compressive.h" /* cavr_refine_allow_hint */
+#include "objects.h"     /* the frame buffer's sampling mask */
 
 #define DIE(...) (fprintf(stderr, "cavr-compressive-bench: " __VA_ARGS__), fprintf(stderr, "\n"), exit(1))
 
@@ -261,13 +264,15 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   check(b, cavrCommitRenderSettings(b->fullSet), "commit");
   static const struct { CAVRReconstruction rec; int adaptive; const char *name; } methods[] = {
       {CAVR_RECONSTRUCTION_GLOBAL, 0, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, "local"},
-      {CAVR_RECONSTRUCTION_LOCAL, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, "refine"}};
+      {CAVR_RECONSTRUCTION_LOCAL, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, "refine"},
+      {CAVR_RECONSTRUCTION_REFINE, 0, "refine-nohint"}};
   for (int k = 0; k < nf; ++k) {
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < 5; ++m) {
       if (!wanted(methods[m].name)) continue;
       if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && strcmp(b->backend, "cpu") != 0) continue; /* CPU only */
       check(b, cavrSetRenderCompressive(b->set, fractions[k], methods[m].rec, methods[m].adaptive), "fraction");
       check(b, cavrCommitRenderSettings(b->set), "commit");
+      cavr_refine_allow_hint(m != 4);
       double ms, pairFull;
       const double ratio = paired(b, &st, &ms, &pairFull);
       double kernel = st.kernelMilliseconds, solve = st.solveMilliseconds;
@@ -286,6 +291,18 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
       row(b, N, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, N, N),
           (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, pairFull, ratio,
           fullSamples > 0.0 ? (double)st.samples / fullSamples : 0.0);
+      if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && b->fb->sampleMask) { /* cast pixels against the full frame */
+        size_t cast = 0, off = 0;
+        float worst = 0.0f;
+        for (size_t q = 0; q < px; ++q) {
+          if (!b->fb->sampleMask[q]) continue;
+          float d = 0.0f;
+          for (int c = 0; c < 4; ++c) d = fmaxf(d, fabsf(out[4 * q + c] - full[4 * q + c]));
+          ++cast, off += d > 1.0f / 255.0f, worst = fmaxf(worst, d);
+        }
+        printf("  %s: %zu of %zu cast pixels differ from the full frame's by more than 1/255 (%.2f%%), at most %.3f\n",
+               methods[m].name, off, cast, 100.0 * (double)off / (double)(cast ? cast : 1), worst);
+      }
     }
     for (int n = 2; n <= 3; ++n)
       if (fabs(fractions[k] - 1.0 / (n * n)) < 0.02) {
@@ -444,6 +461,7 @@ int main(int argc, char **argv) {
     cavrReleaseFrameBuffer(b.fb);
   }
   if (b.csv) fclose(b.csv);
+  cavr_refine_allow_hint(1);
   cavrReleaseRenderSettings(b.set);
   cavrReleaseRenderSettings(b.fullSet);
   cavrReleaseCamera(b.cam);

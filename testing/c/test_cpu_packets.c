@@ -216,6 +216,10 @@ int main(void) {
   CHECK_OK(cavrSetRenderCompressive(s.set, 0.25, CAVR_RECONSTRUCTION_LOCAL, 1));
   CHECK_OK(cavrCommitRenderSettings(s.set));
   same(&s, "headsq compressive 25% adaptive");
+  /* REFINE: its levels' rays start at the depth hint the pilot's rays recorded (cavr_refine_hint_k), in both. */
+  CHECK_OK(cavrSetRenderCompressive(s.set, 0.25, CAVR_RECONSTRUCTION_REFINE, 0));
+  CHECK_OK(cavrCommitRenderSettings(s.set));
+  same(&s, "headsq compressive 25% refine");
   CHECK_OK(cavrSetRenderCompressive(s.set, 1.0, CAVR_RECONSTRUCTION_LOCAL, 0));
   CHECK_OK(cavrCommitRenderSettings(s.set));
   for (int t = 1; t <= 3; ++t) {
