@@ -10,7 +10,8 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 if [ "$MODE" = refine-cpu ]; then
   # Issue 13 item 3 on the GPU machine's quiet CPU (the 2-core VM is shared): REFINE at 25% of the rays against 2x2
   # rays + bilinear and the full frame, the four volumes of the issue-4 table, shaded (9 pairs) and unshaded (5), one
-  # thread, CPU time. CPU back end only (no CUDA build). Needs .devdata/{ct_shoulder_512x512x450,foot_256x256x256,
+  # thread, CPU time, with and without the pilot's depth hint (refine, refine-nohint: the same run); then shaded on 2
+  # and 16 threads, wall clock (refine_cpu_threads.txt). CPU back end only (no CUDA build). Needs .devdata/{ct_shoulder_512x512x450,foot_256x256x256,
   # cthead8bit_256x256x99}_uint8.raw.gz or .raw.xz (carried); colin27 is in data/. REFINE_PF="6 8": the shaded CT shoulder
   # again with the sparse rays' prefetch distance at those lattice steps (CAVR_PREFETCH_AHEAD, 4 by default).
   mkdir -p .devdata/raw
@@ -27,10 +28,10 @@ if [ "$MODE" = refine-cpu ]; then
       > "$OUT/$1_build.log" 2>&1 || { tail -20 "$OUT/$1_build.log"; exit 1; }
   }
   build_cpu build-cpu
-  row() { # row BUILD SHADE REPEAT NAME RAW DIMS SPACING TF CSV
+  row() { # row BUILD SHADE REPEAT NAME RAW DIMS SPACING TF CSV (TH threads, CLK clock: 1 and cpu by default)
     "$1"/testing/cavr-compressive-bench --volume "$5" --dims "$6" --type uint8 --spacing "$7" --tf "$8" --name "$4" \
-      --backend cpu --size 512 --fractions 0.25 --methods refine --shade "$2" --repeat "$3" --threads 1 --clock cpu \
-      --csv "$9" | awk '$6=="refine"||$6=="bilinear2"'
+      --backend cpu --size 512 --fractions 0.25 --methods refine,refine-nohint --shade "$2" --repeat "$3" \
+      --threads "${TH:-1}" --clock "${CLK:-cpu}" --csv "$9" | awk '$6 ~ /^refine/ || $6=="bilinear2" || $1 ~ /^refine/'
   }
   VOLS="ct_shoulder:.devdata/raw/ct_shoulder_512x512x450_uint8.raw:512,512,450:1,1,1:ct-bone
 foot:.devdata/raw/foot_256x256x256_uint8.raw:256,256,256:1,1,1:ct-bone
@@ -42,6 +43,11 @@ colin27:.devdata/raw/colin27.raw:301,370,316:0.5,0.5,0.5:mri"
       row build-cpu $S $R $name $raw $dims $sp $tf "$OUT/refine_cpu1.csv"
     done
   done 2>&1 | tee "$OUT/refine_cpu1.txt"
+  for T in 2 16; do
+    echo "$VOLS" | while IFS=: read -r name raw dims sp tf; do
+      TH=$T CLK=wall row build-cpu 1 9 $name $raw $dims $sp $tf "$OUT/refine_cpu_threads$T.csv" | sed "s/^/$T threads: /"
+    done
+  done 2>&1 | tee "$OUT/refine_cpu_threads.txt"
   for pf in ${REFINE_PF:-}; do
     build_cpu build-cpu-pf$pf "-DCAVR_PREFETCH_AHEAD=$pf"
     for b in build-cpu build-cpu-pf$pf; do

@@ -1050,7 +1050,7 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);
   stats->backend = dev->backend;
-  CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb, NULL, 0, NULL, NULL, 0};
+  CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb, NULL, 0, NULL, NULL, NULL};
   fb->devicePlanes[0] = fb->devicePlanes[1] = fb->devicePlanes[2] = NULL;
   double t0 = now_ms();
   /* A volume the GPU could not hold (out of device memory) renders on the CPU. */

@@ -29,10 +29,10 @@ typedef struct CAVRRenderJob {
   int deviceOnly;            /**< GPU: leave the image in device memory (a reconstruction follows); 2: but copy the
                                   float colour back (the host computes adaptive sampling's block statistics) */
   uint32_t *raySamples;      /**< CPU, not NULL: each listed pixel's samples (as stats->samples counts them) */
-  float *rayFirst;           /**< CPU, composite, not NULL: each listed pixel's first visible sample (ray distance t,
-                                  world units from the eye; +inf: none), REFINE's depth hint (cavr_refine_hint_k) */
-  int rayHint;               /**< CPU, composite, with rayFirst: the rays start at cavr_refine_hint_k (REFINE's
-                                  passes after the pilot) */
+  float *rayFirst;           /**< CPU, composite, not NULL (REFINE's pilot): each listed pixel's first visible sample
+                                  (ray distance t, world units from the eye; +inf: none) */
+  const float *rayHint;      /**< CPU, composite, not NULL (REFINE's later passes): the pilot's rayFirst; the rays
+                                  start at cavr_refine_hint_k. Read only while they are cast: no pass writes both. */
 } CAVRRenderJob;
 
 typedef struct CAVRBackendOps {

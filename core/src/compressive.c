@@ -134,8 +134,8 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
   }
   job->raySamples = fb->raySamples; /* each ray's samples: the last pass's costs */
-  job->rayFirst = fb->rayFirst;     /* each ray's first visible sample: the later passes' depth hint */
-  job->rayHint = 0;
+  job->rayFirst = fb->rayFirst;     /* the pilot's first visible samples: the later passes' depth hint */
+  job->rayHint = NULL;
   float *scratch = (float *)fb->refineScratch;
   uint32_t *order = (uint32_t *)(scratch + maskFloats), *fresh = order + N;
   long cast = cavr_refine_pilot_mask(W, H, fb->sampleMask, fresh);
@@ -171,7 +171,8 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     list->count = (size_t)more;
     list->stamp = atomic_fetch_add(&nextStamp, 1);
     job->deviceOnly = level == 1 ? 2 : 1;
-    job->rayHint = atomic_load(&refineHint);
+    job->rayFirst = NULL; /* read, not written, from here on */
+    job->rayHint = atomic_load(&refineHint) ? fb->rayFirst : NULL;
     const uint64_t before = stats->samples, beforeRays = stats->rays;
     e = ops->render(dev, job, stats);
     work -= (double)(stats->samples - before) + REFINE_RAY_COST * (double)(stats->rays - beforeRays);

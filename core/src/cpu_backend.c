@@ -507,7 +507,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.depth = job->fb->depth;
   p.raySamples = job->raySamples;
   p.rayFirst = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayFirst : NULL;
-  p.rayHint = p.rayFirst && job->rayHint;
+  p.rayHint = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayHint : NULL;
   p.skip = fc.skip;
   cavr_hit_rectangle(&p);
 

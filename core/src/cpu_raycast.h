@@ -68,9 +68,10 @@ typedef struct Prep {
   uint8_t *rgba8;
   float *rgbaf, *depth;
   uint32_t *raySamples;          /* not NULL: each cast pixel's samples (REFINE's sparse frames) */
-  float *rayFirst;               /* composite, not NULL: each cast pixel's first visible sample, ray distance t
-                                    (+inf: none) (REFINE's sparse frames) */
-  int rayHint;                   /* 1 (with rayFirst): rays start at cavr_refine_hint_k */
+  float *rayFirst;               /* composite, not NULL (REFINE's pilot): each cast pixel's first visible sample,
+                                    ray distance t (+inf: none) */
+  const float *rayHint;          /* composite, not NULL (REFINE's later passes): the pilot's rayFirst, read only;
+                                    rays start at cavr_refine_hint_k */
 } Prep;
 
 /* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */
@@ -371,7 +372,7 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
 /*
  * REFINE's depth hint (issue 13 item 3): a ray of a refinement pass (cavr_refine_mask's levels, after the pilot)
  * starts CAVR_REFINE_HINT_STEPS samples before the nearest first visible sample of the pilot rays at its cell's
- * four corners (CAVR_REFINE_CELL pixels apart; rayFirst), skipping what lies in front: the empty-space walk and the
+ * four corners (CAVR_REFINE_CELL pixels apart; the pilot's rayFirst as p->rayHint), skipping what lies in front: the empty-space walk and the
  * transparent samples before the surface, which those rays spend most of their macro-cell steps on. Returns that
  * lattice index (samples at k * step .. (k + 1) * step of ray distance), or LONG_MIN where no corner saw anything.
  * Not exact: a feature nearer than every corner's first visible sample and narrower than the corners' spacing is
@@ -379,7 +380,8 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
  * four volumes of docs/benchmarks.md ("REFINE's depth hint"): the same frame 9-13% faster, +0.1..+0.6 dB at the same
  * work; cast pixels that differ from the full frame's by more than 1/255: 1.4% on the CT shoulder (isolated bright
  * specks), 0.6% on the foot, none on cthead and colin27; wider neighbourhoods missed fewer and gave back most of
- * the gain.
+ * the gain. The passes that read the hints write none (the pilot's pass records them), so no line of them moves
+ * between cores while they are read.
  */
 #define CAVR_REFINE_HINT_STEPS 4
 CAVR_ALWAYS_INLINE long cavr_refine_hint_k(const Prep *p, size_t pix) {
@@ -389,7 +391,7 @@ CAVR_ALWAYS_INLINE long cavr_refine_hint_k(const Prep *p, size_t pix) {
   const int j = py / CAVR_REFINE_CELL < cy ? py / CAVR_REFINE_CELL : cy - 1;
   const size_t x0 = (size_t)cavr_refine_line(i, p->W), x1 = (size_t)cavr_refine_line(i + 1, p->W);
   const size_t y0 = (size_t)cavr_refine_line(j, p->H) * p->W, y1 = (size_t)cavr_refine_line(j + 1, p->H) * p->W;
-  const float *f = p->rayFirst;
+  const float *f = p->rayHint;
   const float t = cavr_minf(cavr_minf(f[y0 + x0], f[y0 + x1]), cavr_minf(f[y1 + x0], f[y1 + x1]));
   const double k = floor((double)t / (double)p->step) - CAVR_REFINE_HINT_STEPS;
   return k > -1e15 && k < 1e15 ? (long)k : LONG_MIN; /* +inf (nothing seen) or NaN: no hint */

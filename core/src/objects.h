@@ -124,7 +124,7 @@ struct CAVRFrameBufferImpl {
   void *refineScratch;           /* CAVR_RECONSTRUCTION_REFINE's scratch (compressive.c), refineScratchBytes */
   size_t refineScratchBytes;
   uint32_t *raySamples;          /* REFINE: width*height, each cast pixel's samples in the last frame (CPU casters) */
-  float *rayFirst;               /* REFINE: width*height, each cast pixel's first visible sample's ray distance (CPU) */
+  float *rayFirst;               /* REFINE: width*height, the pilot rays' first visible samples' ray distance (CPU) */
   size_t rayCount;
   float maskFraction;            /* fraction the mask was built for; 0 = none */
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */
