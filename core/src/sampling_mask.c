@@ -388,48 +388,61 @@ static size_t gather(const Gather *g, int j0, int j1, size_t n0) {
   return n;
 }
 
-/* Threads of the candidate search: bands of 4 cell rows, each written from its first pixel's index on (a band never
-   has more candidates than pixels), taken in turn. */
-typedef struct GatherTask {
-  const Gather *g;
-  size_t *end; /* per band: the index after its last candidate */
-  int bands;
+/* Bands of 4 cell rows on up to `threads` threads (the caller one of them), taken in turn: fn(ctx, band, j0, j1)
+   for the cell rows [j0, j1) of each band; a band's work must not depend on which thread does it. */
+typedef struct BandTask {
+  void (*fn)(void *ctx, int band, int j0, int j1);
+  void *ctx;
+  int bands, cy;
   atomic_int next;
-} GatherTask;
+} BandTask;
 
-static void *gather_worker(void *arg) {
-  GatherTask *t = (GatherTask *)arg;
-  for (int b; (b = atomic_fetch_add(&t->next, 1)) < t->bands;) {
-    const int j0 = 4 * b, j1 = j0 + 4 < t->g->cy ? j0 + 4 : t->g->cy;
-    t->end[b] = gather(t->g, j0, j1, (size_t)cavr_refine_line(j0, t->g->height) * (size_t)t->g->width);
-  }
+static void *band_worker(void *arg) {
+  BandTask *t = (BandTask *)arg;
+  for (int b; (b = atomic_fetch_add(&t->next, 1)) < t->bands;)
+    t->fn(t->ctx, b, 4 * b, 4 * b + 4 < t->cy ? 4 * b + 4 : t->cy);
   return NULL;
+}
+
+static void run_bands(void (*fn)(void *, int, int, int), void *ctx, int cy, int threads) {
+  BandTask t;
+  t.fn = fn;
+  t.ctx = ctx;
+  t.cy = cy;
+  t.bands = (cy + 3) / 4;
+  atomic_init(&t.next, 0);
+  if (threads > t.bands) threads = t.bands;
+  pthread_t *ids = threads > 1 ? (pthread_t *)malloc(sizeof(pthread_t) * (size_t)threads) : NULL;
+  int started = 0;
+  for (int i = 1; ids && i < threads; ++i) { /* fewer threads if the system refuses (or no memory for ids) */
+    if (pthread_create(&ids[i], NULL, band_worker, &t) != 0) break;
+    started = i;
+  }
+  band_worker(&t);
+  for (int i = 1; i <= started; ++i) pthread_join(ids[i], NULL);
+  free(ids);
+}
+
+/* The candidate search's bands: each band's candidates written from its first pixel's index on (a band never has
+   more candidates than pixels), end[band] = the index after its last. */
+typedef struct GatherBands {
+  const Gather *g;
+  size_t *end;
+} GatherBands;
+
+static void gather_band(void *ctx, int band, int j0, int j1) {
+  GatherBands *b = (GatherBands *)ctx;
+  b->end[band] = gather(b->g, j0, j1, (size_t)cavr_refine_line(j0, b->g->height) * (size_t)b->g->width);
 }
 
 /* The candidates of the whole image in cell order on up to `threads` threads: the bands' lists joined in order, so
    the list is the one thread's whatever the count. Returns their number. */
 static size_t gather_all(const Gather *g, int threads) {
   const int bands = (g->cy + 3) / 4;
-  if (threads > bands) threads = bands;
-  size_t *end = threads > 1 ? (size_t *)malloc(sizeof(size_t) * (size_t)bands) : NULL;
-  pthread_t *ids = threads > 1 ? (pthread_t *)malloc(sizeof(pthread_t) * (size_t)threads) : NULL;
-  if (!end || !ids) { /* one thread (or no memory for more) */
-    free(end);
-    free(ids);
-    return gather(g, 0, g->cy, 0);
-  }
-  GatherTask t;
-  t.g = g;
-  t.end = end;
-  t.bands = bands;
-  atomic_init(&t.next, 0);
-  int started = 0;
-  for (int i = 1; i < threads; ++i) {
-    if (pthread_create(&ids[i], NULL, gather_worker, &t) != 0) break;
-    started = i;
-  }
-  gather_worker(&t);
-  for (int i = 1; i <= started; ++i) pthread_join(ids[i], NULL);
+  size_t *end = threads > 1 && bands > 1 ? (size_t *)malloc(sizeof(size_t) * (size_t)bands) : NULL;
+  if (!end) return gather(g, 0, g->cy, 0); /* one thread (or no memory for more) */
+  GatherBands gb = {g, end};
+  run_bands(gather_band, &gb, g->cy, threads);
   size_t n = 0;
   for (int b = 0; b < bands; ++b) {
     const size_t first = (size_t)cavr_refine_line(4 * b, g->height) * (size_t)g->width, k = end[b] - first;
@@ -441,8 +454,71 @@ static size_t gather_all(const Gather *g, int threads) {
     n += k;
   }
   free(end);
-  free(ids);
   return n;
+}
+
+/* Level 2's neighbourhood residuals, for the cell rows [j0, j1) (see cavr_refine_mask): the residual of each
+   rendered lattice point that is not a corner (max over RGBA of |value - the mean of its parents|, 0 elsewhere) on
+   the lattice's grid (index (x + 1) / 2 per axis), then per lattice row and pixel column x the largest residual of
+   that row's lattice points within 2 pixels of x. A band writes only its own lattice rows: those of its cells but
+   their last (the next band's first), which the image's last cell row keeps. */
+typedef struct Residuals {
+  const float *rgbaf;
+  const uint8_t *mask;
+  float *residual, *hmax;
+  int width, height, cx, cy;
+} Residuals;
+
+static void residual_band(void *ctx, int band, int j0, int j1) {
+  (void)band;
+  const Residuals *r = (const Residuals *)ctx;
+  const int width = r->width, height = r->height, lw = width / 2 + 1;
+  const float *rgbaf = r->rgbaf;
+  const uint8_t *mask = r->mask;
+  /* The band's lattice rows [g0, g1): even pixel rows from its first line, and the image's last row in the last band. */
+  const int g0 = cavr_refine_line(j0, height) / 2, g1 = j1 == r->cy ? height / 2 + 1 : cavr_refine_line(j1, height) / 2;
+  memset(r->residual + (size_t)g0 * lw, 0, sizeof(float) * (size_t)lw * (size_t)(g1 - g0));
+  for (int j = j0; j < j1; ++j)
+    for (int i = 0; i < r->cx; ++i) {
+      int sx[3], sy[3];
+      const int nx = sub_lines(cavr_refine_line(i, width), cavr_refine_line(i + 1, width), sx),
+                ny = sub_lines(cavr_refine_line(j, height), cavr_refine_line(j + 1, height), sy);
+      const float *corner[4] = {rgbaf + 4 * ((size_t)sy[0] * width + sx[0]),
+                                rgbaf + 4 * ((size_t)sy[0] * width + sx[nx - 1]),
+                                rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[0]),
+                                rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[nx - 1])};
+      const int rows = j + 1 == r->cy ? ny : ny - 1;
+      for (int b = 0; b < rows; ++b)
+        for (int a = 0; a < nx; ++a) {
+          const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
+          const size_t p = (size_t)sy[b] * width + sx[a];
+          if (!(midX || midY) || !mask[p]) continue;
+          /* Parents: the two corners of its edge, or the four corners for the centre. */
+          const int u0 = midX ? 0 : (a ? 1 : 0), u1 = midX ? 1 : u0, v0 = midY ? 0 : (b ? 1 : 0), v1 = midY ? 1 : v0;
+          float e = 0.0f;
+          for (int c = 0; c < 4; ++c) {
+            const float mean = 0.25f * (corner[2 * v0 + u0][c] + corner[2 * v0 + u1][c] + corner[2 * v1 + u0][c] +
+                                        corner[2 * v1 + u1][c]);
+            e = mx(e, fabsf(rgbaf[4 * p + c] - mean));
+          }
+          r->residual[(size_t)((sy[b] + 1) / 2) * lw + (sx[a] + 1) / 2] = e;
+        }
+    }
+  for (int g = g0; g < g1; ++g) {
+    const float *res = r->residual + (size_t)g * lw;
+    float *out = r->hmax + (size_t)g * width;
+    for (int x = 0; x < width; ++x) {
+      if (x >= 2 && x + 3 < width) { /* inside: the lattice columns x - 2, x, x + 2 (x even) or x - 1, x + 1 */
+        out[x] = x % 2 ? mx(res[x / 2], res[x / 2 + 1]) : mx(mx(res[x / 2 - 1], res[x / 2]), res[x / 2 + 1]);
+        continue;
+      }
+      const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
+      float e = 0.0f;
+      for (int u = u0; u <= u1; ++u)
+        if (!(u % 2) || u == width - 1) e = mx(e, res[(u + 1) / 2]);
+      out[x] = e;
+    }
+  }
 }
 
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
@@ -459,56 +535,14 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   if (lastBin > BINS - 1) lastBin = BINS - 1;
   uint32_t count[BINS];
   memset(count, 0, sizeof count);
-  /* Level 2: the residual of each rendered lattice point that is not a corner (max over RGBA of |value - the mean
-     of its parents|, 0 elsewhere), on the lattice's grid (index (x + 1) / 2 per axis) after the candidates' scores
-     in scratch: how much its neighbourhood's detail departs from the interpolation. */
+  /* Level 2: the residuals of the rendered lattice points and their per-row maxima (residual_band), on the
+     lattice's grid after the candidates' scores and costs in scratch. */
   const int lw = width / 2 + 1;
   float *residual = scratch + (size_t)width * height, *cost = residual + (size_t)lw * (size_t)(height / 2 + 1);
-  /* Level 2: per lattice row and pixel column x, the largest residual of that row's lattice points within 2 pixels
-     of x (a candidate's neighbourhood is then 2 or 3 lookups, one per lattice row within 2 pixels). */
   float *hmax = cost + (size_t)width * height;
   if (level == 2) {
-    memset(residual, 0, sizeof(float) * (size_t)lw * (size_t)(height / 2 + 1));
-    for (int j = 0; j < cy; ++j)
-      for (int i = 0; i < cx; ++i) {
-        int sx[3], sy[3];
-        const int nx = sub_lines(cavr_refine_line(i, width), cavr_refine_line(i + 1, width), sx),
-                  ny = sub_lines(cavr_refine_line(j, height), cavr_refine_line(j + 1, height), sy);
-        const float *corner[4] = {rgbaf + 4 * ((size_t)sy[0] * width + sx[0]),
-                                  rgbaf + 4 * ((size_t)sy[0] * width + sx[nx - 1]),
-                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[0]),
-                                  rgbaf + 4 * ((size_t)sy[ny - 1] * width + sx[nx - 1])};
-        for (int b = 0; b < ny; ++b)
-          for (int a = 0; a < nx; ++a) {
-            const int midX = a > 0 && a + 1 < nx, midY = b > 0 && b + 1 < ny;
-            const size_t p = (size_t)sy[b] * width + sx[a];
-            if (!(midX || midY) || !mask[p]) continue;
-            /* Parents: the two corners of its edge, or the four corners for the centre. */
-            const int u0 = midX ? 0 : (a ? 1 : 0), u1 = midX ? 1 : u0, v0 = midY ? 0 : (b ? 1 : 0), v1 = midY ? 1 : v0;
-            float r = 0.0f;
-            for (int c = 0; c < 4; ++c) {
-              const float mean = 0.25f * (corner[2 * v0 + u0][c] + corner[2 * v0 + u1][c] + corner[2 * v1 + u0][c] +
-                                          corner[2 * v1 + u1][c]);
-              r = mx(r, fabsf(rgbaf[4 * p + c] - mean));
-            }
-            residual[(size_t)((sy[b] + 1) / 2) * lw + (sx[a] + 1) / 2] = r;
-          }
-      }
-    for (int g = 0; g <= height / 2; ++g) {
-      const float *res = residual + (size_t)g * lw;
-      float *out = hmax + (size_t)g * width;
-      for (int x = 0; x < width; ++x) {
-        if (x >= 2 && x + 3 < width) { /* inside: the lattice columns x - 2, x, x + 2 (x even) or x - 1, x + 1 */
-          out[x] = x % 2 ? mx(res[x / 2], res[x / 2 + 1]) : mx(mx(res[x / 2 - 1], res[x / 2]), res[x / 2 + 1]);
-          continue;
-        }
-        const int u0 = x - 2 > 0 ? x - 2 : 0, u1 = x + 2 < width - 1 ? x + 2 : width - 1;
-        float e = 0.0f;
-        for (int u = u0; u <= u1; ++u)
-          if (!(u % 2) || u == width - 1) e = mx(e, res[(u + 1) / 2]);
-        out[x] = e;
-      }
-    }
+    Residuals r = {rgbaf, mask, residual, hmax, width, height, cx, cy};
+    run_bands(residual_band, &r, cy, threads);
   }
   const Gather g = {rgbaf, hmax, raySamples, mask, scratch, cost, order, threshold, rayCost,
                    width, height, level, lastBin, cx, cy};
