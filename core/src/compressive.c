@@ -127,8 +127,10 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     free(fb->raySamples);
     free(fb->rayFirst);
     fb->refineScratch = malloc(bytes);
-    fb->raySamples = (uint32_t *)malloc(sizeof(uint32_t) * N);
-    fb->rayFirst = (float *)malloc(sizeof(float) * N);
+    /* Cache-line aligned: a 16-pixel tile's row of them is then one line, never shared with the neighbouring
+       tile's (which another thread may be writing at the same time). */
+    fb->raySamples = (uint32_t *)aligned_alloc(64, (sizeof(uint32_t) * N + 63) / 64 * 64);
+    fb->rayFirst = (float *)aligned_alloc(64, (sizeof(float) * N + 63) / 64 * 64);
     fb->refineScratchBytes = fb->refineScratch && fb->raySamples && fb->rayFirst ? bytes : 0;
     if (!fb->refineScratchBytes)
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for refinement");
