@@ -127,8 +127,8 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     free(fb->raySamples);
     free(fb->rayFirst);
     fb->refineScratch = malloc(bytes);
-    /* Cache-line aligned: a 16-pixel tile's row of them is then one line, never shared with the neighbouring
-       tile's (which another thread may be writing at the same time). */
+    /* Cache-line aligned: where the width is a multiple of 16 (512, 1024, ...) a 16-pixel tile's row of them is one
+       line, never shared with the neighbouring tile's (which another thread may be writing at the same time). */
     fb->raySamples = (uint32_t *)aligned_alloc(64, (sizeof(uint32_t) * N + 63) / 64 * 64);
     fb->rayFirst = (float *)aligned_alloc(64, (sizeof(float) * N + 63) / 64 * 64);
     fb->refineScratchBytes = fb->refineScratch && fb->raySamples && fb->rayFirst ? bytes : 0;
@@ -159,6 +159,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   /* Level 1's rays cross structure: priced at twice the pilot's samples per ray that hit the volume box (1.8x on
      the CT shoulder) plus a ray's cost. Level 2 prices each candidate by the samples of the rays its interpolation
      comes from plus a ray's cost and spends the work left (cavr_refine_mask). */
+  const int hint = atomic_load(&refineHint); /* one setting for the frame's levels */
   const double perRay = 2.0 * (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1) + REFINE_RAY_COST;
   for (int level = 1; level <= 2 && !e && active > 0 && work > 0.0; ++level) {
     long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
@@ -174,7 +175,7 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
     list->stamp = atomic_fetch_add(&nextStamp, 1);
     job->deviceOnly = level == 1 ? 2 : 1;
     job->rayFirst = NULL; /* read, not written, from here on */
-    job->rayHint = atomic_load(&refineHint) ? fb->rayFirst : NULL;
+    job->rayHint = hint ? fb->rayFirst : NULL;
     const uint64_t before = stats->samples, beforeRays = stats->rays;
     e = ops->render(dev, job, stats);
     work -= (double)(stats->samples - before) + REFINE_RAY_COST * (double)(stats->rays - beforeRays);

@@ -508,6 +508,8 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   p.raySamples = job->raySamples;
   p.rayFirst = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayFirst : NULL;
   p.rayHint = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayHint : NULL;
+  p.refineCells[0] = cavr_refine_cells_per_axis(p.W);
+  p.refineCells[1] = cavr_refine_cells_per_axis(p.H);
   p.skip = fc.skip;
   cavr_hit_rectangle(&p);
 

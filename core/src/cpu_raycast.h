@@ -72,6 +72,7 @@ typedef struct Prep {
                                     ray distance t (+inf: none) */
   const float *rayHint;          /* composite, not NULL (REFINE's later passes): the pilot's rayFirst, read only;
                                     rays start at cavr_refine_hint_k */
+  int refineCells[2];            /* with rayHint: cavr_refine_cells_per_axis of W and H */
 } Prep;
 
 /* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */
@@ -386,7 +387,7 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
 #define CAVR_REFINE_HINT_STEPS 4
 CAVR_ALWAYS_INLINE long cavr_refine_hint_k(const Prep *p, size_t pix) {
   const int px = (int)(pix % (size_t)p->W), py = (int)(pix / (size_t)p->W);
-  const int cx = cavr_refine_cells_per_axis(p->W), cy = cavr_refine_cells_per_axis(p->H);
+  const int cx = p->refineCells[0], cy = p->refineCells[1];
   const int i = px / CAVR_REFINE_CELL < cx ? px / CAVR_REFINE_CELL : cx - 1;
   const int j = py / CAVR_REFINE_CELL < cy ? py / CAVR_REFINE_CELL : cy - 1;
   const size_t x0 = (size_t)cavr_refine_line(i, p->W), x1 = (size_t)cavr_refine_line(i + 1, p->W);
@@ -394,7 +395,8 @@ CAVR_ALWAYS_INLINE long cavr_refine_hint_k(const Prep *p, size_t pix) {
   const float *f = p->rayHint;
   const float t = cavr_minf(cavr_minf(f[y0 + x0], f[y0 + x1]), cavr_minf(f[y1 + x0], f[y1 + x1]));
   const double k = floor((double)t / (double)p->step) - CAVR_REFINE_HINT_STEPS;
-  return k > -1e15 && k < 1e15 ? (long)k : LONG_MIN; /* +inf (nothing seen) or NaN: no hint */
+  /* +inf (nothing seen), NaN or out of the casters' range (the packets' lattice indices stay below 2^30): no hint */
+  return k > -1073741824.0 && k < 1073741824.0 ? (long)k : LONG_MIN;
 }
 
 /* The composite march of a ray in lattice terms: segments k of [k step, (k+1) step]; kFull0..kFull1 lie wholly

@@ -262,17 +262,17 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0, 1.0);
   check(b, cavrSetRenderShading(b->fullSet, shade, 0.1, 0.7, 0.2, 10), "shading");
   check(b, cavrCommitRenderSettings(b->fullSet), "commit");
-  static const struct { CAVRReconstruction rec; int adaptive; const char *name; } methods[] = {
-      {CAVR_RECONSTRUCTION_GLOBAL, 0, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, "local"},
-      {CAVR_RECONSTRUCTION_LOCAL, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, "refine"},
-      {CAVR_RECONSTRUCTION_REFINE, 0, "refine-nohint"}};
+  static const struct { CAVRReconstruction rec; int adaptive, hint; const char *name; } methods[] = {
+      {CAVR_RECONSTRUCTION_GLOBAL, 0, 1, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, 1, "local"},
+      {CAVR_RECONSTRUCTION_LOCAL, 1, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, 1, "refine"},
+      {CAVR_RECONSTRUCTION_REFINE, 0, 0, "refine-nohint"}};
   for (int k = 0; k < nf; ++k) {
     for (int m = 0; m < 5; ++m) {
       if (!wanted(methods[m].name)) continue;
       if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && strcmp(b->backend, "cpu") != 0) continue; /* CPU only */
       check(b, cavrSetRenderCompressive(b->set, fractions[k], methods[m].rec, methods[m].adaptive), "fraction");
       check(b, cavrCommitRenderSettings(b->set), "commit");
-      cavr_refine_allow_hint(m != 4);
+      cavr_refine_allow_hint(methods[m].hint);
       double ms, pairFull;
       const double ratio = paired(b, &st, &ms, &pairFull);
       double kernel = st.kernelMilliseconds, solve = st.solveMilliseconds;

@@ -12,6 +12,7 @@
  */
 #include "test_util.h"
 #include "cpu_raycast.h"
+#include "objects.h"
 #include "../common/lights.h"
 
 static int g_cases;
@@ -33,6 +34,8 @@ static void ramp_tf(Scene *s, double lo, double hi, double cut, float amax) {
 typedef struct Planes {
   float *rgbaf, *depth;
   unsigned char *rgba8;
+  float *first; /* REFINE: the pilot rays' first visible samples (the levels' depth hints), at the pilot's pixels */
+  size_t nFirst;
   CAVRRenderStats st;
 } Planes;
 
@@ -45,12 +48,23 @@ static void render(Scene *s, Planes *out) {
   memcpy(out->rgbaf, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F), n * 4 * sizeof(float));
   memcpy(out->depth, cavrGetFrameBufferData(s->fb, CAVR_FB_DEPTH), n * sizeof(float));
   memcpy(out->rgba8, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA8), n * 4);
+  out->first = NULL;
+  out->nFirst = 0;
+  if (s->fb->rayFirst && s->fb->sampleMask) { /* the pilot's grid: cavr_refine_pilot_mask */
+    const int cx = cavr_refine_cells_per_axis(s->w), cy = cavr_refine_cells_per_axis(s->h);
+    out->first = malloc(sizeof(float) * (size_t)(cx + 1) * (size_t)(cy + 1));
+    for (int j = 0; j <= cy; ++j)
+      for (int i = 0; i <= cx; ++i)
+        out->first[out->nFirst++] =
+            s->fb->rayFirst[(size_t)cavr_refine_line(j, s->h) * s->w + cavr_refine_line(i, s->w)];
+  }
 }
 
 static void planes_free(Planes *p) {
   free(p->rgbaf);
   free(p->depth);
   free(p->rgba8);
+  free(p->first);
 }
 
 /* The packet widths compared with the scalar caster: those this CPU has (main fills it). */
@@ -89,6 +103,10 @@ static void same_once(Scene *s, const char *what, const Planes *pa, int lanes, i
     }
   double lit = 0.0;
   for (size_t i = 0; i < n; ++i) lit += a.rgbaf[4 * i + 3] > 0.01f;
+  /* REFINE: the hints the pilot recorded, bit for bit (the levels start their rays from them). */
+  const int firstDiff = a.nFirst != b.nFirst || (a.nFirst && memcmp(a.first, b.first, sizeof(float) * a.nFirst));
+  if (firstDiff) fprintf(stderr, "FAIL %s, %d lanes: the pilot's first-sample distances differ\n", what, lanes);
+  CHECK(!firstDiff);
   if (diff || a.st.samples != b.st.samples || a.st.rays != b.st.rays) {
     fprintf(stderr, "FAIL %s, %d lanes: %zu pixels differ (first %zu: scalar %.9g %.9g %.9g %.9g depth %.9g, packets %.9g "
                     "%.9g %.9g %.9g depth %.9g); samples %llu vs %llu, rays %llu vs %llu\n",
