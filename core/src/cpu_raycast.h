@@ -378,7 +378,7 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
  * lattice index (samples at k * step .. (k + 1) * step of ray distance), or LONG_MIN where no corner saw anything.
  * Not exact: a feature nearer than every corner's first visible sample and narrower than the corners' spacing is
  * missed at that ray (as the interpolation from the corners misses it at the pixels without rays). Measured on the
- * four volumes of docs/benchmarks.md ("REFINE's depth hint"): the same frame 9-13% faster, +0.1..+0.6 dB at the same
+ * four volumes of docs/benchmarks.md ("REFINE's depth hint"): the same frame 5-17% faster, +0.1..+0.8 dB at the same
  * work; cast pixels that differ from the full frame's by more than 1/255: 1.4% on the CT shoulder (isolated bright
  * specks), 0.6% on the foot, none on cthead and colin27; wider neighbourhoods missed fewer and gave back most of
  * the gain. The passes that read the hints write none (the pilot's pass records them), so no line of them moves
