@@ -373,16 +373,17 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
 /*
  * REFINE's depth hint (issue 13 item 3): a ray of a refinement pass (cavr_refine_mask's levels, after the pilot)
  * starts CAVR_REFINE_HINT_STEPS samples before the nearest first visible sample of the pilot rays at its cell's
- * four corners (CAVR_REFINE_CELL pixels apart; the pilot's rayFirst as p->rayHint), skipping what lies in front: the empty-space walk and the
- * transparent samples before the surface, which those rays spend most of their macro-cell steps on. Returns that
- * lattice index (samples at k * step .. (k + 1) * step of ray distance), or LONG_MIN where no corner saw anything.
+ * four corners (CAVR_REFINE_CELL pixels apart; the pilot's rayFirst, as p->rayHint), skipping what lies in front:
+ * the empty-space walk and the transparent samples before the surface, which those rays spend most of their
+ * macro-cell steps on. Returns that lattice index (samples at k * step .. (k + 1) * step of ray distance), or
+ * LONG_MIN where no corner saw anything (or the index is outside the casters' range).
  * Not exact: a feature nearer than every corner's first visible sample and narrower than the corners' spacing is
  * missed at that ray (as the interpolation from the corners misses it at the pixels without rays). Measured on the
- * four volumes of docs/benchmarks.md ("REFINE's depth hint"): the same frame 5-17% faster, +0.1..+0.8 dB at the same
- * work; cast pixels that differ from the full frame's by more than 1/255: 1.4% on the CT shoulder (isolated bright
- * specks), 0.6% on the foot, none on cthead and colin27; wider neighbourhoods missed fewer and gave back most of
- * the gain. The passes that read the hints write none (the pilot's pass records them), so no line of them moves
- * between cores while they are read.
+ * four volumes of docs/benchmarks.md ("REFINE's depth hint"): the same frame 5-17% faster, +0.1..+0.8 dB at the
+ * same work; cast pixels that differ from the full frame's by more than 1/255: 1.4% on the CT shoulder (isolated
+ * bright specks), 0.6% on the foot, none on cthead and colin27; wider neighbourhoods missed fewer and gave back
+ * most of the gain. The passes that read the hints write none (the pilot's pass records them), so no line of them
+ * moves between cores while they are read.
  */
 #define CAVR_REFINE_HINT_STEPS 4
 CAVR_ALWAYS_INLINE long cavr_refine_hint_k(const Prep *p, size_t pix) {
