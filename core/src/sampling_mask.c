@@ -475,7 +475,8 @@ static void residual_band(void *ctx, int band, int j0, int j1) {
   const int width = r->width, height = r->height, lw = width / 2 + 1;
   const float *rgbaf = r->rgbaf;
   const uint8_t *mask = r->mask;
-  /* The band's lattice rows [g0, g1): even pixel rows from its first line, and the image's last row in the last band. */
+  /* The band's lattice rows [g0, g1): the even pixel rows from its first line, and the image's last row in the last
+     band. */
   const int g0 = cavr_refine_line(j0, height) / 2, g1 = j1 == r->cy ? height / 2 + 1 : cavr_refine_line(j1, height) / 2;
   memset(r->residual + (size_t)g0 * lw, 0, sizeof(float) * (size_t)lw * (size_t)(g1 - g0));
   for (int j = j0; j < j1; ++j)

@@ -114,7 +114,8 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
  * c reaches `work`, at most `budget` of them; level 1 ignores raySamples, rayCost and work. Cells whose lattice is
  * flat are skipped. rgbaf: W x H x 4 floats; scratch: cavr_refine_mask_scratch_floats(W, H) floats, order: W H
  * entries (the candidates). The candidates are searched, and level 2's residuals computed, on up to `threads`
- * threads (bands of 4 cell rows, the candidates joined in cell order: the result does not depend on the count). Returns the pixels marked, or -1 for bad arguments.
+ * threads (bands of 4 cell rows, the candidates joined in cell order: the result does not depend on the count).
+ * Returns the pixels marked, or -1 for bad arguments.
  */
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
                       const uint32_t *raySamples, float rayCost, double work, uint8_t *mask, uint32_t *list,

@@ -147,8 +147,8 @@ int main(void) {
     size_t cast0, inexact0, off0;
     cast_pixels(&s, &b, &full, &cast0, &inexact0, &off0);
     const double p0 = psnr_rgba(b.rgba, full.rgba, n);
-    printf("  depth hint: %zu of %zu cast pixels inexact (%zu by more than 1/255), %.1f samples a ray, %.2f dB; without "
-           "it %zu of %zu, %.1f samples a ray, %.2f dB\n", inexact, cast, off, (double)a.st.samples / (double)cast, p,
+    printf("  depth hint: %zu of %zu cast pixels inexact (%zu by more than 1/255), %.1f samples a ray, %.2f dB; "
+           "without it %zu of %zu, %.1f samples a ray, %.2f dB\n", inexact, cast, off, (double)a.st.samples / (double)cast, p,
            inexact0, cast0, (double)b.st.samples / (double)cast0, p0);
     CHECK(cast0 == b.st.raysCast && inexact0 == 0);
     CHECK(a.st.samples * cast0 < b.st.samples * cast && p >= p0);
