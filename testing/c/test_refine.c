@@ -148,8 +148,9 @@ int main(void) {
     cast_pixels(&s, &b, &full, &cast0, &inexact0, &off0);
     const double p0 = psnr_rgba(b.rgba, full.rgba, n);
     printf("  depth hint: %zu of %zu cast pixels inexact (%zu by more than 1/255), %.1f samples a ray, %.2f dB; "
-           "without it %zu of %zu, %.1f samples a ray, %.2f dB\n", inexact, cast, off, (double)a.st.samples / (double)cast, p,
-           inexact0, cast0, (double)b.st.samples / (double)cast0, p0);
+           "without it %zu of %zu, %.1f samples a ray, %.2f dB\n",
+           inexact, cast, off, (double)a.st.samples / (double)cast, p, inexact0, cast0,
+           (double)b.st.samples / (double)cast0, p0);
     CHECK(cast0 == b.st.raysCast && inexact0 == 0);
     CHECK(a.st.samples * cast0 < b.st.samples * cast && p >= p0);
     /* The sample fraction is the knob: at 0.5 the frame takes more work (up to twice, in proportion to the fraction)
