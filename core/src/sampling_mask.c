@@ -534,8 +534,6 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   int lastBin = (int)(threshold * (float)(BINS - 1)); /* units in bins <= lastBin are never refined */
   if (lastBin < 0) lastBin = 0;
   if (lastBin > BINS - 1) lastBin = BINS - 1;
-  uint32_t count[BINS];
-  memset(count, 0, sizeof count);
   /* Level 2: the residuals of the rendered lattice points and their per-row maxima (residual_band), on the
      lattice's grid after the candidates' scores and costs in scratch. */
   const int lw = width / 2 + 1;
@@ -549,10 +547,9 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
                    width, height, level, lastBin, cx, cy};
   const size_t n = gather_all(&g, threads);
   if (level == 2) return take_by_cost(scratch, cost, order, n, budget, work, mask, list);
-  for (size_t k = 0; k < n; ++k) {
-    const float sc = scratch[k];
-    ++count[score_bin(sc)];
-  }
+  uint32_t count[BINS]; /* level 1: candidates per score bin */
+  memset(count, 0, sizeof count);
+  for (size_t k = 0; k < n; ++k) ++count[score_bin(scratch[k])];
   /* Highest bins first, within budget: every candidate of the bins above the cut, then those of the cut's bin in
      candidate order while the budget lasts. */
   long total = 0;
