@@ -5,7 +5,7 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
-MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | handover | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final | refine-cpu
+MODE=${1:-all}   # all | tests | bench | sweep | big | vtk | vtk-mapper | vtk-soak | handover | ncu-big | profile | compressive | solver | commit | iso | iso2 | rotation | final | refine-cpu | mpi
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 if [ "$MODE" = refine-cpu ]; then
   # Issue 13 item 3 on the GPU machine's quiet CPU (the 2-core VM is shared): REFINE at 25% of the rays against 2x2
@@ -55,6 +55,33 @@ colin27:.devdata/raw/colin27.raw:301,370,316:0.5,0.5,0.5:mri"
     done
   done 2>&1 | tee "$OUT/refine_pf.txt"
   rm -f "$OUT"/*_configure.log "$OUT"/*_build.log
+  exit 0
+fi
+if [ "$MODE" = mpi ]; then
+  # Issue 14 item 4 on a machine with two or more GPUs (nvidia-h100-x2 / nvidia-h200-x2): one GPU per MPI rank.
+  # The device has no MPI: carry MPICH's wheel from PyPI in .whl/ (relocatable: mpicc, mpiexec, mpi.h, libmpi);
+  # `python3 -m pip download --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 -d .whl mpich`.
+  # Builds the CUDA core with test_gpu_mpi and test_gpu_two; runs test_gpu_two (two devices in one process), then
+  # test_gpu_mpi with 1, 2 and 4 ranks (each rank's GPU chosen by default: local rank modulo the visible GPUs).
+  M=/tmp/mpich; rm -rf $M; mkdir -p $M
+  python3 -m zipfile -e .whl/mpich-*.whl $M/w >/dev/null || exit 1
+  mv $M/w/mpich-*.data/data/* $M/ && chmod +x $M/bin/*
+  export PATH=$M/bin:$PATH LD_LIBRARY_PATH=$M/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  mpichversion | head -2
+  cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=Release -DCAVR_ENABLE_PARAVIEW=OFF -DCAVR_ENABLE_VTK=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DMPI_HOME=$M >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake --build build-mpi -j32 --target test_gpu_mpi test_gpu_two >"$OUT/build.log" 2>&1 ||
+    { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
+  mkdir -p .devdata/raw
+  gunzip -c data/colin27_ch2better_301x370x316_uint8.raw.gz > .devdata/raw/colin27_ch2better_301x370x316_uint8.raw
+  export CAVR_RAW_DIR=$PWD/.devdata/raw CAVR_TUNE_DIR=$PWD/build-mpi/tune
+  build-mpi/testing/test_gpu_two 2>&1 | tee "$OUT/gpu_two.txt"; echo "test_gpu_two: rc=${PIPESTATUS[0]}"
+  for n in 1 2 4; do
+    mpiexec -n $n build-mpi/testing/test_gpu_mpi --size ${MPI_SIZE:-1024} --frames 9 --csv "$OUT/mpi_ranks$n.csv" 2>&1 |
+      tee "$OUT/mpi_ranks$n.txt"; echo "test_gpu_mpi, $n ranks: rc=${PIPESTATUS[0]}"
+  done
+  (cd build-mpi && ctest -R "mpi" --output-on-failure 2>&1 | tail -4)
+  rm -f "$OUT/configure.log"; gzip -f "$OUT/build.log"
   exit 0
 fi
 if [ "$MODE" = handover ]; then

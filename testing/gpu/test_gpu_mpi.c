@@ -1,0 +1,259 @@
+/*
+ * One GPU per rank under MPI (issue 14, item 4): each rank of `mpiexec -n N test_gpu_mpi` makes its cavr device with
+ * the default choice (no index, no CAVR_GPU: the launcher's local rank modulo the visible GPUs, gpu_select.c) and
+ * renders its slab of Colin27 (the volume split along z into N pieces, each with its ghost planes and a render extent
+ * up to its neighbours' split planes, as ParaView's ranks hold it). Rank 0 gathers the premultiplied RGBA32F images
+ * (MPI_Gather), composites them "over" in visibility order (what IceT does in ParaView) and compares the picture with
+ * the whole volume rendered by its own device: >= 45 dB over three views, shaded, early ray termination off.
+ *
+ * Also checked: every rank's device is on GPU (node-local rank from MPI_Comm_split_type) mod (visible GPUs), and where
+ * a node has at least as many GPUs as ranks, no two of its ranks share one. Timed (median of the frames, after a
+ * warm-up): the whole volume on one GPU; the pieces' renders (slowest rank); the pieces' frame on rank 0 from the
+ * barrier before the renders to the composited image in hand (renders + gather + compositing).
+ *
+ * Usage: test_gpu_mpi [--backend cuda|cpu] [--size PIXELS] [--frames F] [--csv FILE]
+ *   --backend cpu runs the same pieces and compositing on the CPU back end (no GPU needed; ctest's mpi.* test).
+ * Exits 77 (ctest SKIP) on every rank when any rank has no usable device of the back end.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "gpu_util.h"
+
+enum { MAX_FRAMES = 64 };
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static int cmp(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, n, sizeof(double), cmp);
+  return v[n / 2];
+}
+
+/* The visible GPUs, read from the device's name ("CUDA (NVIDIA H100 ..., GPU 1 of 2)"); 0 where it names none. */
+static int gpus_in_name(const char *name) {
+  const char *p = strstr(name, "GPU ");
+  p = p ? strstr(p, " of ") : NULL;
+  return p ? atoi(p + 4) : 0;
+}
+
+static void setup(Scene *s, const double bounds[6], double rx, double ry) {
+  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, bounds, rx, ry, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
+  CHECK_OK(s->dev, cavrSetRenderShading(s->set, 1, 0.1, 0.7, 0.3, 12));
+  CHECK_OK(s->dev, cavrSetRenderEarlyTermination(s->set, 1.0)); /* pieces composite exactly without it */
+  CHECK_OK(s->dev, cavrSetRenderSampleDistance(s->set, 0.25));
+  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1, local = 0, localRanks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, &localRanks);
+
+  CAVRBackend backend = CAVR_BACKEND_CUDA;
+  int size = 1024, frames = 7;
+  const char *csv = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+      backend = !strcmp(argv[++i], "cpu") ? CAVR_BACKEND_CPU : CAVR_BACKEND_CUDA;
+    } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+      size = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
+      frames = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+      csv = argv[++i];
+    } else {
+      if (rank == 0) fprintf(stderr, "usage: %s [--backend cuda|cpu] [--size N] [--frames F] [--csv FILE]\n", argv[0]);
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  CHECK(size >= 16 && size <= 4096 && frames >= 1 && frames <= MAX_FRAMES);
+
+  /* Every rank has a device, or every rank skips. */
+  CAVRDevice dev = cavrNewDevice(backend);
+  int have = dev != NULL, all = 0;
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all) {
+    const char *m = "";
+    CAVRError e = cavrGetDeviceError(NULL, &m);
+    if (!have) printf("SKIP: rank %d has no usable %s device (%s: %s)\n", rank,
+                      backend == CAVR_BACKEND_CUDA ? "CUDA" : "CPU", cavrGetErrorString(e), m);
+    if (dev) cavrReleaseDevice(dev);
+    MPI_Comm_free(&node);
+    MPI_Finalize();
+    return SKIP_CODE;
+  }
+
+  /* The GPU each rank chose by default, against the node-local rank MPI itself reports. */
+  const int gpu = cavrGetDeviceGpu(dev), visible = gpus_in_name(cavrGetDeviceName(dev));
+  int gpuFailures = 0;
+  if (backend == CAVR_BACKEND_CUDA) {
+    if (visible <= 0 || gpu != local % visible) {
+      fprintf(stderr, "rank %d (local %d of %d): device on GPU %d, expected %d (%s)\n", rank, local, localRanks, gpu,
+              visible > 0 ? local % visible : -1, cavrGetDeviceName(dev));
+      gpuFailures = 1;
+    }
+    int *gpus = malloc(sizeof(int) * localRanks);
+    CHECK(gpus);
+    MPI_Allgather(&gpu, 1, MPI_INT, gpus, 1, MPI_INT, node);
+    if (visible >= localRanks) {
+      for (int a = 0; a < localRanks; ++a)
+        for (int b = a + 1; b < localRanks; ++b)
+          if (gpus[a] == gpus[b]) {
+            if (local == 0) fprintf(stderr, "local ranks %d and %d share GPU %d of %d\n", a, b, gpus[a], visible);
+            gpuFailures = 1;
+          }
+    }
+    free(gpus);
+  }
+  char name[256];
+  snprintf(name, sizeof name, "rank %d (local %d): %s", rank, local, cavrGetDeviceName(dev));
+  char *names = rank == 0 ? malloc((size_t)ranks * sizeof name) : NULL;
+  MPI_Gather(name, sizeof name, MPI_CHAR, names, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int r = 0; r < ranks; ++r) printf("%s\n", names + (size_t)r * sizeof name);
+    free(names);
+  }
+
+  const TestVolume *tv = &TEST_VOLUMES[2]; /* Colin27, 301 x 370 x 316 uint8 */
+  CAVRVolumeFile f;
+  load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
+  float table[4 * 1024];
+  char msg[400];
+  CHECK(cavrTransferFunctionPreset(tv->preset, table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
+  const int nz = f.dims[2], X = f.dims[0] - 1, Y = f.dims[1] - 1;
+  CHECK(ranks <= nz / 8);
+  /* Rank k renders planes split[k] .. split[k + 1] and holds 3 planes below and 2 above them (ghost planes: the
+     trilinear and gradient stencils at its faces see the neighbours' voxels, as in test_pieces and test_gpu_two). */
+  int *split = malloc(sizeof(int) * (ranks + 1));
+  CHECK(split);
+  for (int k = 0; k <= ranks; ++k) split[k] = (int)lround((double)k * (nz - 1) / ranks);
+  const int z0 = split[rank] - 3 > 0 ? split[rank] - 3 : 0;
+  const int z1 = split[rank + 1] + 2 < nz - 1 ? split[rank + 1] + 2 : nz - 1;
+  CAVRVolumeFile sub = f;
+  const size_t slice = (size_t)f.dims[0] * f.dims[1];
+  sub.dims[2] = z1 - z0 + 1;
+  sub.data = (uint8_t *)f.data + (size_t)z0 * slice;
+  sub.bytes = slice * (size_t)sub.dims[2];
+  Scene piece = gpu_scene(dev, &sub, table, 1024, tv->lo, tv->hi, size);
+  const double origin[3] = {0.0, 0.0, z0 * f.spacing[2]};
+  const int extent[6] = {0, X, 0, Y, split[rank] - z0, split[rank + 1] - z0};
+  CHECK_OK(dev, cavrSetVolumeOrigin(piece.vol, origin));
+  CHECK_OK(dev, cavrSetVolumeRenderExtent(piece.vol, extent));
+  CHECK_OK(dev, cavrCommitVolume(piece.vol));
+  Scene whole = {0};
+  if (rank == 0) whole = gpu_scene(dev, &f, table, 1024, tv->lo, tv->hi, size);
+
+  const double bounds[6] = {0, X * f.spacing[0], 0, Y * f.spacing[1], 0, (nz - 1) * f.spacing[2]};
+  const size_t n = (size_t)size * size;
+  float *images = rank == 0 ? malloc(n * 16 * (size_t)ranks) : NULL, *out = rank == 0 ? malloc(n * 16) : NULL;
+  CHECK(rank != 0 || (images && out));
+  int *order = malloc(sizeof(int) * ranks);
+  double *dist = malloc(sizeof(double) * ranks);
+  CHECK(order && dist);
+  FILE *csvFile = rank == 0 && csv ? fopen(csv, "w") : NULL;
+  if (csvFile)
+    fprintf(csvFile, "backend,ranks,gpus_visible,size,rx,ry,psnr_db,max_err,one_ms,pieces_render_ms,"
+                     "pieces_frame_ms,gather_composite_ms\n");
+  const double views[3][2] = {{-60, 25}, {20, 150}, {0, 90}};
+  double worst = INFINITY;
+  for (int v = 0; v < 3; ++v) {
+    setup(&piece, bounds, views[v][0], views[v][1]);
+    if (rank == 0) setup(&whole, bounds, views[v][0], views[v][1]);
+    double one[MAX_FRAMES], rend[MAX_FRAMES], frame[MAX_FRAMES], comp[MAX_FRAMES];
+    for (int fr = -1; fr < frames; ++fr) { /* frame -1: warm-up */
+      double t0;
+      if (rank == 0) {
+        t0 = now_ms();
+        CHECK_OK(dev, cavrRender(whole.fb, whole.vol, whole.tf, whole.cam, whole.set, NULL));
+        if (fr >= 0) one[fr] = now_ms() - t0;
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+      t0 = now_ms();
+      CHECK_OK(dev, cavrRender(piece.fb, piece.vol, piece.tf, piece.cam, piece.set, NULL));
+      double mine = now_ms() - t0, slowest = 0.0;
+      MPI_Gather(cavrGetFrameBufferData(piece.fb, CAVR_FB_COLOR_RGBA32F), (int)(4 * n), MPI_FLOAT, images,
+                 (int)(4 * n), MPI_FLOAT, 0, MPI_COMM_WORLD);
+      if (rank == 0) {
+        /* Visibility order: slabs along z, nearest the eye's z plane first (a ray from the eye crosses the slabs on
+           its side of that plane in that order, and never those on the other side). */
+        double o[3], d[3];
+        CHECK_OK(dev, cavrGetCameraRay(whole.cam, size, size, size / 2, size / 2, o, d));
+        for (int k = 0; k < ranks; ++k) {
+          order[k] = k;
+          dist[k] = fabs(0.5 * (split[k] + split[k + 1]) * f.spacing[2] - o[2]);
+        }
+        for (int a = 1; a < ranks; ++a) /* insertion sort by distance */
+          for (int b = a; b > 0 && dist[order[b]] < dist[order[b - 1]]; --b) {
+            const int t = order[b];
+            order[b] = order[b - 1], order[b - 1] = t;
+          }
+        memcpy(out, images + (size_t)order[0] * 4 * n, n * 16);
+        for (int k = 1; k < ranks; ++k) {
+          const float *back = images + (size_t)order[k] * 4 * n;
+          for (size_t i = 0; i < n; ++i) {
+            const float t = 1.0f - out[4 * i + 3];
+            for (int c = 0; c < 4; ++c) out[4 * i + c] += t * back[4 * i + c];
+          }
+        }
+        if (fr >= 0) frame[fr] = now_ms() - t0;
+      }
+      MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      if (rank == 0 && fr >= 0) {
+        rend[fr] = slowest;
+        comp[fr] = frame[fr] - slowest; /* the gather and the compositing, after the slowest rank's render */
+      }
+    }
+    if (rank == 0) {
+      double maxErr = 0.0;
+      const double p = psnr_rgba(cavrGetFrameBufferData(whole.fb, CAVR_FB_COLOR_RGBA32F), out, n, &maxErr);
+      worst = p < worst ? p : worst;
+      const double o1 = median(one, frames), r = median(rend, frames), fm = median(frame, frames),
+                   c = median(comp, frames);
+      printf("view (%g, %g), %dx%d, %d ranks: composited vs one device %.2f dB (max %.2g); ms (median of %d): one %.3f,"
+             " pieces' renders %.3f (%.2fx), pieces' frame %.3f (%.2fx; gather + composite %.3f)\n",
+             views[v][0], views[v][1], size, size, ranks, p, maxErr, frames, o1, r, o1 / r, fm, o1 / fm, c);
+      if (csvFile)
+        fprintf(csvFile, "%s,%d,%d,%d,%g,%g,%.3f,%.3g,%.4f,%.4f,%.4f,%.4f\n",
+                backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu", ranks, visible, size, views[v][0], views[v][1], p,
+                maxErr, o1, r, fm, c);
+    }
+  }
+  if (csvFile) fclose(csvFile);
+  int failures = 0;
+  MPI_Allreduce(&gpuFailures, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("worst PSNR, %d pieces composited vs one device: %.2f dB (threshold 45); ranks on the wrong GPU: %d\n", ranks,
+           worst, failures);
+    CHECK(worst >= 45.0);
+  }
+  CHECK(failures == 0);
+  free(order);
+  free(dist);
+  free(split);
+  free(images);
+  free(out);
+  release(&piece);
+  if (rank == 0) release(&whole);
+  cavrFreeVolumeFile(&f);
+  cavrReleaseDevice(dev);
+  MPI_Comm_free(&node);
+  MPI_Finalize();
+  return 0;
+}
