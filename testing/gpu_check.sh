@@ -76,10 +76,17 @@ if [ "$MODE" = mpi ]; then
   gunzip -c data/colin27_ch2better_301x370x316_uint8.raw.gz > .devdata/raw/colin27_ch2better_301x370x316_uint8.raw
   export CAVR_RAW_DIR=$PWD/.devdata/raw CAVR_TUNE_DIR=$PWD/build-mpi/tune
   build-mpi/testing/test_gpu_two 2>&1 | tee "$OUT/gpu_two.txt"; echo "test_gpu_two: rc=${PIPESTATUS[0]}"
-  for n in 1 2 4; do
-    mpiexec -n $n build-mpi/testing/test_gpu_mpi --size ${MPI_SIZE:-1024} --frames 9 --csv "$OUT/mpi_ranks$n.csv" 2>&1 |
-      tee "$OUT/mpi_ranks$n.txt"; echo "test_gpu_mpi, $n ranks: rc=${PIPESTATUS[0]}"
+  # RGBA32F images (exact compositing), then RGBA8 (4 bytes a pixel, as IceT composites ParaView's ranks).
+  for im in f32 u8; do
+    for n in 1 2 4; do
+      mpiexec -n $n build-mpi/testing/test_gpu_mpi --size ${MPI_SIZE:-1024} --frames 9 --image $im \
+        --csv "$OUT/mpi_${im}_ranks$n.csv" > "$OUT/mpi_${im}_ranks$n.log" 2>&1; echo "test_gpu_mpi, $im, $n ranks: rc=$?"
+      grep -E "^rank|^view|^worst|CHECK|rank .* expected|share" "$OUT/mpi_${im}_ranks$n.log" | cut -c1-260
+    done
   done
+  cat "$OUT"/mpi_*_ranks*.log > "$OUT/mpi_logs.txt"; rm -f "$OUT"/mpi_*_ranks*.log
+  { head -1 "$OUT/mpi_f32_ranks1.csv"; for c in "$OUT"/mpi_*_ranks*.csv; do tail -n +2 "$c"; done; } > "$OUT/mpi.csv"
+  rm -f "$OUT"/mpi_*_ranks*.csv
   (cd build-mpi && ctest -R "mpi" --output-on-failure 2>&1 | tail -4)
   rm -f "$OUT/configure.log"; gzip -f "$OUT/build.log"
   exit 0
