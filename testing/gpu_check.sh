@@ -10,7 +10,8 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 if [ "$MODE" = refine-cpu ]; then
   # Issue 13 item 3 on the GPU machine's quiet CPU (the 2-core VM is shared): REFINE at 25% of the rays against 2x2
   # rays + bilinear and the full frame, the four volumes of the issue-4 table, shaded (9 pairs) and unshaded (5), one
-  # thread, CPU time, with and without the pilot's depth hint (refine, refine-nohint: the same run); then shaded on 2
+  # thread, CPU time, with and without the pilot's depth hint (refine, refine-nohint: the same run; REFINE_METHODS
+  # picks others, e.g. refine,refine-nofloor: with and without the last level's key floor); then shaded on 2
   # and 16 threads, wall clock (refine_cpu_threads.txt). CPU back end only (no CUDA build). Needs .devdata/{ct_shoulder_512x512x450,foot_256x256x256,
   # cthead8bit_256x256x99}_uint8.raw.gz or .raw.xz (carried); colin27 is in data/. REFINE_PF="6 8": the shaded CT shoulder
   # again with the sparse rays' prefetch distance at those lattice steps (CAVR_PREFETCH_AHEAD, 4 by default).
@@ -30,7 +31,7 @@ if [ "$MODE" = refine-cpu ]; then
   build_cpu build-cpu
   row() { # row BUILD SHADE REPEAT NAME RAW DIMS SPACING TF CSV (TH threads, CLK clock: 1 and cpu by default)
     "$1"/testing/cavr-compressive-bench --volume "$5" --dims "$6" --type uint8 --spacing "$7" --tf "$8" --name "$4" \
-      --backend cpu --size 512 --fractions 0.25 --methods refine,refine-nohint --shade "$2" --repeat "$3" \
+      --backend cpu --size 512 --fractions 0.25 --methods ${REFINE_METHODS:-refine,refine-nohint} --shade "$2" --repeat "$3" \
       --threads "${TH:-1}" --clock "${CLK:-cpu}" --csv "$9" | awk '$6 ~ /^refine/ || $6=="bilinear2" || $1 ~ /^refine/'
   }
   VOLS="ct_shoulder:.devdata/raw/ct_shoulder_512x512x450_uint8.raw:512,512,450:1,1,1:ct-bone

@@ -88,7 +88,14 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
    on the other three) spends most of its time on; fitted from the passes' times it is 28-42 samples (foot, CT
    shoulder), and 12 gives each volume about the same frame time per unit of work (docs/benchmarks.md). Shaded
    frames (their error is the shading's texture, everywhere on the object) take 0.5/255, density 4 and 0.44 of
-   the work; unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. */
+   the work; unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. Level 2 casts no ray whose
+   rank key, (score + residual)^2 / cost, is below REFINE_KEY_FLOOR / (the pilot's mean cost of a ray): in units of
+   an average ray, a ray must be expected to remove (score + residual)^2 >= 0.008 (about 23/255 for the range of
+   its sources and the residual nearby together). Where the image is already good the frame stops there instead of
+   spending the rest of the work on rays that change little: cthead shaded 0.442 -> 0.408 of the work (+6.15 ->
+   +5.56 dB over 2x2 rays + bilinear), unshaded cthead and colin27 0.36 -> 0.28 (still +13.6 dB); the other rows
+   spend their work before any key falls that low (unchanged images). 0.006 changed nothing, 0.010 left cthead
+   shaded +5.10 dB (docs/benchmarks.md). */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_THRESHOLD_SHADED (0.5f / 255.0f)
 #define REFINE_DENSITY 2.0
@@ -97,9 +104,12 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
 #define REFINE_WORK 0.34
 #define REFINE_WORK_SHADED 0.44
 #define REFINE_RAY_COST 12.0
+#define REFINE_KEY_FLOOR 0.008
 
 static atomic_int refineHint = 1;
 void cavr_refine_allow_hint(int allowed) { atomic_store(&refineHint, allowed != 0); }
+static atomic_int refineKeyFloor = 1;
+void cavr_refine_allow_key_floor(int allowed) { atomic_store(&refineKeyFloor, allowed != 0); }
 
 /*
  * CAVR_RECONSTRUCTION_REFINE: the pilot grid (one ray per CAVR_REFINE_CELL^2 pixels), then the points of the
@@ -160,14 +170,19 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
      the CT shoulder) plus a ray's cost. Level 2 prices each candidate by the samples of the rays its interpolation
      comes from plus a ray's cost and spends the work left (cavr_refine_mask). */
   const int hint = atomic_load(&refineHint); /* one setting for the frame's levels */
-  const double perRay = 2.0 * (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1) + REFINE_RAY_COST;
+  const double pilotPerRay = (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1);
+  const double perRay = 2.0 * pilotPerRay + REFINE_RAY_COST;
+  const double scale = 0.25 / (double)s->sampleFraction; /* a larger fraction buys rays of smaller gain too */
+  const float keyFloor = atomic_load(&refineKeyFloor)
+                             ? (float)(REFINE_KEY_FLOOR * scale * scale / (pilotPerRay + REFINE_RAY_COST))
+                             : 0.0f;
   for (int level = 1; level <= 2 && !e && active > 0 && work > 0.0; ++level) {
     long budget = level == 1 ? lround(REFINE_LEVEL1_SHARE * (double)active0) : active;
     const double byWork = REFINE_LEVEL1_SHARE * work / (perRay > 1.0 ? perRay : 1.0);
     if (level == 1 && (double)budget > byWork) budget = (long)byWork;
     const float threshold = s->shade ? REFINE_THRESHOLD_SHADED : REFINE_THRESHOLD;
     const long more = cavr_refine_mask(fb->rgbaf, W, H, level, threshold, budget, fb->raySamples,
-                                       (float)REFINE_RAY_COST, work, fb->sampleMask, fresh, scratch, order,
+                                       (float)REFINE_RAY_COST, work, keyFloor, fb->sampleMask, fresh, scratch, order,
                                        cavr_cpu_threads(dev));
     if (more <= 0) continue;
     list_by_tile(fb, fresh, (size_t)more);

@@ -28,6 +28,10 @@ void cavr_block_deviation(const float *rgbaf, const uint8_t *mask, int W, int H,
     every cast pixel is the full frame's; for tests and benchmarks). Thread-safe; the next frame sees it. */
 void cavr_refine_allow_hint(int allowed);
 
+/** Let REFINE's last level stop at its key floor (1, the default; REFINE_KEY_FLOOR in compressive.c) or spend its
+    whole work budget (0; for tests and benchmarks). Thread-safe; the next frame sees it. */
+void cavr_refine_allow_key_floor(int allowed);
+
 /** Free a frame buffer's mask and ray list. */
 void cavr_compressive_free(CAVRFrameBuffer fb);
 

@@ -239,9 +239,10 @@ static int key_bin(float key) {
 }
 
 /* Level 2, the candidates' scores in scratch, their costs after the residuals: highest keys first while the rays
-   and the work last (whole bins, then the cut bin in candidate order until the work is reached). */
+   and the work last (whole bins, then the cut bin in candidate order until the work is reached), none in a bin
+   below keyFloor's. */
 static long take_by_cost(const float *key, const float *cost, const uint32_t *order, size_t n, long budget,
-                         double work, uint8_t *mask, uint32_t *list) {
+                         double work, float keyFloor, uint8_t *mask, uint32_t *list) {
   uint32_t count[KEY_BINS];
   double spend[KEY_BINS];
   memset(count, 0, sizeof count);
@@ -254,12 +255,13 @@ static long take_by_cost(const float *key, const float *cost, const uint32_t *or
   long rays = 0;
   double spent = 0.0;
   int cut = KEY_BINS - 1;
-  for (; cut >= 0 && rays + (long)count[cut] <= budget && spent + spend[cut] <= work; --cut)
+  const int floorBin = keyFloor > 0.0f ? key_bin(keyFloor) : 0;
+  for (; cut >= floorBin && rays + (long)count[cut] <= budget && spent + spend[cut] <= work; --cut)
     rays += (long)count[cut], spent += spend[cut];
   long marked = 0;
   for (size_t k = 0; k < n; ++k) {
     const int b = key_bin(key[k]);
-    if (b < cut) continue;
+    if (b < cut || b < floorBin) continue;
     if (b == cut) {
       if (rays >= budget || !(spent < work)) continue;
       ++rays, spent += cost[k];
@@ -523,10 +525,10 @@ static void residual_band(void *ctx, int band, int j0, int j1) {
 }
 
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,
-                      const uint32_t *raySamples, float rayCost, double work, uint8_t *mask, uint32_t *list,
-                      float *scratch, uint32_t *order, int threads) {
+                      const uint32_t *raySamples, float rayCost, double work, float keyFloor, uint8_t *mask,
+                      uint32_t *list, float *scratch, uint32_t *order, int threads) {
   if (width < 2 || height < 2 || !rgbaf || !mask || !scratch || !order || (level != 1 && level != 2) || budget < 0 ||
-      !(rayCost >= 1.0f))
+      !(rayCost >= 1.0f) || !(keyFloor >= 0.0f))
     return -1;
   const int cx = cavr_refine_cells_per_axis(width), cy = cavr_refine_cells_per_axis(height);
   /* Scores in 1/4096 bins (scores are in [0, 1] for colours in [0, 1]; larger ones share the top bin). */
@@ -546,7 +548,7 @@ long cavr_refine_mask(const float *rgbaf, int width, int height, int level, floa
   const Gather g = {rgbaf, hmax, raySamples, mask, scratch, cost, order, threshold, rayCost,
                    width, height, level, lastBin, cx, cy};
   const size_t n = gather_all(&g, threads);
-  if (level == 2) return take_by_cost(scratch, cost, order, n, budget, work, mask, list);
+  if (level == 2) return take_by_cost(scratch, cost, order, n, budget, work, keyFloor, mask, list);
   uint32_t count[BINS]; /* level 1: candidates per score bin */
   memset(count, 0, sizeof count);
   for (size_t k = 0; k < n; ++k) ++count[score_bin(scratch[k])];

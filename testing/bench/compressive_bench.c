@@ -4,13 +4,14 @@
  *   cavr-compressive-bench --volume FILE.nhdr|FILE.raw [--dims X,Y,Z --type uint8 --spacing SX,SY,SZ]
  *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N] [--repeat R] [--name NAME]
  *       [--mode sweep|solve|bound] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
- *       [--methods global,local,adaptive,refine,refine-nohint] [--threads N] [--clock wall|cpu]
+ *       [--methods global,local,adaptive,refine,refine-nohint,refine-nofloor] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
  *       [--interpolation linear|cubic] [--supersample 1|4|5|9|16]   (issue 12 item 6: expensive rays)
  *       [--dump DIR]   (the full render and each reconstruction as raw float RGBA files, for offline study)
  *
  * sweep: a full render (the reference) and, at each sample fraction, the global, local, adaptive and refine
- *   (CPU back end only; refine-nohint: without the pilot's depth hint, cavr_refine_allow_hint) reconstructions
+ *   (CPU back end only; refine-nohint: without the pilot's depth hint, cavr_refine_allow_hint; refine-nofloor:
+ *   the last level spends its whole budget, cavr_refine_allow_key_floor) reconstructions
  *   (--methods picks some): PSNR and SSIM against the full render, rays cast, iterations, and the frame time (median
  *   of R; GPU frames leave the image in device memory, as ParaView's interactive renders would not, so the
  *   timing counts render + reconstruct, not the PCIe copy) against the full render's. At 25% and 11.1% also
@@ -262,17 +263,18 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0, 1.0);
   check(b, cavrSetRenderShading(b->fullSet, shade, 0.1, 0.7, 0.2, 10), "shading");
   check(b, cavrCommitRenderSettings(b->fullSet), "commit");
-  static const struct { CAVRReconstruction rec; int adaptive, hint; const char *name; } methods[] = {
-      {CAVR_RECONSTRUCTION_GLOBAL, 0, 1, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, 1, "local"},
-      {CAVR_RECONSTRUCTION_LOCAL, 1, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, 1, "refine"},
-      {CAVR_RECONSTRUCTION_REFINE, 0, 0, "refine-nohint"}};
+  static const struct { CAVRReconstruction rec; int adaptive, hint, floor; const char *name; } methods[] = {
+      {CAVR_RECONSTRUCTION_GLOBAL, 0, 1, 1, "global"}, {CAVR_RECONSTRUCTION_LOCAL, 0, 1, 1, "local"},
+      {CAVR_RECONSTRUCTION_LOCAL, 1, 1, 1, "adaptive"}, {CAVR_RECONSTRUCTION_REFINE, 0, 1, 1, "refine"},
+      {CAVR_RECONSTRUCTION_REFINE, 0, 0, 1, "refine-nohint"}, {CAVR_RECONSTRUCTION_REFINE, 0, 1, 0, "refine-nofloor"}};
   for (int k = 0; k < nf; ++k) {
-    for (int m = 0; m < 5; ++m) {
+    for (int m = 0; m < (int)(sizeof methods / sizeof methods[0]); ++m) {
       if (!wanted(methods[m].name)) continue;
       if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && strcmp(b->backend, "cpu") != 0) continue; /* CPU only */
       check(b, cavrSetRenderCompressive(b->set, fractions[k], methods[m].rec, methods[m].adaptive), "fraction");
       check(b, cavrCommitRenderSettings(b->set), "commit");
       cavr_refine_allow_hint(methods[m].hint);
+      cavr_refine_allow_key_floor(methods[m].floor);
       double ms, pairFull;
       const double ratio = paired(b, &st, &ms, &pairFull);
       double kernel = st.kernelMilliseconds, solve = st.solveMilliseconds;
@@ -462,6 +464,7 @@ int main(int argc, char **argv) {
   }
   if (b.csv) fclose(b.csv);
   cavr_refine_allow_hint(1);
+  cavr_refine_allow_key_floor(1);
   cavrReleaseRenderSettings(b.set);
   cavrReleaseRenderSettings(b.fullSet);
   cavrReleaseCamera(b.cam);

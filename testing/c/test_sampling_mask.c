@@ -57,7 +57,7 @@ static void refinement(void) {
     for (int c = 0; c < 4; ++c) img[4 * p + c] = mask[p] ? 0.01f * x + 0.02f * y * (c + 1) / 4.0f : -1.0f;
     depth[p] = mask[p] ? 0.5f + 0.001f * x : -1.0f;
   }
-  CHECK(cavr_refine_mask(img, W, H, 1, 0.0f, 0, NULL, 1.0f, 0, mask, list, scratch, order, 1) == 0);
+  CHECK(cavr_refine_mask(img, W, H, 1, 0.0f, 0, NULL, 1.0f, 0, 0.0f, mask, list, scratch, order, 1) == 0);
   for (int pass = 0; pass < 2; ++pass)
     cavr_refine_interpolate(mask, W, H, 0, cavr_refine_cells_per_axis(H), pass, img, rgba8, depth, NULL);
   for (int p = 0; p < N; ++p) {
@@ -74,7 +74,7 @@ static void refinement(void) {
   cavr_refine_pilot_mask(W, H, mask, list);
   for (int p = 0; p < N; ++p)
     for (int c = 0; c < 4; ++c) img[4 * p + c] = mask[p] ? (p % W >= 10 ? 1.0f : 0.0f) : -1.0f;
-  const long l1 = cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, NULL, 1.0f, N, mask, list, scratch, order, 1);
+  const long l1 = cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, NULL, 1.0f, N, 0.0f, mask, list, scratch, order, 1);
   CHECK(l1 > 0);
   for (long k = 0; k < l1; ++k) {
     const int x = (int)(list[k] % W), y = (int)(list[k] / W);
@@ -84,13 +84,13 @@ static void refinement(void) {
   for (int p = 0; p < N; ++p) /* the level-1 points now rendered */
     if (mask[p])
       for (int c = 0; c < 4; ++c) img[4 * p + c] = p % W >= 10 ? 1.0f : 0.0f;
-  const long l2 = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, NULL, 1.0f, N, mask, list, scratch, order, 1);
+  const long l2 = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, NULL, 1.0f, N, 0.0f, mask, list, scratch, order, 1);
   CHECK(l2 > 0);
   for (long k = 0; k < l2; ++k) CHECK((int)(list[k] % W) >= 8 && (int)(list[k] % W) <= 10);
   /* A budget is never exceeded. */
   cavr_refine_pilot_mask(W, H, mask, list);
-  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, 7, NULL, 1.0f, 7, mask, list, scratch, order, 1) <= 7);
-  CHECK(cavr_refine_mask(img, W, H, 3, 0.0f, 7, NULL, 1.0f, 7, mask, list, scratch, order, 1) == -1);
+  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, 7, NULL, 1.0f, 7, 0.0f, mask, list, scratch, order, 1) <= 7);
+  CHECK(cavr_refine_mask(img, W, H, 3, 0.0f, 7, NULL, 1.0f, 7, 0.0f, mask, list, scratch, order, 1) == -1);
   free(mask), free(list), free(order), free(img), free(scratch), free(depth), free(rgba8);
 }
 
@@ -114,17 +114,60 @@ static void threads_agree(void) {
   cavr_refine_pilot_mask(W, H, m3, l3);
   for (int level = 1; level <= 2; ++level) {
     const long budget = level == 1 ? 900 : 2000;
-    const long a = cavr_refine_mask(img, W, H, level, 2.0f / 255.0f, budget, samples, 12.0f, 40000.0, m1, l1, scratch, order, 1);
-    const long b = cavr_refine_mask(img, W, H, level, 2.0f / 255.0f, budget, samples, 12.0f, 40000.0, m3, l3, scratch, order, 3);
+    const long a = cavr_refine_mask(img, W, H, level, 2.0f / 255.0f, budget, samples, 12.0f, 40000.0, 0.0f, m1, l1, scratch,
+                                  order, 1);
+    const long b = cavr_refine_mask(img, W, H, level, 2.0f / 255.0f, budget, samples, 12.0f, 40000.0, 0.0f, m3, l3, scratch,
+                                  order, 3);
     CHECK(a > 100 && a == b && a <= budget);
     CHECK(memcmp(l1, l3, sizeof(uint32_t) * (size_t)a) == 0 && memcmp(m1, m3, (size_t)N) == 0);
   }
   free(img), free(scratch), free(m1), free(m3), free(l1), free(l3), free(order), free(samples);
 }
 
+/* Level 2's key floor: a higher floor marks a subset of a lower one's pixels (the work and the budget do not bind
+   here), a floor above every key marks none, some floor in between marks some but not all, and a negative floor is
+   refused. Textured image, samples per ray, level 1 first. */
+static void key_floor(void) {
+  const int W = 93, H = 141, N = W * H;
+  float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * cavr_refine_mask_scratch_floats(W, H));
+  uint8_t *base = malloc(N), *lo = malloc(N), *hi = malloc(N);
+  uint32_t *list = malloc(sizeof(uint32_t) * N), *order = malloc(sizeof(uint32_t) * N),
+           *samples = malloc(sizeof(uint32_t) * N);
+  uint32_t seed = 777u;
+  for (int p = 0; p < N; ++p) {
+    for (int c = 0; c < 4; ++c) {
+      seed = seed * 1664525u + 1013904223u;
+      img[4 * p + c] = (float)(seed >> 8) / 16777216.0f * (float)(p % W) / (float)W; /* grows to the right */
+    }
+    samples[p] = 20u + (uint32_t)(p % 181);
+  }
+  cavr_refine_pilot_mask(W, H, base, list);
+  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, samples, 12.0f, 1e12, 0.0f, base, list, scratch, order, 1) > 0);
+  const float floors[] = {0.0f, 1e-6f, 1e-5f, 3e-5f, 1e-4f, 3e-4f, 1e-3f, 1e9f};
+  enum { F = sizeof floors / sizeof floors[0] };
+  long counts[F];
+  int between = 0;
+  for (int f = 0; f < F; ++f) {
+    memcpy(hi, base, (size_t)N);
+    counts[f] = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, samples, 12.0f, 1e12, floors[f], hi, list, scratch,
+                                 order, 1);
+    CHECK(counts[f] >= 0);
+    if (f > 0) {
+      CHECK(counts[f] <= counts[f - 1]);
+      for (int p = 0; p < N; ++p) CHECK(!hi[p] || lo[p]); /* marked above the floor: marked below it too */
+    }
+    between |= counts[f] > 0 && counts[f] < counts[0];
+    memcpy(lo, hi, (size_t)N);
+  }
+  CHECK(counts[0] > 100 && counts[F - 1] == 0 && between);
+  CHECK(cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, samples, 12.0f, 1e12, -1.0f, base, list, scratch, order, 1) == -1);
+  free(img), free(scratch), free(base), free(lo), free(hi), free(list), free(order), free(samples);
+}
+
 int main(void) {
   refinement();
   threads_agree();
+  key_floor();
   /* Anderson's sequence 0 1 1 1 2 3 4 6 9 13 19 28 41 60 88 ...: the side is the first term >= the size. */
   int n;
   CHECK(cavr_lps_side(88, 10, &n) == 88 && n == 14);
