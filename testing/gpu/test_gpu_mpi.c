@@ -42,11 +42,12 @@ static double median(double *v, int n) {
   return v[n / 2];
 }
 
-/* The visible GPUs, read from the device's name ("CUDA (NVIDIA H100 ..., GPU 1 of 2)"); 0 where it names none. */
+/* The visible GPUs, read from a CUDA device's name: it ends in "GPU i of n" when n > 1 ("CUDA (NVIDIA H100 ...,
+   GPU 1 of 2)"), and names no index when one GPU is visible. */
 static int gpus_in_name(const char *name) {
   const char *p = strstr(name, "GPU ");
   p = p ? strstr(p, " of ") : NULL;
-  return p ? atoi(p + 4) : 0;
+  return p ? atoi(p + 4) : 1;
 }
 
 static void setup(Scene *s, const double bounds[6], double rx, double ry) {
