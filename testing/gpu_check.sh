@@ -68,7 +68,7 @@ if [ "$MODE" = mpi ]; then
   MPIARGS=""
   if ls .whl/mpich-*.whl >/dev/null 2>&1; then
     M=/tmp/mpich; rm -rf $M; mkdir -p $M
-    python3 -m zipfile -e .whl/mpich-*.whl $M/w >/dev/null || exit 1
+    python3 -m zipfile -e "$(ls .whl/mpich-*.whl | head -1)" $M/w >/dev/null || exit 1
     mv $M/w/mpich-*.data/data/* $M/ && chmod +x $M/bin/*
     export PATH=$M/bin:$PATH LD_LIBRARY_PATH=$M/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     MPIARGS="-DMPI_HOME=$M"

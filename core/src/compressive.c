@@ -89,13 +89,14 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
    shoulder), and 12 gives each volume about the same frame time per unit of work (docs/benchmarks.md). Shaded
    frames (their error is the shading's texture, everywhere on the object) take 0.5/255, density 4 and 0.44 of
    the work; unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. Level 2 casts no ray whose
-   rank key, (score + residual)^2 / cost, is below REFINE_KEY_FLOOR / (the pilot's mean cost of a ray): in units of
-   an average ray, a ray must be expected to remove (score + residual)^2 >= 0.008 (about 23/255 for the range of
-   its sources and the residual nearby together). Where the image is already good the frame stops there instead of
-   spending the rest of the work on rays that change little: cthead shaded 0.442 -> 0.408 of the work (+6.15 ->
-   +5.56 dB over 2x2 rays + bilinear), unshaded cthead and colin27 0.36 -> 0.28 (still +13.6 dB); the other rows
-   spend their work before any key falls that low (unchanged images). 0.006 changed nothing, 0.010 left cthead
-   shaded +5.10 dB (docs/benchmarks.md). */
+   rank key, (score + residual)^2 / cost, is below REFINE_KEY_FLOOR / (the pilot's mean cost of a ray), times
+   (0.25 / fraction)^2 above a fraction of 0.25 (so that a larger fraction still buys a better image; below 0.25 the
+   floor stays, and the smaller budget binds first): in units of an average ray, a ray must be expected to remove
+   (score + residual)^2 >= 0.008 (about 23/255 for the range of its sources and the residual nearby together).
+   Where the image is already good the frame stops there instead of spending the rest of the work on rays that
+   change little: cthead shaded 0.442 -> 0.408 of the work (+6.15 -> +5.56 dB over 2x2 rays + bilinear), unshaded
+   cthead and colin27 0.36-0.37 -> 0.27-0.29 (still +13.6 dB); the other rows spend their work before any key falls
+   that low (unchanged images). 0.006 changed nothing, 0.010 left cthead shaded +5.10 dB (docs/benchmarks.md). */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_THRESHOLD_SHADED (0.5f / 255.0f)
 #define REFINE_DENSITY 2.0
@@ -172,7 +173,8 @@ static CAVRError render_refine(CAVRDevice dev, const CAVRBackendOps *ops, CAVRRe
   const int hint = atomic_load(&refineHint); /* one setting for the frame's levels */
   const double pilotPerRay = (double)stats->samples / (double)(stats->rays > 0 ? stats->rays : 1);
   const double perRay = 2.0 * pilotPerRay + REFINE_RAY_COST;
-  const double scale = 0.25 / (double)s->sampleFraction; /* a larger fraction buys rays of smaller gain too */
+  /* Above 0.25 a larger fraction buys rays of smaller gain too; below it the floor stays. */
+  const double scale = s->sampleFraction > 0.25f ? 0.25 / (double)s->sampleFraction : 1.0;
   const float keyFloor = atomic_load(&refineKeyFloor)
                              ? (float)(REFINE_KEY_FLOOR * scale * scale / (pilotPerRay + REFINE_RAY_COST))
                              : 0.0f;

@@ -111,11 +111,10 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
  * interpolation comes from (raySamples of rendered points, their parents' mean for the others; NULL: 0, so c =
  * rayCost), in samples: rayCost (>= 1) is what a ray costs besides its samples (its set-up and empty-space skipping).
  * Level 2 takes candidates in that order (keys binned 0.5% apart, a bin in candidate order) until the sum of their
- * c reaches `work`, at most `budget` of them, and none whose key's bin lies below keyFloor's (>= 0; 0: no floor: a
- * ray that would remove less error per sample than that is not worth casting); level 1 ignores raySamples,
- * rayCost, work and keyFloor. Cells whose lattice is
- * flat are skipped. rgbaf: W x H x 4 floats; scratch: cavr_refine_mask_scratch_floats(W, H) floats, order: W H
- * entries (the candidates). The candidates are searched, and level 2's residuals computed, on up to `threads`
+ * c reaches `work`, at most `budget` of them, and none whose key's bin lies below keyFloor's (>= 0, 0 for none): a
+ * ray expected to remove less error per sample than that is not worth casting. Level 1 ignores raySamples, rayCost,
+ * work and keyFloor. Cells whose lattice is flat are skipped. rgbaf: W x H x 4 floats; scratch:
+ * cavr_refine_mask_scratch_floats(W, H) floats, order: W H entries (the candidates). The candidates are searched, and level 2's residuals computed, on up to `threads`
  * threads (bands of 4 cell rows, the candidates joined in cell order: the result does not depend on the count).
  * Returns the pixels marked, or -1 for bad arguments.
  */

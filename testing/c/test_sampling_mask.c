@@ -114,10 +114,10 @@ static void threads_agree(void) {
   cavr_refine_pilot_mask(W, H, m3, l3);
   for (int level = 1; level <= 2; ++level) {
     const long budget = level == 1 ? 900 : 2000;
-    const long a = cavr_refine_mask(img, W, H, level, 2.0f / 255.0f, budget, samples, 12.0f, 40000.0, 0.0f, m1, l1, scratch,
-                                  order, 1);
-    const long b = cavr_refine_mask(img, W, H, level, 2.0f / 255.0f, budget, samples, 12.0f, 40000.0, 0.0f, m3, l3, scratch,
-                                  order, 3);
+    const float t = 2.0f / 255.0f;
+    const double work = 40000.0;
+    const long a = cavr_refine_mask(img, W, H, level, t, budget, samples, 12.0f, work, 0.0f, m1, l1, scratch, order, 1);
+    const long b = cavr_refine_mask(img, W, H, level, t, budget, samples, 12.0f, work, 0.0f, m3, l3, scratch, order, 3);
     CHECK(a > 100 && a == b && a <= budget);
     CHECK(memcmp(l1, l3, sizeof(uint32_t) * (size_t)a) == 0 && memcmp(m1, m3, (size_t)N) == 0);
   }
@@ -125,8 +125,9 @@ static void threads_agree(void) {
 }
 
 /* Level 2's key floor: a higher floor marks a subset of a lower one's pixels (the work and the budget do not bind
-   here), a floor above every key marks none, some floor in between marks some but not all, and a negative floor is
-   refused. Textured image, samples per ray, level 1 first. */
+   here), a floor above every key marks none, some floor in between marks some but not all, a floor below the keys
+   the work reaches changes nothing (the work cuts inside a bin above it), and a negative floor is refused. Textured
+   image, samples per ray, level 1 first. */
 static void key_floor(void) {
   const int W = 93, H = 141, N = W * H;
   float *img = malloc(sizeof(float) * 4 * N), *scratch = malloc(sizeof(float) * cavr_refine_mask_scratch_floats(W, H));
@@ -142,15 +143,15 @@ static void key_floor(void) {
     samples[p] = 20u + (uint32_t)(p % 181);
   }
   cavr_refine_pilot_mask(W, H, base, list);
-  CHECK(cavr_refine_mask(img, W, H, 1, 2.0f / 255.0f, N, samples, 12.0f, 1e12, 0.0f, base, list, scratch, order, 1) > 0);
+  const float t = 2.0f / 255.0f;
+  CHECK(cavr_refine_mask(img, W, H, 1, t, N, samples, 12.0f, 1e12, 0.0f, base, list, scratch, order, 1) > 0);
   const float floors[] = {0.0f, 1e-6f, 1e-5f, 3e-5f, 1e-4f, 3e-4f, 1e-3f, 1e9f};
   enum { F = sizeof floors / sizeof floors[0] };
   long counts[F];
   int between = 0;
   for (int f = 0; f < F; ++f) {
     memcpy(hi, base, (size_t)N);
-    counts[f] = cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, samples, 12.0f, 1e12, floors[f], hi, list, scratch,
-                                 order, 1);
+    counts[f] = cavr_refine_mask(img, W, H, 2, t, N, samples, 12.0f, 1e12, floors[f], hi, list, scratch, order, 1);
     CHECK(counts[f] >= 0);
     if (f > 0) {
       CHECK(counts[f] <= counts[f - 1]);
@@ -160,7 +161,13 @@ static void key_floor(void) {
     memcpy(lo, hi, (size_t)N);
   }
   CHECK(counts[0] > 100 && counts[F - 1] == 0 && between);
-  CHECK(cavr_refine_mask(img, W, H, 2, 2.0f / 255.0f, N, samples, 12.0f, 1e12, -1.0f, base, list, scratch, order, 1) == -1);
+  /* Little work: the cut lies high, far above a floor of 1e-6, which then marks exactly what no floor marks. */
+  memcpy(lo, base, (size_t)N);
+  memcpy(hi, base, (size_t)N);
+  const long none = cavr_refine_mask(img, W, H, 2, t, N, samples, 12.0f, 3000.0, 0.0f, lo, list, scratch, order, 1);
+  const long low = cavr_refine_mask(img, W, H, 2, t, N, samples, 12.0f, 3000.0, 1e-6f, hi, list, scratch, order, 1);
+  CHECK(none > 0 && none < counts[0] / 4 && low == none && memcmp(lo, hi, (size_t)N) == 0);
+  CHECK(cavr_refine_mask(img, W, H, 2, t, N, samples, 12.0f, 1e12, -1.0f, base, list, scratch, order, 1) == -1);
   free(img), free(scratch), free(base), free(lo), free(hi), free(list), free(order), free(samples);
 }
 
