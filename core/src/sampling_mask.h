@@ -114,8 +114,9 @@ long cavr_refine_active(const float *rgbaf, int width, int height, double densit
  * c reaches `work`, at most `budget` of them, and none whose key's bin lies below keyFloor's (>= 0, 0 for none): a
  * ray expected to remove less error per sample than that is not worth casting. Level 1 ignores raySamples, rayCost,
  * work and keyFloor. Cells whose lattice is flat are skipped. rgbaf: W x H x 4 floats; scratch:
- * cavr_refine_mask_scratch_floats(W, H) floats, order: W H entries (the candidates). The candidates are searched, and level 2's residuals computed, on up to `threads`
- * threads (bands of 4 cell rows, the candidates joined in cell order: the result does not depend on the count).
+ * cavr_refine_mask_scratch_floats(W, H) floats, order: W H entries (the candidates). The candidates are searched,
+ * and level 2's residuals computed, on up to `threads` threads (bands of 4 cell rows, the candidates joined in cell
+ * order: the result does not depend on the count).
  * Returns the pixels marked, or -1 for bad arguments.
  */
 long cavr_refine_mask(const float *rgbaf, int width, int height, int level, float threshold, long budget,

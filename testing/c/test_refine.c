@@ -20,8 +20,8 @@
  * 4. The last level's key floor (REFINE_KEY_FLOOR: no ray expected to remove too little error for its cost): here
  *    unshaded it stops the frame at 0.285 of the samples instead of 0.368 (the floor binds: without it more samples
  *    and a better image, +2.3 dB); shaded the work budget binds first (the same image with or without it).
- * 5. The sample fraction sets the work: at 0.5 more samples and at least 1 dB more (the floor scales with the
- *    fraction squared), at 0.125 fewer and less (shaded at 0.5 the budget is 0.88 of the work: measured 0.888 of
+ * 5. The sample fraction sets the work: at 0.5 more samples and at least 1 dB more (above 0.25 the floor falls
+ *    with the fraction squared), at 0.125 fewer and less (shaded at 0.5 the budget is 0.88 of the work: measured 0.888 of
  *    the samples, 52.6 dB; unshaded 0.412, 55.5 dB).
  * 6. The casters' samples per ray (the frame buffer's raySamples, which the last pass's costs come from) sum over
  *    the cast pixels to the frame's samples.

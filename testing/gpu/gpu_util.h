@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
@@ -20,7 +21,7 @@
       const char *m_ = "";                                                                                         \
       cavrGetDeviceError(dev, &m_);                                                                                \
       fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, cavrGetErrorString(e_), m_);             \
-      exit(1);                                                                                                     \
+      CAVR_TEST_FAIL();                                                                                            \
     }                                                                                                              \
   } while (0)
 
@@ -122,6 +123,54 @@ static inline void load_volume(const char *name, CAVRScalarType type, int nx, in
     fprintf(stderr, "cannot load %s: %s\n", name, msg);
     exit(1);
   }
+}
+
+/* Monotonic wall clock, ms. */
+static inline double gpu_now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static inline int gpu_cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median of n values (sorts them in place). */
+static inline double gpu_median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof(double), gpu_cmp_double);
+  return v[n / 2];
+}
+
+/* A z slab of an 8-bit volume as one rank of a distributed render holds it: voxel planes z0..z1 (inclusive, ghost
+   planes included), its origin at plane z0 of the whole, rays limited to `extent` (voxels, within the slab). The
+   other arguments as gpu_scene's. */
+static inline Scene gpu_slab_scene(CAVRDevice dev, const CAVRVolumeFile *f, int z0, int z1, const int extent[6],
+                                   const float *table, int n, double lo, double hi, int size) {
+  CAVRVolumeFile sub = *f;
+  const size_t slice = (size_t)f->dims[0] * f->dims[1];
+  sub.dims[2] = z1 - z0 + 1;
+  sub.data = (unsigned char *)f->data + (size_t)z0 * slice;
+  sub.bytes = slice * (size_t)sub.dims[2];
+  Scene s = gpu_scene(dev, &sub, table, n, lo, hi, size);
+  const double origin[3] = {0.0, 0.0, z0 * f->spacing[2]};
+  CHECK_OK(dev, cavrSetVolumeOrigin(s.vol, origin));
+  CHECK_OK(dev, cavrSetVolumeRenderExtent(s.vol, extent));
+  CHECK_OK(dev, cavrCommitVolume(s.vol));
+  return s;
+}
+
+/* The view of the piece tests (test_gpu_two, test_gpu_mpi): the orbit camera (rx, ry) around the whole volume's
+   bounds, perspective; shaded, sample distance 0.25, early ray termination off (pieces composite exactly only
+   without it). */
+static inline void pieces_view(Scene *s, const double bounds[6], double rx, double ry) {
+  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, bounds, rx, ry, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
+  CHECK_OK(s->dev, cavrSetRenderShading(s->set, 1, 0.1, 0.7, 0.3, 12));
+  CHECK_OK(s->dev, cavrSetRenderEarlyTermination(s->set, 1.0));
+  CHECK_OK(s->dev, cavrSetRenderSampleDistance(s->set, 0.25));
+  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
 }
 
 static inline double psnr_rgba(const float *a, const float *b, size_t pixels, double *maxErr) {

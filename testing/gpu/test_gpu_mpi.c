@@ -21,48 +21,12 @@
  */
 #include <mpi.h>
 #include <stdint.h>
-#include <time.h>
 
+/* A failed check aborts the whole job: the other ranks would otherwise wait in their next collective. */
+#define CAVR_TEST_FAIL() MPI_Abort(MPI_COMM_WORLD, 1)
 #include "gpu_util.h"
 
-/* gpu_util.h's checks exit one process; under MPI the others would wait in their next collective: abort them all. */
-#undef CHECK
-#define CHECK(cond)                                                                                                \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                                     \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                                                \
-    }                                                                                                              \
-  } while (0)
-#undef CHECK_OK
-#define CHECK_OK(dev, call)                                                                                        \
-  do {                                                                                                             \
-    CAVRError e_ = (call);                                                                                         \
-    if (e_) {                                                                                                      \
-      const char *m_ = "";                                                                                         \
-      cavrGetDeviceError(dev, &m_);                                                                                \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call, cavrGetErrorString(e_), m_);             \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                                                \
-    }                                                                                                              \
-  } while (0)
-
 enum { MAX_FRAMES = 64 };
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
-static int cmp(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, n, sizeof(double), cmp);
-  return v[n / 2];
-}
 
 /* The visible GPUs, read from a CUDA device's name (the public API has no count): it ends in "GPU i of n" when n > 1
    ("CUDA (NVIDIA H100 ..., GPU 1 of 2)") and names no index when one GPU is visible (cavrGetDeviceName). */
@@ -85,15 +49,6 @@ static void eye_of(CAVRDevice dev, CAVRCamera cam, int size, double eye[3]) {
   }
   const double t = (b * e - c * d) / (a * c - b * b); /* closest point of ray 1 to ray 2 */
   for (int k = 0; k < 3; ++k) eye[k] = o1[k] + t * d1[k];
-}
-
-static void setup(Scene *s, const double bounds[6], double rx, double ry) {
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, bounds, rx, ry, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, 1, 0.1, 0.7, 0.3, 12));
-  CHECK_OK(s->dev, cavrSetRenderEarlyTermination(s->set, 1.0)); /* pieces composite exactly without it */
-  CHECK_OK(s->dev, cavrSetRenderSampleDistance(s->set, 0.25));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
 }
 
 int main(int argc, char **argv) {
@@ -181,17 +136,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k <= ranks; ++k) split[k] = (int)lround((double)k * (nz - 1) / ranks);
   const int z0 = split[rank] - 3 > 0 ? split[rank] - 3 : 0;
   const int z1 = split[rank + 1] + 2 < nz - 1 ? split[rank + 1] + 2 : nz - 1;
-  CAVRVolumeFile sub = f;
-  const size_t slice = (size_t)f.dims[0] * f.dims[1];
-  sub.dims[2] = z1 - z0 + 1;
-  sub.data = (uint8_t *)f.data + (size_t)z0 * slice;
-  sub.bytes = slice * (size_t)sub.dims[2];
-  Scene piece = gpu_scene(dev, &sub, table, 1024, tv->lo, tv->hi, size);
-  const double origin[3] = {0.0, 0.0, z0 * f.spacing[2]};
   const int extent[6] = {0, X, 0, Y, split[rank] - z0, split[rank + 1] - z0};
-  CHECK_OK(dev, cavrSetVolumeOrigin(piece.vol, origin));
-  CHECK_OK(dev, cavrSetVolumeRenderExtent(piece.vol, extent));
-  CHECK_OK(dev, cavrCommitVolume(piece.vol));
+  Scene piece = gpu_slab_scene(dev, &f, z0, z1, extent, table, 1024, tv->lo, tv->hi, size);
   Scene whole = {0};
   if (rank == 0) whole = gpu_scene(dev, &f, table, 1024, tv->lo, tv->hi, size);
   const unsigned host = u8 ? CAVR_FB_HOST_RGBA8 : CAVR_FB_HOST_RGBA32F; /* the plane each frame must bring back */
@@ -221,20 +167,20 @@ int main(int argc, char **argv) {
   const double views[3][2] = {{-60, 25}, {20, 150}, {0, 90}};
   double worst = INFINITY;
   for (int v = 0; v < 3; ++v) {
-    setup(&piece, bounds, views[v][0], views[v][1]);
-    if (rank == 0) setup(&whole, bounds, views[v][0], views[v][1]);
+    pieces_view(&piece, bounds, views[v][0], views[v][1]);
+    if (rank == 0) pieces_view(&whole, bounds, views[v][0], views[v][1]);
     double one[MAX_FRAMES], rend[MAX_FRAMES], frame[MAX_FRAMES], comp[MAX_FRAMES];
     for (int fr = -1; fr < frames; ++fr) { /* frame -1: warm-up */
       double t0;
       if (rank == 0) {
-        t0 = now_ms();
+        t0 = gpu_now_ms();
         CHECK_OK(dev, cavrRender(whole.fb, whole.vol, whole.tf, whole.cam, whole.set, NULL));
-        if (fr >= 0) one[fr] = now_ms() - t0;
+        if (fr >= 0) one[fr] = gpu_now_ms() - t0;
       }
       MPI_Barrier(MPI_COMM_WORLD);
-      t0 = now_ms();
+      t0 = gpu_now_ms();
       CHECK_OK(dev, cavrRender(piece.fb, piece.vol, piece.tf, piece.cam, piece.set, NULL));
-      double mine = now_ms() - t0, slowest = 0.0;
+      double mine = gpu_now_ms() - t0, slowest = 0.0;
       MPI_Gather(cavrGetFrameBufferData(piece.fb, plane), (int)(pixelBytes * n), MPI_BYTE, images,
                  (int)(pixelBytes * n), MPI_BYTE, 0, MPI_COMM_WORLD);
       if (rank == 0) {
@@ -275,7 +221,7 @@ int main(int argc, char **argv) {
             }
           }
         }
-        if (fr >= 0) frame[fr] = now_ms() - t0;
+        if (fr >= 0) frame[fr] = gpu_now_ms() - t0;
       }
       MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
       if (rank == 0 && fr >= 0) {
@@ -293,8 +239,8 @@ int main(int argc, char **argv) {
       }
       const double p = psnr_rgba(ref, out, n, &maxErr);
       worst = p < worst ? p : worst;
-      const double o1 = median(one, frames), r = median(rend, frames), fm = median(frame, frames),
-                   c = median(comp, frames);
+      const double o1 = gpu_median(one, frames), r = gpu_median(rend, frames), fm = gpu_median(frame, frames),
+                   c = gpu_median(comp, frames);
       printf("view (%g, %g), %dx%d, %d ranks: composited vs one device %.2f dB (max %.2g); ms (median of %d): one %.3f,"
              " pieces' renders %.3f (%.2fx), pieces' frame %.3f (%.2fx; gather + composite %.3f)\n",
              views[v][0], views[v][1], size, size, ranks, p, maxErr, frames, o1, r, o1 / r, fm, o1 / fm, c);

@@ -7,7 +7,6 @@
  * SKIP with fewer than two GPUs.
  */
 #include <pthread.h>
-#include <time.h>
 
 #include "gpu_util.h"
 
@@ -20,45 +19,16 @@ typedef struct Piece {
   double ms;        /* last render's wall time */
 } Piece;
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
 static void make_piece(Piece *p, CAVRDevice dev, const CAVRVolumeFile *f, const float *table, const TestVolume *tv) {
-  CAVRVolumeFile sub = *f;
-  const size_t slice = (size_t)f->dims[0] * f->dims[1];
-  sub.dims[2] = p->z1 - p->z0 + 1;
-  sub.data = (uint8_t *)f->data + (size_t)p->z0 * slice;
-  sub.bytes = slice * (size_t)sub.dims[2];
-  p->s = gpu_scene(dev, &sub, table, 1024, tv->lo, tv->hi, SIZE);
-  const double origin[3] = {0.0, 0.0, p->z0 * f->spacing[2]};
-  CHECK_OK(dev, cavrSetVolumeOrigin(p->s.vol, origin));
-  CHECK_OK(dev, cavrSetVolumeRenderExtent(p->s.vol, p->extent));
-  CHECK_OK(dev, cavrCommitVolume(p->s.vol));
-}
-
-static void setup(Scene *s, const double bounds[6], double rx, double ry) {
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, bounds, rx, ry, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, 1, 0.1, 0.7, 0.3, 12));
-  CHECK_OK(s->dev, cavrSetRenderEarlyTermination(s->set, 1.0)); /* pieces composite exactly without it */
-  CHECK_OK(s->dev, cavrSetRenderSampleDistance(s->set, 0.25));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
+  p->s = gpu_slab_scene(dev, f, p->z0, p->z1, p->extent, table, 1024, tv->lo, tv->hi, SIZE);
 }
 
 static void *render_piece(void *arg) {
   Piece *p = (Piece *)arg;
-  const double t0 = now_ms();
+  const double t0 = gpu_now_ms();
   CHECK_OK(p->s.dev, cavrRender(p->s.fb, p->s.vol, p->s.tf, p->s.cam, p->s.set, NULL));
-  p->ms = now_ms() - t0;
+  p->ms = gpu_now_ms() - t0;
   return NULL;
-}
-
-static int cmp(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 int main(void) {
@@ -94,18 +64,18 @@ int main(void) {
   const double views[3][2] = {{-60, 25}, {20, 150}, {0, 90}};
   double worst = INFINITY;
   for (int v = 0; v < 3; ++v) {
-    setup(&whole, bounds, views[v][0], views[v][1]);
-    for (int k = 0; k < 2; ++k) setup(&pieces[k].s, bounds, views[v][0], views[v][1]);
+    pieces_view(&whole, bounds, views[v][0], views[v][1]);
+    for (int k = 0; k < 2; ++k) pieces_view(&pieces[k].s, bounds, views[v][0], views[v][1]);
     double one[FRAMES], two[FRAMES], piece[2][FRAMES];
     for (int fr = 0; fr < FRAMES; ++fr) {
-      double t0 = now_ms();
+      double t0 = gpu_now_ms();
       CHECK_OK(g0, cavrRender(whole.fb, whole.vol, whole.tf, whole.cam, whole.set, NULL));
-      one[fr] = now_ms() - t0;
+      one[fr] = gpu_now_ms() - t0;
       pthread_t th[2];
-      t0 = now_ms();
+      t0 = gpu_now_ms();
       for (int k = 0; k < 2; ++k) CHECK(pthread_create(&th[k], NULL, render_piece, &pieces[k]) == 0);
       for (int k = 0; k < 2; ++k) pthread_join(th[k], NULL);
-      two[fr] = now_ms() - t0;
+      two[fr] = gpu_now_ms() - t0;
       piece[0][fr] = pieces[0].ms, piece[1][fr] = pieces[1].ms;
     }
     /* Visibility order from the camera's central ray: the piece on the camera's side of the split is in front. */
@@ -121,14 +91,11 @@ int main(void) {
     double maxErr = 0.0;
     const double p = psnr_rgba(cavrGetFrameBufferData(whole.fb, CAVR_FB_COLOR_RGBA32F), out, n, &maxErr);
     worst = p < worst ? p : worst;
-    qsort(one, FRAMES, sizeof(double), cmp);
-    qsort(two, FRAMES, sizeof(double), cmp);
-    qsort(piece[0], FRAMES, sizeof(double), cmp);
-    qsort(piece[1], FRAMES, sizeof(double), cmp);
+    const double m1 = gpu_median(one, FRAMES), m2 = gpu_median(two, FRAMES);
     printf("view (%g, %g), %dx%d: two GPUs composited vs one GPU %.2f dB (max %.2g); frame ms (median of %d): "
            "one GPU %.3f, two GPUs %.3f (pieces %.3f and %.3f), %.2fx\n",
-           views[v][0], views[v][1], SIZE, SIZE, p, maxErr, FRAMES, one[FRAMES / 2], two[FRAMES / 2],
-           piece[0][FRAMES / 2], piece[1][FRAMES / 2], one[FRAMES / 2] / two[FRAMES / 2]);
+           views[v][0], views[v][1], SIZE, SIZE, p, maxErr, FRAMES, m1, m2, gpu_median(piece[0], FRAMES),
+           gpu_median(piece[1], FRAMES), m1 / m2);
   }
   printf("worst PSNR, two GPUs composited vs one: %.2f dB (threshold 45)\n", worst);
   CHECK(worst >= 45.0);
