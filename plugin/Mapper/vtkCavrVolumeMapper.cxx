@@ -208,6 +208,12 @@ private:
   bool Busy = false, Quit = false;
 };
 
+// std::chrono::steady_clock in milliseconds (GetLastRenderAheadTimes).
+double NowMs()
+{
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
 void ToColumnMajor(vtkMatrix4x4* m, double out[16])
 {
@@ -263,6 +269,7 @@ public:
   vtkWeakPointer<vtkRenderer> Observed;      // the renderer whose StartEvent the mapper observes
   unsigned long ObserverTag = 0;
   bool LastAhead = false; // the last frame drawn was rendered ahead
+  double AheadTimes[6] = { 0, 0, 0, 0, 0, 0 }; // GetLastRenderAheadTimes
 
   /** Wait for a render launched ahead (nothing else may use the cavr objects meanwhile) and forget it. */
   void WaitAhead()
@@ -1136,6 +1143,12 @@ void vtkCavrVolumeMapper::FlushWarnings()
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeMapper::GetLastRenderAheadTimes(double times[6])
+{
+  std::copy(this->Internals->AheadTimes, this->Internals->AheadTimes + 6, times);
+}
+
+//------------------------------------------------------------------------------
 bool vtkCavrVolumeMapper::GetLastRenderedAhead()
 {
   return this->Internals->LastAhead;
@@ -1262,6 +1275,7 @@ void vtkCavrVolumeMapper::RenderAheadStart(vtkObject* caller, unsigned long, voi
   {
     return;
   }
+  in.AheadTimes[1] = NowMs(); // moved to [0] at the launch
   this->ComputeFrameKey(ren, vol, in.Ahead.Key);
   if (!this->PrepareFrame(ren, vol) || !in.Frame.Shared)
   {
@@ -1269,9 +1283,13 @@ void vtkCavrVolumeMapper::RenderAheadStart(vtkObject* caller, unsigned long, voi
   }
   in.Ahead.Frame = in.Frame;
   in.Ahead.Pending = true;
+  in.AheadTimes[0] = in.AheadTimes[1];
+  in.AheadTimes[1] = NowMs();
   in.Ahead.Thread.Launch([&in]() {
+    in.AheadTimes[2] = NowMs();
     in.Ahead.Error =
       cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &in.Ahead.Stats);
+    in.AheadTimes[3] = NowMs();
   });
 }
 
@@ -1888,6 +1906,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     this->ComputeFrameKey(ren, vol, key);
     const bool same = in.AheadRenderer == ren && in.AheadVolume == vol && key == in.Ahead.Key;
     in.WaitAhead();
+    in.AheadTimes[4] = NowMs();
     if (same && in.Ahead.Error == CAVR_ERROR_NONE)
     {
       in.Frame = in.Ahead.Frame;
@@ -1968,6 +1987,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8) &&
     in.DrawShared(glWin, width, height) == CAVR_ERROR_NONE)
   {
+    in.AheadTimes[5] = NowMs();
     writeIntensityDepth();
     in.LastDisplay = "shared";
     this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -196,6 +196,13 @@ public:
   vtkSetMacro(RenderAhead, vtkTypeBool);
   vtkGetMacro(RenderAhead, vtkTypeBool);
   vtkBooleanMacro(RenderAhead, vtkTypeBool);
+  /**
+   * Where the last frame rendered ahead spent its time, std::chrono::steady_clock in ms (time_since_epoch): [0] the
+   * renderer's StartEvent reached the mapper, [1] the render launched (the frame read and committed), [2] and [3] the
+   * core's render began and ended on the mapper's thread, [4] Render() had waited for it, [5] the image was drawn
+   * (the shared path). For benchmarks.
+   */
+  void GetLastRenderAheadTimes(double times[6]);
   /** Whether the last frame drawn was rendered ahead. */
   bool GetLastRenderedAhead();
   /** Frames drawn from an image rendered ahead, and images rendered ahead and not used, since the mapper was made. */

@@ -201,11 +201,13 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   // 14-19: the shared frame's stamps (renderer start, renderer end, Frame() start, Render() end, mapper start, mapper
   // end), 20-23 the empty frame's (no mapper).
   // 24: the default display with RenderAhead off (2 renders ahead, the default), 25 its mapper's Render() call.
-  constexpr int S = 26;
+  // 26-31: frame 2's render-ahead times (GetLastRenderAheadTimes); 32-37: frame 24's stamps as 14-19.
+  constexpr int S = 38;
   vtkVolume *vols[S] = {vtkVol,  hostVol, texVol,  texVol,  nullptr, nullptr, nullptr,
                         nullptr, texVol,  copyVol, nullptr, nullptr, nullptr, nullptr,
                         nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                        nowVol,  nullptr};
+                        nowVol,  nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                        nullptr, nullptr, nullptr, nullptr};
   const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_shared", "cavr_mapper_shared_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
                           "cavr_mapper_shared_render_call", "cavr_mapper_shared_depth_on_gpu",
@@ -216,7 +218,11 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
                           "shared_at_render_end", "shared_at_mapper_start", "shared_at_mapper_end",
                           "empty_at_renderer_start", "empty_at_renderer_end",
                           "empty_at_frame_start", "empty_at_render_end",
-                          "cavr_mapper_shared_no_ahead", "cavr_mapper_shared_no_ahead_render_call"};
+                          "cavr_mapper_shared_no_ahead", "cavr_mapper_shared_no_ahead_render_call",
+                          "ahead_at_start_event", "ahead_at_launch", "ahead_at_core_begin", "ahead_at_core_end",
+                          "ahead_at_wait_done", "ahead_at_drawn",
+                          "no_ahead_at_renderer_start", "no_ahead_at_renderer_end", "no_ahead_at_frame_start",
+                          "no_ahead_at_render_end", "no_ahead_at_mapper_start", "no_ahead_at_mapper_end"};
   double renderReturns = 0.0;
   // Where a frame's time goes (CPU clock, ms from the Render() call): the renderer's StartEvent and EndEvent, the
   // window's RenderEvent (just before Frame(): multisample resolve, blits, eglSwapBuffers, glFinish) and EndEvent.
@@ -234,6 +240,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
     stampers[k]->SetCallback([](vtkObject *, unsigned long, void *cd, void *) { *(double *)cd = now_ms(); });
     sources[k]->AddObserver(events[k], stampers[k]);
   }
+  nowMapper->AddObserver(events[MAPPER_START], stampers[MAPPER_START]);
+  nowMapper->AddObserver(events[MAPPER_END], stampers[MAPPER_END]);
   vtkVolume *shown[5] = {vtkVol, hostVol, texVol, copyVol, nowVol};
   auto timed = [&](int path) {
     for (vtkVolume *v : shown) v->SetVisibility(v == vols[path]);
@@ -281,7 +289,15 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
         for (int k = 0; k < (path == 2 ? STAMPS : MAPPER_START); ++k)
           t[(path == 2 ? 14 : 20) + k].push_back(stamp[k] - frameStart);
       if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
-      if (path == 24) t[25].push_back(nowMapper->GetLastDrawTime());
+      if (path == 24) {
+        t[25].push_back(nowMapper->GetLastDrawTime());
+        for (int k = 0; k < STAMPS; ++k) t[32 + k].push_back(stamp[k] - frameStart);
+      }
+      if (path == 2 && texMapper->GetLastRenderedAhead()) {
+        double at[6];
+        texMapper->GetLastRenderAheadTimes(at);
+        for (int k = 0; k < 6; ++k) t[26 + k].push_back(at[k] - frameStart);
+      }
     }
     t[4].push_back(capi(&st));
     kernel.push_back(st.kernelMilliseconds);
