@@ -3,7 +3,6 @@
 #include "vtkContourValues.h"
 
 #include "vtkCamera.h"
-#include "vtkDataSet.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkDataArray.h"
 #include "vtkImageData.h"
@@ -50,14 +49,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <cstdint>
-#include <cstring>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace
@@ -139,81 +132,6 @@ int GatherLights(vtkRenderer* ren, vtkVolume* vol, CAVRLight* out, int* dropped)
   return n;
 }
 
-/**
- * One thread that runs one job at a time: the render ahead's cavrRender (vtkCavrVolumeMapper::SetRenderAhead). Made on
- * the first Launch; Wait returns when the job launched last is done.
- */
-class JobThread
-{
-public:
-  ~JobThread()
-  {
-    {
-      std::unique_lock<std::mutex> lock(this->Mutex);
-      this->Done.wait(lock, [this] { return !this->Busy; });
-      this->Quit = true;
-    }
-    this->Wake.notify_one();
-    if (this->Thread.joinable())
-    {
-      this->Thread.join();
-    }
-  }
-
-  void Launch(std::function<void()> job)
-  {
-    if (!this->Thread.joinable())
-    {
-      this->Thread = std::thread([this] { this->Loop(); });
-    }
-    {
-      std::lock_guard<std::mutex> lock(this->Mutex);
-      this->Job = std::move(job);
-      this->Busy = true;
-    }
-    this->Wake.notify_one();
-  }
-
-  void Wait()
-  {
-    std::unique_lock<std::mutex> lock(this->Mutex);
-    this->Done.wait(lock, [this] { return !this->Busy; });
-  }
-
-private:
-  void Loop()
-  {
-    std::unique_lock<std::mutex> lock(this->Mutex);
-    for (;;)
-    {
-      this->Wake.wait(lock, [this] { return this->Quit || (this->Busy && this->Job); });
-      if (this->Quit)
-      {
-        return;
-      }
-      std::function<void()> job = std::move(this->Job);
-      this->Job = nullptr;
-      lock.unlock();
-      job();
-      lock.lock();
-      this->Busy = false;
-      this->Done.notify_all();
-    }
-  }
-
-  std::thread Thread;
-  std::mutex Mutex;
-  std::condition_variable Wake, Done;
-  std::function<void()> Job;
-  bool Busy = false, Quit = false;
-};
-
-// std::chrono::steady_clock in milliseconds (GetLastRenderAheadTimes).
-double NowMs()
-{
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
 void ToColumnMajor(vtkMatrix4x4* m, double out[16])
 {
@@ -231,62 +149,7 @@ void ToColumnMajor(vtkMatrix4x4* m, double out[16])
 class vtkCavrVolumeMapper::vtkInternals
 {
 public:
-  ~vtkInternals()
-  {
-    this->WaitAhead();
-    this->ReleaseAll();
-  }
-
-  /** What PrepareFrame leaves for the render and the display of a frame. */
-  struct FrameState
-  {
-    int Width = 0, Height = 0; // the viewport, pixels
-    vtkOpenGLRenderWindow* Window = nullptr;
-    bool Interop = false; // the image stays on the GPU (shared memory or textures)
-    bool Shared = false;  // through the shared memory (PrepareShared succeeded)
-    bool Fresh = false;   // the current input is good (not the last good volume kept on screen)
-    CAVRBlendMode Blend = CAVR_BLEND_COMPOSITE;
-  };
-  FrameState Frame;
-
-  /** The render ahead (SetRenderAhead): a frame's cavrRender launched at the renderer's start on JobThread. */
-  struct AheadState
-  {
-    JobThread Thread;
-    bool Pending = false;          // launched, not yet waited for
-    std::vector<double> Key;       // FrameKey when it was launched
-    FrameState Frame;              // PrepareFrame's result then
-    CAVRRenderStats Stats{};
-    CAVRError Error = CAVR_ERROR_NONE;
-    int MissesInRow = 0;
-    int Skip = 0; // frames left to render without rendering ahead, after a miss
-  };
-  AheadState Ahead;
-  std::mutex WarningMutex; // the device's warnings (its error callback) until Render() shows them
-  std::vector<std::string> Warnings;
-  vtkWeakPointer<vtkRenderer> AheadRenderer; // where the last frame was drawn, with which volume
-  vtkWeakPointer<vtkVolume> AheadVolume;
-  vtkWeakPointer<vtkRenderer> Observed;      // the renderer whose StartEvent the mapper observes
-  unsigned long ObserverTag = 0;
-  bool LastAhead = false; // the last frame drawn was rendered ahead
-  double AheadTimes[6] = { 0, 0, 0, 0, 0, 0 }; // GetLastRenderAheadTimes
-
-  /** Wait for a render launched ahead (nothing else may use the cavr objects meanwhile) and forget it. */
-  void WaitAhead()
-  {
-    if (this->Ahead.Pending)
-    {
-      this->Ahead.Thread.Wait();
-      this->Ahead.Pending = false;
-    }
-  }
-
-  /** A render ahead was not used: render the next 2, 4, ... 64 frames without one before trying again. */
-  void AheadMissed()
-  {
-    this->Ahead.MissesInRow = std::min(this->Ahead.MissesInRow + 1, 6);
-    this->Ahead.Skip = 1 << this->Ahead.MissesInRow;
-  }
+  ~vtkInternals() { this->ReleaseAll(); }
 
   void ReleaseAll()
   {
@@ -1107,191 +970,7 @@ vtkCavrVolumeMapper::vtkCavrVolumeMapper()
 }
 
 //------------------------------------------------------------------------------
-vtkCavrVolumeMapper::~vtkCavrVolumeMapper()
-{
-  if (this->Internals->Observed)
-  {
-    this->Internals->Observed->RemoveObserver(this->Internals->ObserverTag);
-  }
-  this->Internals->WaitAhead();
-}
-
-//------------------------------------------------------------------------------
-void vtkCavrVolumeMapper::ReportError(const std::string& msg)
-{
-  // Each distinct problem once; a good frame clears it.
-  vtkInternals& in = *this->Internals;
-  if (msg != in.LastError)
-  {
-    vtkErrorMacro(<< "cavr Volume: " << msg);
-    in.LastError = msg;
-  }
-}
-
-//------------------------------------------------------------------------------
-void vtkCavrVolumeMapper::FlushWarnings()
-{
-  std::vector<std::string> warnings;
-  {
-    std::lock_guard<std::mutex> lock(this->Internals->WarningMutex);
-    warnings.swap(this->Internals->Warnings);
-  }
-  for (const std::string& w : warnings)
-  {
-    vtkWarningMacro(<< "cavr Volume: " << w);
-  }
-}
-
-//------------------------------------------------------------------------------
-void vtkCavrVolumeMapper::GetLastRenderAheadTimes(double times[6])
-{
-  std::copy(this->Internals->AheadTimes, this->Internals->AheadTimes + 6, times);
-}
-
-//------------------------------------------------------------------------------
-bool vtkCavrVolumeMapper::GetLastRenderedAhead()
-{
-  return this->Internals->LastAhead;
-}
-
-//------------------------------------------------------------------------------
-void vtkCavrVolumeMapper::ComputeFrameKey(vtkRenderer* ren, vtkVolume* vol, std::vector<double>& key)
-{
-  // Everything PrepareFrame reads from VTK, as values or modification times: the mapper's own settings (its MTime),
-  // the input and its array, the volume's matrix and property with its functions, the lights, the camera's matrices,
-  // the viewport, the window, whether the render is interactive, whether opaque geometry is drawn.
-  key.clear();
-  auto add = [&key](double v) { key.push_back(v); };
-  auto addPointer = [&key](const void* p) { key.push_back(static_cast<double>(reinterpret_cast<uintptr_t>(p))); };
-  add(static_cast<double>(this->GetMTime()));
-  vtkDataSet* input = this->GetDataSetInput();
-  addPointer(input);
-  if (input)
-  {
-    add(static_cast<double>(input->GetMTime()));
-    int cellFlag = 0;
-    vtkDataArray* scalars = vtkAbstractMapper::GetScalars(
-      input, this->ScalarMode, this->ArrayAccessMode, this->ArrayId, this->ArrayName, cellFlag);
-    addPointer(scalars);
-    add(scalars ? static_cast<double>(scalars->GetMTime()) : 0.0);
-    add(cellFlag);
-  }
-  addPointer(vol);
-  const double* m = vol->GetMatrix()->GetData();
-  key.insert(key.end(), m, m + 16);
-  vtkVolumeProperty* prop = vol->GetProperty();
-  addPointer(prop);
-  add(static_cast<double>(prop->GetMTime()));
-  for (vtkObject* o : { static_cast<vtkObject*>(prop->GetRGBTransferFunction(0)),
-         static_cast<vtkObject*>(prop->GetScalarOpacity(0)), static_cast<vtkObject*>(prop->GetIsoSurfaceValues()),
-         static_cast<vtkObject*>(prop->GetSliceFunction()) })
-  {
-    addPointer(o);
-    add(o ? static_cast<double>(o->GetMTime()) : 0.0);
-  }
-  CAVRLight lights[CAVR_MAX_LIGHTS];
-  std::memset(lights, 0, sizeof lights);
-  int dropped = 0;
-  const int count = GatherLights(ren, vol, lights, &dropped);
-  add(count);
-  add(dropped);
-  add(ren->GetTwoSidedLighting());
-  for (int i = 0; i < count; ++i)
-  {
-    const CAVRLight& l = lights[i];
-    add(l.kind);
-    add(l.positional);
-    if (l.kind != CAVR_LIGHT_HEADLIGHT) // a headlight's position follows the camera during the frame; unused
-    {
-      key.insert(key.end(), l.position, l.position + 3);
-      key.insert(key.end(), l.focalPoint, l.focalPoint + 3);
-    }
-    key.insert(key.end(), l.ambientColor, l.ambientColor + 3);
-    key.insert(key.end(), l.diffuseColor, l.diffuseColor + 3);
-    key.insert(key.end(), l.specularColor, l.specularColor + 3);
-    add(l.intensity);
-  }
-  int size[4];
-  ren->GetTiledSizeAndOrigin(&size[0], &size[1], &size[2], &size[3]);
-  key.insert(key.end(), size, size + 4);
-  vtkCamera* cam = ren->GetActiveCamera();
-  const double aspect = ren->GetTiledAspectRatio();
-  add(aspect);
-  const double* view = cam->GetModelViewTransformMatrix()->GetData();
-  key.insert(key.end(), view, view + 16);
-  const double* proj = cam->GetProjectionTransformMatrix(aspect, -1, 1)->GetData();
-  key.insert(key.end(), proj, proj + 16);
-  vtkRenderWindow* win = ren->GetRenderWindow();
-  addPointer(win);
-  add(win && win->GetDesiredUpdateRate() >= this->InteractiveUpdateRate);
-  add(HasOpaqueGeometry(ren));
-}
-
-//------------------------------------------------------------------------------
-void vtkCavrVolumeMapper::WatchRenderer(vtkRenderer* ren, vtkVolume* vol)
-{
-  vtkInternals& in = *this->Internals;
-  in.AheadRenderer = ren;
-  in.AheadVolume = vol;
-  if (in.Observed == ren)
-  {
-    return;
-  }
-  if (in.Observed)
-  {
-    in.Observed->RemoveObserver(in.ObserverTag);
-  }
-  // After the renderer's other StartEvent observers (lowest priority): they may still move the camera.
-  in.ObserverTag = ren->AddObserver(vtkCommand::StartEvent, this, &vtkCavrVolumeMapper::RenderAheadStart, -1000.0f);
-  in.Observed = ren;
-}
-
-//------------------------------------------------------------------------------
-void vtkCavrVolumeMapper::RenderAheadStart(vtkObject* caller, unsigned long, void*)
-{
-  vtkInternals& in = *this->Internals;
-  if (in.Ahead.Pending)
-  {
-    in.WaitAhead(); // launched for a frame that did not draw the volume
-    in.AheadMissed();
-    ++this->RenderAheadMisses;
-  }
-  vtkRenderer* ren = vtkRenderer::SafeDownCast(caller);
-  vtkVolume* vol = in.AheadVolume;
-  if (!this->RenderAhead || !ren || ren != in.AheadRenderer || !vol)
-  {
-    return;
-  }
-  if (in.Ahead.Skip > 0)
-  {
-    --in.Ahead.Skip;
-    return;
-  }
-  // Only where the render needs nothing of this frame's OpenGL work: the last frame went through the shared memory, no
-  // opaque geometry (whose depth the rays would read), no second render (IntensityDepth), no piece of distributed data.
-  if (in.LastDisplay != "shared" || this->IntensityDepth || this->RenderExtent[0] <= this->RenderExtent[1] ||
-    this->Supersampling > 1 || !ren->GetDraw() || !vol->GetVisibility() || vol->GetMapper() != this ||
-    !ren->HasViewProp(vol) || HasOpaqueGeometry(ren))
-  {
-    return;
-  }
-  in.AheadTimes[1] = NowMs(); // moved to [0] at the launch
-  this->ComputeFrameKey(ren, vol, in.Ahead.Key);
-  if (!this->PrepareFrame(ren, vol) || !in.Frame.Shared)
-  {
-    return;
-  }
-  in.Ahead.Frame = in.Frame;
-  in.Ahead.Pending = true;
-  in.AheadTimes[0] = in.AheadTimes[1];
-  in.AheadTimes[1] = NowMs();
-  in.Ahead.Thread.Launch([&in]() {
-    in.AheadTimes[2] = NowMs();
-    in.Ahead.Error =
-      cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &in.Ahead.Stats);
-    in.AheadTimes[3] = NowMs();
-  });
-}
+vtkCavrVolumeMapper::~vtkCavrVolumeMapper() = default;
 
 //------------------------------------------------------------------------------
 const char* vtkCavrVolumeMapper::GetLastBackendName()
@@ -1314,16 +993,32 @@ const char* vtkCavrVolumeMapper::GetLastOpaqueDepthPathName()
 //------------------------------------------------------------------------------
 void vtkCavrVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
-  this->Internals->WaitAhead();
   this->Internals->ReleaseGLOf(window);
   this->Internals->ReleaseAll();
   this->Superclass::ReleaseGraphicsResources(window);
 }
 
 //------------------------------------------------------------------------------
-bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
+void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 {
+  // VTK's volume mapper events around the call, as its own mappers fire them (observers time or follow the render).
+  this->InvokeEvent(vtkCommand::VolumeMapperRenderStartEvent, nullptr);
+  struct EndEvent
+  {
+    vtkCavrVolumeMapper* Self;
+    ~EndEvent() { this->Self->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr); }
+  } endEvent{ this };
+  const auto start = std::chrono::steady_clock::now();
   vtkInternals& in = *this->Internals;
+  // Report each distinct problem once; a good frame clears it. Nothing is drawn on error.
+  auto fail = [&](const std::string& msg) {
+    if (msg != in.LastError)
+    {
+      vtkErrorMacro(<< "cavr Volume: " << msg);
+      in.LastError = msg;
+    }
+  };
+
   // 1. The device (recreated when the back end or the GPU changes).
   if (!in.Device || in.DeviceBackend != this->Backend || in.DeviceGpu != this->GpuIndex)
   {
@@ -1341,8 +1036,8 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     {
       const char* msg = "";
       cavrGetDeviceError(nullptr, &msg);
-      this->ReportError(std::string("cannot create a cavr device: ") + msg);
-      return false;
+      fail(std::string("cannot create a cavr device: ") + msg);
+      return;
     }
     in.DeviceBackend = this->Backend;
     in.DeviceGpu = this->GpuIndex;
@@ -1352,22 +1047,19 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     in.Settings = cavrNewRenderSettings(in.Device);
     if (!in.Volume || !in.TransferFunction || !in.Camera || !in.Settings)
     {
-      this->ReportError(in.DeviceError(CAVR_ERROR_OUT_OF_MEMORY));
+      fail(in.DeviceError(CAVR_ERROR_OUT_OF_MEMORY));
       in.ReleaseAll();
-      return false;
+      return;
     }
     vtkDebugMacro(<< "cavr device: " << cavrGetDeviceName(in.Device));
     // The core reports a GPU out-of-memory fallback (the volume then renders on the CPU) through the
     // error callback without failing: show it as a warning. Errors are reported where they are returned.
-    // The render ahead calls the core from its own thread: the message waits for Render() (FlushWarnings), on the
-    // thread that renders the window.
     cavrSetDeviceErrorCallback(in.Device,
       [](void* user, CAVRError code, const char* message) {
         if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY)
         {
-          vtkInternals& internals = *static_cast<vtkCavrVolumeMapper*>(user)->Internals;
-          std::lock_guard<std::mutex> lock(internals.WarningMutex);
-          internals.Warnings.emplace_back(message);
+          vtkCavrVolumeMapper* self = static_cast<vtkCavrVolumeMapper*>(user);
+          vtkWarningWithObjectMacro(self, << "cavr Volume: " << message);
         }
       },
       this);
@@ -1381,7 +1073,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
   vtkImageData* image = vtkImageData::SafeDownCast(this->GetDataSetInput());
   if (!image)
   {
-    this->ReportError(this->GetDataSetInput() ? "only uniform grids (vtkImageData) are supported; use 'Resample To Image' first"
+    fail(this->GetDataSetInput() ? "only uniform grids (vtkImageData) are supported; use 'Resample To Image' first"
                                  : "no input");
     return false;
   }
@@ -1390,7 +1082,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     this->ArrayId, this->ArrayName, cellFlag);
   if (!scalars)
   {
-    this->ReportError("no scalar array selected (use ColorBy to pick a point or cell array)");
+    fail("no scalar array selected (use ColorBy to pick a point or cell array)");
     return false;
   }
   // Vector and multi-component arrays as ParaView's GPU mapper draws them: the colour map's vector mode
@@ -1402,7 +1094,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     vtkColorTransferFunction* lut = vol->GetProperty()->GetRGBTransferFunction(0);
     if (!vol->GetProperty()->GetIndependentComponents())
     {
-      this->ReportError(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has " +
         std::to_string(components) + " components to be used as colours directly (Map Scalars off); cavr Volume "
         "maps one value per voxel: turn Map Scalars on and pick the magnitude or a component");
       return false;
@@ -1411,7 +1103,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     vectorComponent = std::min(std::max(lut->GetVectorComponent(), 0), components - 1);
     if (vectorMode != vtkScalarsToColors::MAGNITUDE && vectorMode != vtkScalarsToColors::COMPONENT)
     {
-      this->ReportError(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") +
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") +
         "': the colour map's vector mode is RGB colours; cavr Volume draws the magnitude or one component");
       return false;
     }
@@ -1445,7 +1137,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
       type = CAVR_FLOAT64;
       break;
     default:
-      this->ReportError(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has type " +
+      fail(std::string("array '") + (scalars->GetName() ? scalars->GetName() : "") + "' has type " +
         scalars->GetDataTypeAsString() + ", which cavr does not support (use 8/16/32-bit integers, float or double)");
       return false;
   }
@@ -1489,7 +1181,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     in.LastError.clear(); // new data: report its problem even if it reads as the last one did
     if (dims[0] < 2 || dims[1] < 2 || dims[2] < 2)
     {
-      this->ReportError(std::string("the ") + (cellFlag ? "cell" : "point") + " array '" +
+      fail(std::string("the ") + (cellFlag ? "cell" : "point") + " array '" +
         (scalars->GetName() ? scalars->GetName() : "") + "' spans " + std::to_string(std::max(dims[0], 0)) + " x " +
         std::to_string(std::max(dims[1], 0)) + " x " + std::to_string(std::max(dims[2], 0)) +
         " voxels: cavr Volume needs at least 2 voxels along each axis (" +
@@ -1551,7 +1243,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     }
     if (e != CAVR_ERROR_NONE)
     {
-      this->ReportError(in.DeviceError(e) + (in.HaveVolume ? "; keeping the last good volume" : ""));
+      fail(in.DeviceError(e) + (in.HaveVolume ? "; keeping the last good volume" : ""));
       return false;
     }
     std::copy(first, first + 3, in.Origin);
@@ -1572,7 +1264,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     }
     if (e != CAVR_ERROR_NONE)
     {
-      this->ReportError(in.DeviceError(e));
+      fail(in.DeviceError(e));
       return false;
     }
     std::copy(local, local + 6, in.RenderExtent);
@@ -1583,7 +1275,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
   const bool fresh = updateVolume();
   if (!fresh && !in.HaveVolume)
   {
-    return false; // nothing good to show yet
+    return; // nothing good to show yet
   }
 
   // 3. Transfer function from the volume property (colour + scalar opacity), sampled over their range.
@@ -1627,8 +1319,8 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     }
     if (e != CAVR_ERROR_NONE)
     {
-      this->ReportError(in.DeviceError(e));
-      return false;
+      fail(in.DeviceError(e));
+      return;
     }
     in.TableTime = tableTime;
   }
@@ -1770,7 +1462,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     }
     if (cavrSetRenderCropBox(in.Settings, box) != CAVR_ERROR_NONE)
     {
-      this->ReportError("cropping planes " + std::to_string(box[0]) + " ... " + std::to_string(box[5]) +
+      fail("cropping planes " + std::to_string(box[0]) + " ... " + std::to_string(box[5]) +
         " are not numbers: " + in.DeviceError(CAVR_ERROR_INVALID_ARGUMENT));
       cavrSetRenderCropBox(in.Settings, nullptr);
     }
@@ -1786,7 +1478,7 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
   ren->GetTiledSizeAndOrigin(&width, &height, &x0, &y0);
   if (width < 1 || height < 1)
   {
-    return false;
+    return;
   }
   vtkCamera* cam = ren->GetActiveCamera();
   vtkNew<vtkMatrix4x4> modelView;
@@ -1802,8 +1494,8 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
   }
   if (e != CAVR_ERROR_NONE)
   {
-    this->ReportError(in.DeviceError(e));
-    return false;
+    fail(in.DeviceError(e));
+    return;
   }
 
   // 6. Frame buffer of the viewport, with the opaque geometry's depth so rays stop there.
@@ -1816,9 +1508,9 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     in.FrameBufferSize[1] = height;
     if (!in.FrameBuffer)
     {
-      this->ReportError(in.DeviceError(CAVR_ERROR_OUT_OF_MEMORY));
+      fail(in.DeviceError(CAVR_ERROR_OUT_OF_MEMORY));
       in.FrameBufferSize[0] = in.FrameBufferSize[1] = 0;
-      return false;
+      return;
     }
     in.HostChannels = ~0u; // set below
   }
@@ -1830,9 +1522,9 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
   vtkOpenGLRenderWindow* glWin = vtkOpenGLRenderWindow::SafeDownCast(win);
   if (!glWin)
   {
-    this->ReportError(std::string("the render window is a ") + (win ? win->GetClassName() : "null") +
+    fail(std::string("the render window is a ") + (win ? win->GetClassName() : "null") +
       ", not an OpenGL window: cavr Volume draws through OpenGL");
-    return false;
+    return;
   }
   const bool distributed = this->RenderExtent[0] <= this->RenderExtent[1];
   // Super-sampled frames are averaged on the host (core/src/supersample.c): they take the host path too.
@@ -1873,78 +1565,14 @@ bool vtkCavrVolumeMapper::PrepareFrame(vtkRenderer* ren, vtkVolume* vol)
     in.LastDepthPath = "none";
   }
 
-  vtkInternals::FrameState& f = in.Frame;
-  f.Width = width;
-  f.Height = height;
-  f.Window = glWin;
-  f.Interop = interop;
-  f.Shared = shared;
-  f.Blend = blend;
-  f.Fresh = fresh;
-  return true;
-}
-
-void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
-{
-  // VTK's volume mapper events around the call, as its own mappers fire them (observers time or follow the render).
-  this->InvokeEvent(vtkCommand::VolumeMapperRenderStartEvent, nullptr);
-  struct EndEvent
-  {
-    vtkCavrVolumeMapper* Self;
-    ~EndEvent() { this->Self->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr); }
-  } endEvent{ this };
-  const auto start = std::chrono::steady_clock::now();
-  vtkInternals& in = *this->Internals;
+  // 7. Render with the core.
   CAVRRenderStats stats;
-  in.LastAhead = false;
-  bool ready = false;
-  // A frame rendered ahead (RenderAheadStart, at the renderer's start) is used when everything the render reads is
-  // as it was then; otherwise it is waited for, dropped, and the frame rendered now.
-  if (in.Ahead.Pending)
+  e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
+  if (e != CAVR_ERROR_NONE)
   {
-    std::vector<double> key;
-    this->ComputeFrameKey(ren, vol, key);
-    const bool same = in.AheadRenderer == ren && in.AheadVolume == vol && key == in.Ahead.Key;
-    in.WaitAhead();
-    in.AheadTimes[4] = NowMs();
-    if (same && in.Ahead.Error == CAVR_ERROR_NONE)
-    {
-      in.Frame = in.Ahead.Frame;
-      stats = in.Ahead.Stats;
-      in.LastAhead = true;
-      ++this->RenderAheadHits;
-      in.Ahead.MissesInRow = 0;
-      ready = true;
-    }
-    else
-    {
-      in.AheadMissed(); // also an error of the early render: the render now reports it
-      ++this->RenderAheadMisses;
-    }
+    fail(in.DeviceError(e));
+    return;
   }
-  if (!ready)
-  {
-    if (!this->PrepareFrame(ren, vol))
-    {
-      this->FlushWarnings();
-      return;
-    }
-    // 7. Render with the core.
-    const CAVRError e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
-    if (e != CAVR_ERROR_NONE)
-    {
-      this->FlushWarnings();
-      this->ReportError(in.DeviceError(e));
-      return;
-    }
-  }
-  this->WatchRenderer(ren, vol);
-  this->FlushWarnings();
-  const int width = in.Frame.Width, height = in.Frame.Height;
-  vtkOpenGLRenderWindow* glWin = in.Frame.Window;
-  vtkRenderWindow* win = glWin;
-  const bool interop = in.Frame.Interop, shared = in.Frame.Shared, fresh = in.Frame.Fresh;
-  const CAVRBlendMode blend = in.Frame.Blend;
   const bool intensityDepth = this->IntensityDepth &&
     (blend == CAVR_BLEND_MAXIMUM_INTENSITY || blend == CAVR_BLEND_MINIMUM_INTENSITY);
   // 9. The maximum (minimum) as depth, for z-buffer compositing across ranks (SetIntensityDepth), after the image is
@@ -1959,11 +1587,11 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     const CAVRError ie = in.IntensityDepths(width, height, blend == CAVR_BLEND_MINIMUM_INTENSITY);
     if (ie != CAVR_ERROR_NONE)
     {
-      this->ReportError(in.DeviceError(ie));
+      fail(in.DeviceError(ie));
     }
     else if (!in.WriteDepth(win, width, height))
     {
-      this->ReportError("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
+      fail("cannot write the intensity depth (IntensityDepth needs an OpenGL render window)");
     }
   };
   if (fresh)
@@ -1987,7 +1615,6 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8) &&
     in.DrawShared(glWin, width, height) == CAVR_ERROR_NONE)
   {
-    in.AheadTimes[5] = NowMs();
     writeIntensityDepth();
     in.LastDisplay = "shared";
     this->LastDrawTime = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -1995,7 +1622,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   if (interop)
   {
-    CAVRError e = in.Draw(glWin, width, height, true);
+    e = in.Draw(glWin, width, height, true);
     if (e == CAVR_ERROR_NONE)
     {
       in.GLVerified = true; // the copy found the window's context on the device's GPU
@@ -2017,14 +1644,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
       e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
       if (e != CAVR_ERROR_NONE)
       {
-        this->ReportError(in.DeviceError(e));
+        fail(in.DeviceError(e));
         return;
       }
     }
   }
   if (in.Draw(glWin, width, height, false) != CAVR_ERROR_NONE)
   {
-    this->ReportError("cannot make the OpenGL textures or the shader that draw the image");
+    fail("cannot make the OpenGL textures or the shader that draw the image");
     return;
   }
   writeIntensityDepth();
@@ -2061,8 +1688,6 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "DisplayPath: " << this->DisplayPath << endl;
   os << indent << "OpaqueDepthPath: " << this->OpaqueDepthPath << endl;
   os << indent << "LastDisplayPath: " << this->Internals->LastDisplay << endl;
-  os << indent << "RenderAhead: " << this->RenderAhead << " (hits " << this->RenderAheadHits << ", misses "
-     << this->RenderAheadMisses << ")" << endl;
   if (!this->Internals->SharedWhy.empty())
   {
     os << indent << "SharedMemory: not used (" << this->Internals->SharedWhy << ")" << endl;

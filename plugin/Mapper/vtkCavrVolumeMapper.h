@@ -21,8 +21,6 @@
 #include "vtkVolumeMapper.h"
 
 #include <memory> // for std::unique_ptr
-#include <string> // for std::string
-#include <vector> // for std::vector
 
 class CAVRMAPPER_EXPORT vtkCavrVolumeMapper : public vtkVolumeMapper
 {
@@ -181,35 +179,6 @@ public:
   vtkGetMacro(OpaqueDepthPath, int);
   ///@}
 
-  ///@{
-  /**
-   * Render ahead (default on): at the start of each frame of the renderer that drew the volume last (its StartEvent,
-   * after the renderer's other observers), the mapper reads the camera, the property and the input as Render() will,
-   * and launches the core's render on a thread of its own, so the GPU renders while VTK does the frame's other work;
-   * Render() then draws that image if nothing it reads changed since (camera matrices, viewport, lights, input, array,
-   * property, transfer functions and the mapper's own settings, by value or modification time), else renders anew.
-   * Only on the shared display path (the CUDA back end, GetLastDisplayPathName() "shared"), without opaque geometry in
-   * the renderer (the rays would need this frame's depth), without IntensityDepth and for a whole volume (not a piece
-   * of distributed data). After an image rendered ahead goes unused, the next 2, 4, ... 64 frames render in Render().
-   * Same pictures either way.
-   */
-  vtkSetMacro(RenderAhead, vtkTypeBool);
-  vtkGetMacro(RenderAhead, vtkTypeBool);
-  vtkBooleanMacro(RenderAhead, vtkTypeBool);
-  /**
-   * Where the last frame rendered ahead spent its time, std::chrono::steady_clock in ms (time_since_epoch): [0] the
-   * renderer's StartEvent reached the mapper, [1] the render launched (the frame read and committed), [2] and [3] the
-   * core's render began and ended on the mapper's thread, [4] Render() had waited for it, [5] the image was drawn
-   * (the shared path). For benchmarks.
-   */
-  void GetLastRenderAheadTimes(double times[6]);
-  /** Whether the last frame drawn was rendered ahead. */
-  bool GetLastRenderedAhead();
-  /** Frames drawn from an image rendered ahead, and images rendered ahead and not used, since the mapper was made. */
-  vtkGetMacro(RenderAheadHits, unsigned long long);
-  vtkGetMacro(RenderAheadMisses, unsigned long long);
-  ///@}
-
   /** How the last frame reached the window: "shared" (memory shared by CUDA and OpenGL), "interop" (GPU textures),
       "host" ("" before the first). */
   const char* GetLastDisplayPathName();
@@ -278,9 +247,6 @@ protected:
   int DisplayPath = DISPLAY_AUTO;
   int OpaqueDepthPath = DEPTH_HOST;
   double LastDrawTime = 0.0;
-  vtkTypeBool RenderAhead = 1;
-  unsigned long long RenderAheadHits = 0;
-  unsigned long long RenderAheadMisses = 0;
 
 private:
   vtkCavrVolumeMapper(const vtkCavrVolumeMapper&) = delete;
@@ -288,19 +254,6 @@ private:
 
   class vtkInternals;
   std::unique_ptr<vtkInternals> Internals;
-
-  /** Steps 1-6 of a frame (device, volume, transfer function, settings, camera, frame buffer and display path) from
-      the VTK objects into the core's; false (reported) when nothing can be rendered. */
-  bool PrepareFrame(vtkRenderer* ren, vtkVolume* vol);
-  /** Everything PrepareFrame reads from VTK, for the render ahead to tell whether its image is still this frame's. */
-  void ComputeFrameKey(vtkRenderer* ren, vtkVolume* vol, std::vector<double>& key);
-  /** Observe `ren`'s StartEvent (RenderAheadStart) and remember where the volume was drawn. */
-  void WatchRenderer(vtkRenderer* ren, vtkVolume* vol);
-  void RenderAheadStart(vtkObject* caller, unsigned long event, void* data);
-  /** The device's warnings (a volume that fell back to the CPU) as vtkWarningMacro, on the calling thread. */
-  void FlushWarnings();
-  /** vtkErrorMacro, once per distinct message until a good frame. */
-  void ReportError(const std::string& msg);
 };
 
 #endif

@@ -156,11 +156,9 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
               CAVRDevice dev, CAVRVolume cv, CAVRTransferFunction ctfc, CAVRCamera cam, CAVRRenderSettings set,
               CAVRFrameBuffer fb, int size, int frames, const std::string &out, const char *tfPath) {
   // texMapper: the default display (shared memory where the driver can, else textures); copyMapper: the GPU textures.
-  // nowMapper: the default display with RenderAhead off (the render in the mapper's Render() call).
-  vtkNew<vtkCavrVolumeMapper> hostMapper, texMapper, copyMapper, nowMapper;
-  vtkNew<vtkVolume> hostVol, texVol, copyVol, nowVol;
-  for (vtkCavrVolumeMapper *m :
-       {hostMapper.GetPointer(), texMapper.GetPointer(), copyMapper.GetPointer(), nowMapper.GetPointer()}) {
+  vtkNew<vtkCavrVolumeMapper> hostMapper, texMapper, copyMapper;
+  vtkNew<vtkVolume> hostVol, texVol, copyVol;
+  for (vtkCavrVolumeMapper *m : {hostMapper.GetPointer(), texMapper.GetPointer(), copyMapper.GetPointer()}) {
     m->SetInputData(img);
     m->SetBackend(vtkCavrVolumeMapper::BACKEND_CUDA);
     m->SetSampleDistance(0.5); // as VTK's mapper and the C API; strategy AUTO and early termination 0.99 as the API's defaults
@@ -172,10 +170,6 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   copyVol->SetMapper(copyMapper);
   copyVol->SetProperty(prop);
   ren->AddVolume(copyVol);
-  nowMapper->RenderAheadOff();
-  nowVol->SetMapper(nowMapper);
-  nowVol->SetProperty(prop);
-  ren->AddVolume(nowVol);
   hostVol->SetProperty(prop);
   texVol->SetProperty(prop);
   ren->AddVolume(hostVol);
@@ -200,14 +194,10 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   // 11, 12: Render() alone (before WaitForCompletion) of frames 2 and 5; 13: cavrRender's own time in frame 2.
   // 14-19: the shared frame's stamps (renderer start, renderer end, Frame() start, Render() end, mapper start, mapper
   // end), 20-23 the empty frame's (no mapper).
-  // 24: the default display with RenderAhead off (2 renders ahead, the default), 25 its mapper's Render() call.
-  // 26-31: frame 2's render-ahead times (GetLastRenderAheadTimes); 32-37: frame 24's stamps as 14-19.
-  constexpr int S = 38;
+  constexpr int S = 24;
   vtkVolume *vols[S] = {vtkVol,  hostVol, texVol,  texVol,  nullptr, nullptr, nullptr,
                         nullptr, texVol,  copyVol, nullptr, nullptr, nullptr, nullptr,
-                        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                        nowVol,  nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                        nullptr, nullptr, nullptr, nullptr};
+                        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_shared", "cavr_mapper_shared_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
                           "cavr_mapper_shared_render_call", "cavr_mapper_shared_depth_on_gpu",
@@ -217,12 +207,7 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
                           "shared_at_renderer_start", "shared_at_renderer_end", "shared_at_frame_start",
                           "shared_at_render_end", "shared_at_mapper_start", "shared_at_mapper_end",
                           "empty_at_renderer_start", "empty_at_renderer_end",
-                          "empty_at_frame_start", "empty_at_render_end",
-                          "cavr_mapper_shared_no_ahead", "cavr_mapper_shared_no_ahead_render_call",
-                          "ahead_at_start_event", "ahead_at_launch", "ahead_at_core_begin", "ahead_at_core_end",
-                          "ahead_at_wait_done", "ahead_at_drawn",
-                          "no_ahead_at_renderer_start", "no_ahead_at_renderer_end", "no_ahead_at_frame_start",
-                          "no_ahead_at_render_end", "no_ahead_at_mapper_start", "no_ahead_at_mapper_end"};
+                          "empty_at_frame_start", "empty_at_render_end"};
   double renderReturns = 0.0;
   // Where a frame's time goes (CPU clock, ms from the Render() call): the renderer's StartEvent and EndEvent, the
   // window's RenderEvent (just before Frame(): multisample resolve, blits, eglSwapBuffers, glFinish) and EndEvent.
@@ -240,9 +225,7 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
     stampers[k]->SetCallback([](vtkObject *, unsigned long, void *cd, void *) { *(double *)cd = now_ms(); });
     sources[k]->AddObserver(events[k], stampers[k]);
   }
-  nowMapper->AddObserver(events[MAPPER_START], stampers[MAPPER_START]);
-  nowMapper->AddObserver(events[MAPPER_END], stampers[MAPPER_END]);
-  vtkVolume *shown[5] = {vtkVol, hostVol, texVol, copyVol, nowVol};
+  vtkVolume *shown[4] = {vtkVol, hostVol, texVol, copyVol};
   auto timed = [&](int path) {
     for (vtkVolume *v : shown) v->SetVisibility(v == vols[path]);
     sphereActor->SetVisibility(path == 3 || path == 8);
@@ -266,17 +249,16 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   vc->OrthogonalizeViewUp();
   ren->ResetCameraClippingRange();
   CAVRRenderStats st;
-  for (int path : {0, 1, 2, 3, 5, 8, 9, 24})
+  for (int path : {0, 1, 2, 3, 5, 8, 9})
     for (int i = 0; i < 3; ++i) timed(path);
-  const unsigned long long hits0 = texMapper->GetRenderAheadHits(), misses0 = texMapper->GetRenderAheadMisses();
   for (int i = 0; i < 3; ++i) capi(&st);
   std::vector<double> t[S], kernel;
-  double psnrHost = 0.0, psnrTex = 0.0, psnrCopy = 0.0, psnrNow = 0.0;
+  double psnrHost = 0.0, psnrTex = 0.0, psnrCopy = 0.0;
   for (int k = 0; k < frames; ++k) {
     vc->Azimuth(360.0 / frames);
     vc->OrthogonalizeViewUp();
     ren->ResetCameraClippingRange();
-    for (int path : {0, 1, 2, 3, 5, 8, 9, 24}) {
+    for (int path : {0, 1, 2, 3, 5, 8, 9}) {
       t[path].push_back(timed(path));
       if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
       if (path == 2) {
@@ -289,15 +271,6 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
         for (int k = 0; k < (path == 2 ? STAMPS : MAPPER_START); ++k)
           t[(path == 2 ? 14 : 20) + k].push_back(stamp[k] - frameStart);
       if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
-      if (path == 24) {
-        t[25].push_back(nowMapper->GetLastDrawTime());
-        for (int k = 0; k < STAMPS; ++k) t[32 + k].push_back(stamp[k] - frameStart);
-      }
-      if (path == 2 && texMapper->GetLastRenderedAhead()) {
-        double at[6];
-        texMapper->GetLastRenderAheadTimes(at);
-        for (int k = 0; k < 6; ++k) t[26 + k].push_back(at[k] - frameStart);
-      }
     }
     t[4].push_back(capi(&st));
     kernel.push_back(st.kernelMilliseconds);
@@ -310,8 +283,6 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
       psnrTex = psnr_rgb_rgba(tex, ref, (size_t)size * size);
       timed(9);
       psnrCopy = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
-      timed(24);
-      psnrNow = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
       int dims[3];
       img->GetDimensions(dims);
       write_png(out + "/orbit_" + std::to_string(dims[0]) + "_cavr_mapper_interop.png", tex.data(), size, size, 3);
@@ -342,10 +313,6 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
               "default / textures frame %.3f\n",
               median(kernel), med[0] / med[1], med[0] / med[2], texMapper->GetLastDisplayPathName(), med[0] / med[9],
               med[1] / med[4], med[2] / med[4], psnrHost, psnrTex, psnrCopy, med[2] / med[9]);
-  std::printf("  render ahead: %llu of %d default frames rendered ahead (%llu images dropped); default / no render "
-              "ahead frame %.3f; VTK / no render ahead %.1fx; PSNR vs C API without render ahead %.2f dB\n",
-              texMapper->GetRenderAheadHits() - hits0, frames + 1, texMapper->GetRenderAheadMisses() - misses0,
-              med[2] / med[24], med[0] / med[24], psnrNow);
   // What VTK does for a visible volume before its mapper renders (the pre-mapper stamps above): the mapper's pipeline
   // update and the bounds VTK asks for, each alone, mean microseconds over 1000 calls.
   for (vtkVolume *v : shown) v->SetVisibility(v == texVol.GetPointer());

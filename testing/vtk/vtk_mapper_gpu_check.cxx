@@ -29,7 +29,6 @@
 #include <vtkColorTransferFunction.h>
 #include <vtkCommand.h>
 #include <vtkImageData.h>
-#include <vtkImageShiftScale.h>
 #include <vtkNew.h>
 #include <vtkOpenGLRenderWindow.h>
 #include <vtkPNGWriter.h>
@@ -473,110 +472,6 @@ int run_check(const std::string &outDir) {
   check(s.frame("gpu") == reference && std::string(s.gpu->GetLastDisplayPathName()) != "host",
         std::string("the first window again after the second is gone: the host path's picture (path ") +
             s.gpu->GetLastDisplayPathName() + ")");
-
-  // (6) Render ahead (SetRenderAhead, on by default): through the shared memory the core's render is launched at the
-  //     renderer's start and used by Render() when nothing it reads changed. (a) An orbit: every frame rendered ahead
-  //     and equal, bit for bit, to the same frames rendered in Render() (RenderAheadOff). (b) The camera moved after the
-  //     launch (by a later StartEvent observer): the image is dropped and the frame equals the same frame without
-  //     rendering ahead. (c) The input's pipeline re-executed during the frame (an upstream filter changed, no update
-  //     before Render()): the same.
-  s.gpu->SetDisplayPath(vtkCavrVolumeMapper::DISPLAY_AUTO);
-  s.ren->ResetCamera();
-  vtkNew<vtkCamera> start;
-  start->DeepCopy(cam);
-  s.frame("gpu");
-  s.frame("gpu"); // through the shared memory from now on
-  {
-    std::vector<std::vector<unsigned char>> ahead, now;
-    const unsigned long long hits0 = s.gpu->GetRenderAheadHits();
-    int aheadFrames = 0, nowFrames = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      s.gpu->SetRenderAhead(pass == 0);
-      for (int k = 0; k < 8; ++k) {
-        cam->DeepCopy(start);
-        cam->Azimuth(45.0 * k);
-        cam->Elevation(10.0 * (k % 3));
-        cam->OrthogonalizeViewUp();
-        (pass == 0 ? ahead : now).push_back(s.frame("gpu"));
-        (pass == 0 ? aheadFrames : nowFrames) += s.gpu->GetLastRenderedAhead();
-      }
-    }
-    int equal = 0;
-    for (int k = 0; k < 8; ++k) equal += ahead[k] == now[k];
-    check(aheadFrames == 8 && nowFrames == 0 && s.gpu->GetRenderAheadHits() == hits0 + 8,
-          fmt("render ahead: an orbit of 8 frames, %.0f rendered ahead (%.0f hits), %.0f with it off", double(aheadFrames),
-              double(s.gpu->GetRenderAheadHits() - hits0), double(nowFrames)));
-    check(equal == 8 && psnr(ahead[0], ahead[2]) < 40.0,
-          fmt("render ahead: %.0f of 8 orbit frames equal the frames rendered in Render(), bit for bit", double(equal)));
-  }
-  {
-    // (b) A later StartEvent observer turns the camera after the launch.
-    vtkNew<vtkCallbackCommand> late;
-    late->SetCallback([](vtkObject *, unsigned long, void *camera, void *) {
-      static_cast<vtkCamera *>(camera)->Azimuth(7.0);
-    });
-    late->SetClientData(cam);
-    std::vector<unsigned char> moved[2];
-    bool usedAhead[2] = {true, true};
-    unsigned long long misses[2] = {0, 0};
-    for (int pass = 0; pass < 2; ++pass) {
-      s.gpu->SetRenderAhead(pass == 0);
-      cam->DeepCopy(start);
-      for (int k = 0; k < 4; ++k) s.frame("gpu"); // past the frames left without rendering ahead after a miss
-      const unsigned long tag = s.ren->AddObserver(vtkCommand::StartEvent, late, -2000.0f);
-      cam->DeepCopy(start);
-      const unsigned long long m0 = s.gpu->GetRenderAheadMisses();
-      moved[pass] = s.frame("gpu");
-      misses[pass] = s.gpu->GetRenderAheadMisses() - m0;
-      usedAhead[pass] = s.gpu->GetLastRenderedAhead();
-      s.ren->RemoveObserver(tag);
-    }
-    cam->DeepCopy(start);
-    const std::vector<unsigned char> unmoved = s.frame("gpu");
-    check(!usedAhead[0] && misses[0] == 1 && misses[1] == 0 && moved[0] == moved[1] && psnr(moved[0], unmoved) < 40.0,
-          fmt("render ahead: camera turned after the launch: image dropped (%.0f miss), the frame equals the one "
-              "rendered without rendering ahead",
-              double(misses[0])) +
-              (moved[0] == moved[1] ? "" : " (it does not)"));
-  }
-  {
-    // (c) The input's filter changes; the window renders without a clipping-range reset, so the pipeline re-executes
-    //     in the renderer's culling, after the launch.
-    vtkNew<vtkImageShiftScale> shift;
-    shift->SetInputData(img2);
-    shift->SetOutputScalarTypeToUnsignedChar();
-    shift->ClampOverflowOn();
-    shift->SetShift(0.0);
-    s.gpu->SetInputConnection(shift->GetOutputPort());
-    std::vector<unsigned char> shifted[2], unshifted;
-    bool usedAhead[2] = {true, true};
-    unsigned long long misses[2] = {0, 0};
-    bool readyAhead = false;
-    for (int pass = 0; pass < 2; ++pass) {
-      s.gpu->SetRenderAhead(pass == 0);
-      shift->SetScale(1.0);
-      cam->DeepCopy(start);
-      for (int k = 0; k < 4; ++k) unshifted = s.frame("gpu");
-      if (pass == 0) readyAhead = s.gpu->GetLastRenderedAhead();
-      shift->SetScale(0.4); // most voxels fall below the opacity ramp
-      const unsigned long long m0 = s.gpu->GetRenderAheadMisses();
-      s.win->Render();
-      shifted[pass] = rgb_of(s.win, s.w, s.h);
-      misses[pass] = s.gpu->GetRenderAheadMisses() - m0;
-      usedAhead[pass] = s.gpu->GetLastRenderedAhead();
-    }
-    check(readyAhead && !usedAhead[0] && misses[0] == 1 && misses[1] == 0 && shifted[0] == shifted[1] &&
-              psnr(shifted[0], unshifted) < 40.0,
-          fmt("render ahead: input re-executed during the frame: image dropped (%.0f miss; %.0f misses without "
-              "rendering ahead)",
-              double(misses[0]), double(misses[1])) +
-              fmt("; rendered ahead the frame before: %.0f, this frame: %.0f", readyAhead, usedAhead[0]) +
-              "; the frame equals the one rendered without rendering ahead (" +
-              (shifted[0] == shifted[1] ? "equal" : "not equal") +
-              fmt(") and differs from the last before the change (%.2f dB, < 40)", psnr(shifted[0], unshifted)));
-    s.gpu->SetInputData(img2);
-    s.gpu->SetRenderAhead(1);
-  }
   check(s.reports.errors == 0, fmt("no errors reported (%.0f)", s.reports.errors));
   return failures ? 1 : 0;
 }
@@ -733,10 +628,9 @@ int run_soak(long frames, CAVRDevice meter) {
   canonical();
   const size_t freeAfter = freeBytes(), rssAfter = rss_bytes();
   const double dDev = (double(freeBefore) - double(freeAfter)) / MiB, dRss = (double(rssAfter) - double(rssBefore)) / MiB;
-  std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through shared memory (%llu rendered "
-              "ahead, %llu images rendered ahead dropped), %d through textures; after:%s\n",
-              frames, seconds, 1e3 * seconds / std::max(1L, frames), cudaFrames, sharedFrames,
-              s.gpu->GetRenderAheadHits(), s.gpu->GetRenderAheadMisses(), interopFrames, rss_breakdown().c_str());
+  std::printf("soak: %ld frames in %.1f s (%.2f ms a frame), %d on CUDA, %d through shared memory, %d through "
+              "textures; after:%s\n", frames, seconds, 1e3 * seconds / std::max(1L, frames), cudaFrames, sharedFrames,
+              interopFrames, rss_breakdown().c_str());
   check(cudaFrames == frames, fmt("every frame on the CUDA back end (%.0f of %.0f)", cudaFrames, double(frames)));
   if (paths == 'r')
     check(sharedFrames > 0 && interopFrames > 0, fmt("frames through shared memory (%.0f) and through textures (%.0f)",
