@@ -194,10 +194,13 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   // 11, 12: Render() alone (before WaitForCompletion) of frames 2 and 5; 13: cavrRender's own time in frame 2.
   // 14-19: the shared frame's stamps (renderer start, renderer end, Frame() start, Render() end, mapper start, mapper
   // end), 20-23 the empty frame's (no mapper).
-  constexpr int S = 24;
+  // 24: the C API call of 4 again at once (no OpenGL work between: no switch from the OpenGL context); 25: the C API
+  // into a frame buffer without host planes right after (the call's own cost over its kernel), 26 its kernel.
+  constexpr int S = 27;
   vtkVolume *vols[S] = {vtkVol,  hostVol, texVol,  texVol,  nullptr, nullptr, nullptr,
                         nullptr, texVol,  copyVol, nullptr, nullptr, nullptr, nullptr,
-                        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+                        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                        nullptr, nullptr, nullptr};
   const char *names[S] = {"vtk_gpu_mapper", "cavr_mapper_host", "cavr_mapper_shared", "cavr_mapper_shared_depth_read",
                           "cavr_c_api", "vtk_empty_frame", "cavr_mapper_host_render_call",
                           "cavr_mapper_shared_render_call", "cavr_mapper_shared_depth_on_gpu",
@@ -207,7 +210,8 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
                           "shared_at_renderer_start", "shared_at_renderer_end", "shared_at_frame_start",
                           "shared_at_render_end", "shared_at_mapper_start", "shared_at_mapper_end",
                           "empty_at_renderer_start", "empty_at_renderer_end",
-                          "empty_at_frame_start", "empty_at_render_end"};
+                          "empty_at_frame_start", "empty_at_render_end",
+                          "cavr_c_api_again", "cavr_c_api_device_only", "cavr_c_api_device_only_kernel"};
   double renderReturns = 0.0;
   // Where a frame's time goes (CPU clock, ms from the Render() call): the renderer's StartEvent and EndEvent, the
   // window's RenderEvent (just before Frame(): multisample resolve, blits, eglSwapBuffers, glFinish) and EndEvent.
@@ -238,10 +242,13 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
     return now_ms() - a;
   };
   vtkCamera *vc = ren->GetActiveCamera();
-  auto capi = [&](CAVRRenderStats *st) {
+  CAVRFrameBuffer fbDevice = cavrNewFrameBuffer(dev, size, size); // no host planes: the image stays on the GPU
+  if (!fbDevice) die("cavrNewFrameBuffer");
+  ok(dev, cavrSetFrameBufferHostChannels(fbDevice, 0), "host planes");
+  auto capi = [&](CAVRRenderStats *st, CAVRFrameBuffer target = nullptr) {
     use_vtk_camera(dev, cam, vc);
     const double a = now_ms();
-    ok(dev, cavrRender(fb, cv, ctfc, cam, set, st), "cavrRender");
+    ok(dev, cavrRender(target ? target : fb, cv, ctfc, cam, set, st), "cavrRender");
     return now_ms() - a;
   };
   ren->ResetCamera();
@@ -254,40 +261,77 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
   for (int i = 0; i < 3; ++i) capi(&st);
   std::vector<double> t[S], kernel;
   double psnrHost = 0.0, psnrTex = 0.0, psnrCopy = 0.0;
-  for (int k = 0; k < frames; ++k) {
-    vc->Azimuth(360.0 / frames);
+  // Frame k of the orbit: 360/frames degrees of azimuth apart.
+  vtkNew<vtkCamera> orbitStart;
+  orbitStart->DeepCopy(vc);
+  auto setView = [&](int k) {
+    vc->DeepCopy(orbitStart);
+    vc->Azimuth(360.0 / frames * (k + 1));
     vc->OrthogonalizeViewUp();
     ren->ResetCameraClippingRange();
-    for (int path : {0, 1, 2, 3, 5, 8, 9}) {
-      t[path].push_back(timed(path));
-      if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
-      if (path == 2) {
-        t[7].push_back(texMapper->GetLastDrawTime());
-        t[11].push_back(renderReturns);
-        t[13].push_back(texMapper->GetLastRenderTime());
-      }
-      if (path == 5) t[12].push_back(renderReturns);
-      if (path == 2 || path == 5)
-        for (int k = 0; k < (path == 2 ? STAMPS : MAPPER_START); ++k)
-          t[(path == 2 ? 14 : 20) + k].push_back(stamp[k] - frameStart);
-      if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
+  };
+  auto record = [&](int path) {
+    t[path].push_back(timed(path));
+    if (path == 1) t[6].push_back(hostMapper->GetLastDrawTime());
+    if (path == 2) {
+      t[7].push_back(texMapper->GetLastDrawTime());
+      t[11].push_back(renderReturns);
+      t[13].push_back(texMapper->GetLastRenderTime());
     }
+    if (path == 5) t[12].push_back(renderReturns);
+    if (path == 2 || path == 5)
+      for (int k = 0; k < (path == 2 ? STAMPS : MAPPER_START); ++k)
+        t[(path == 2 ? 14 : 20) + k].push_back(stamp[k] - frameStart);
+    if (path == 9) t[10].push_back(copyMapper->GetLastDrawTime());
+  };
+  auto recordCapi = [&]() {
     t[4].push_back(capi(&st));
     kernel.push_back(st.kernelMilliseconds);
-    if (k == frames / 3) { // the windows' pictures against the C API's, same view
-      const unsigned char *ref = static_cast<const unsigned char *>(cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8));
-      timed(1);
-      psnrHost = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
-      timed(2);
-      const std::vector<unsigned char> tex = window_rgb(win, size);
-      psnrTex = psnr_rgb_rgba(tex, ref, (size_t)size * size);
-      timed(9);
-      psnrCopy = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
-      int dims[3];
-      img->GetDimensions(dims);
-      write_png(out + "/orbit_" + std::to_string(dims[0]) + "_cavr_mapper_interop.png", tex.data(), size, size, 3);
+    CAVRRenderStats st2;
+    t[24].push_back(capi(&st2));
+    t[25].push_back(capi(&st2, fbDevice));
+    t[26].push_back(st2.kernelMilliseconds);
+  };
+  // CAVR_BENCH_ORBIT_ORDER=blocks: each series runs its whole orbit in a row (as a user's interaction: each frame
+  // follows a frame of the same kind; the C API's frames follow C API frames, with no OpenGL work between); default,
+  // interleaved: at each view every series in turn (each frame follows a frame of another kind).
+  const char *order = std::getenv("CAVR_BENCH_ORBIT_ORDER");
+  const bool blocks = order && std::strcmp(order, "blocks") == 0;
+  const int paths[7] = {0, 1, 2, 3, 5, 8, 9};
+  if (blocks) {
+    for (int path : paths)
+      for (int k = 0; k < frames; ++k) {
+        setView(k);
+        record(path);
+      }
+    for (int k = 0; k < frames; ++k) {
+      setView(k);
+      recordCapi();
+    }
+  } else {
+    for (int k = 0; k < frames; ++k) {
+      setView(k);
+      for (int path : paths) record(path);
+      recordCapi();
     }
   }
+  {
+    // The windows' pictures against the C API's, same view.
+    setView(frames / 3);
+    capi(&st);
+    const unsigned char *ref = static_cast<const unsigned char *>(cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8));
+    timed(1);
+    psnrHost = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
+    timed(2);
+    const std::vector<unsigned char> tex = window_rgb(win, size);
+    psnrTex = psnr_rgb_rgba(tex, ref, (size_t)size * size);
+    timed(9);
+    psnrCopy = psnr_rgb_rgba(window_rgb(win, size), ref, (size_t)size * size);
+    int dims[3];
+    img->GetDimensions(dims);
+    write_png(out + "/orbit_" + std::to_string(dims[0]) + "_cavr_mapper_interop.png", tex.data(), size, size, 3);
+  }
+  cavrReleaseFrameBuffer(fbDevice);
   int dims[3];
   img->GetDimensions(dims);
   std::string tf = tfPath;
@@ -304,8 +348,9 @@ int run_orbit(vtkRenderWindow *win, vtkRenderer *ren, vtkVolume *vtkVol, vtkImag
       std::fprintf(csv, "%dx%dx%d,%s,%s,%zu,%.4f\n", dims[0], dims[1], dims[2], tf.c_str(), names[p], k, t[p][k]);
   }
   std::fclose(csv);
-  std::printf("orbit %dx%dx%d %s, %dx%d window, %d frames (median / mean ms of Render() + WaitForCompletion()):\n",
-              dims[0], dims[1], dims[2], tf.c_str(), size, size, frames);
+  std::printf("orbit %dx%dx%d %s, %dx%d window, %d frames, %s (median / mean ms of Render() + "
+              "WaitForCompletion()):\n",
+              dims[0], dims[1], dims[2], tf.c_str(), size, size, frames, blocks ? "series in blocks" : "interleaved");
   for (int p = 0; p < S; ++p)
     std::printf("  %-34s %9.3f %9.3f\n", names[p], med[p], avg[p]);
   std::printf("  cavr kernel median %.3f ms; VTK / mapper: %.1fx (host) %.1fx (default: %s) %.1fx (textures); mapper / "
