@@ -191,7 +191,7 @@ typedef struct CAVRGpuRenderParams {
  * may be NULL), *samples the samples taken.
  */
 int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p, const float *table,
-                     const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const uint32_t *rays,
+                     uint64_t tableStamp, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const uint32_t *rays,
                      size_t rayCount, uint64_t raysStamp, const float *opaqueDepth, const float *opaqueDepthDevice,
                      uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
                      uint64_t *samples, char *msg, size_t msgSize);

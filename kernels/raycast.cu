@@ -505,7 +505,7 @@ template <typename T> int ensure(T **ptr, size_t *cap, size_t bytes, const char 
 } // namespace
 
 extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p,
-                                const float *table, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
+                                const float *table, uint64_t tableStamp, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
                                 const uint32_t *rays, size_t rayCount, uint64_t raysStamp,
                                 const float *opaqueDepth, const float *opaqueDepthDevice, uint8_t *hostRGBA8,
                                 float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
@@ -515,7 +515,11 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   if ((code = cavr_cuda_copy_resources(ctx, msg, msgSize))) return code;
   // table: count entries for composite (corrected opacity) followed by count raw entries (other modes).
   size_t tableBytes = sizeof(float4) * 2 * (size_t)p->count;
-  if ((code = ensure(&ctx->table, &ctx->tableCap, tableBytes, "cudaMalloc (transfer function)", msg, msgSize))) return code;
+  {
+    const float4 *before = ctx->table;
+    if ((code = ensure(&ctx->table, &ctx->tableCap, tableBytes, "cudaMalloc (transfer function)", msg, msgSize))) return code;
+    if (ctx->table != before) ctx->tableStamp = 0; // new memory: the table is uploaded again
+  }
   if (pixels * sizeof(float4) > ctx->pixelCap || !ctx->rgba8) {
     cudaFree(ctx->rgba8);
     cudaFree(ctx->rgbaf);
@@ -545,7 +549,12 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->rays, rays, rayCount * sizeof(unsigned), cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (ray list)");
     ctx->raysStamp = raysStamp;
   }
-  CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table, table, tableBytes, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (transfer function)");
+  // The table only when it changed (tableStamp: the core's stamp of its contents; 0 always uploads).
+  if (tableStamp == 0 || tableStamp != ctx->tableStamp) {
+    ctx->tableStamp = 0; /* invalid until the copy is issued */
+    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table, table, tableBytes, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (transfer function)");
+    ctx->tableStamp = tableStamp;
+  }
   if (opaqueDepth && !opaqueDepthDevice)
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->opaque, opaqueDepth, pixels * sizeof(float), cudaMemcpyHostToDevice, ctx->stream),
                     "cudaMemcpy (opaque depth)");
@@ -636,8 +645,13 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   } else {
     Kernel kernel = cap && cap[0] == '0' ? pick_kernel<0>(p->blend, shade, skip, cubic)
                                          : pick_kernel<64>(p->blend, shade, skip, cubic);
-    CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
+    if ((const void *)kernel != ctx->attrKernel || shared != ctx->attrShared) { // set once per kernel and size
+      ctx->attrKernel = nullptr;
+      CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                      "cudaFuncSetAttribute (raycast_kernel shared memory)");
+      ctx->attrKernel = (const void *)kernel;
+      ctx->attrShared = shared;
+    }
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
     kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
     CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");

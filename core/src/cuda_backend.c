@@ -41,6 +41,13 @@ typedef struct CudaDevice {
   int tableState[3];      /* 0 not looked for yet, 1 ready, 2 none (AUTO uses the default; said once) */
   char gpu[96];
   int memoryMiB;
+  /* The last transfer-function table built for the kernels (cuda_render): its source entries and how it was made,
+     the table (8 floats an entry) and its stamp; an unchanged one is neither rebuilt nor uploaded again. */
+  float *tfSource, *tfTable;
+  size_t tfCount;
+  float tfStep, tfInvUnit;
+  int tfCorrection;
+  uint64_t tfStamp;
 } CudaDevice;
 
 typedef struct CudaVolume {
@@ -73,6 +80,7 @@ typedef struct CudaVolume {
 /* Stamps for macro-cell classifications: unique in the process, so the device buffer of a context is
    never mistaken for another volume's (or a freed volume's) cells. */
 static _Atomic uint64_t nextCellsStamp = 1;
+static _Atomic uint64_t nextTableStamp = 1;
 
 static CAVRGpuContext *context(CAVRDevice dev) { return ((CudaDevice *)dev->backendData)->ctx; }
 
@@ -100,6 +108,8 @@ static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
 static void cuda_shutdown(CAVRDevice dev) {
   CudaDevice *cd = (CudaDevice *)dev->backendData;
   cavr_cuda_context_destroy(cd->ctx);
+  free(cd->tfTable);
+  free(cd->tfSource);
   free(cd);
   dev->backendData = NULL;
 }
@@ -733,17 +743,41 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   stats->autoTable = tuned != NULL;
   stats->isoMethod = iso ? (CAVRIsoMethod)p.isoMethod : CAVR_ISO_STANDARD;
 
-  /* Tables: count entries with the opacity corrected for a full step, then the raw table. */
+  /* Tables: count entries with the opacity corrected for a full step, then the raw table; kept while the transfer
+     function's entries, the step and the correction stay the same (compared by value: no rebuild, no upload). */
   size_t count = (size_t)tf->count;
-  float *table = (float *)malloc(sizeof(float) * 8 * count);
-  if (!table) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory");
   float invUnit = 1.0f / s->unitDistance;
-  for (size_t i = 0; i < count; ++i) {
-    float a = tf->table[4 * i + 3];
-    for (int c = 0; c < 3; ++c) table[4 * i + c] = tf->table[4 * i + c];
-    table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * invUnit) : a;
-    memcpy(table + 4 * (count + i), tf->table + 4 * i, 4 * sizeof(float));
+  CudaDevice *cd = (CudaDevice *)dev->backendData;
+  if (!(cd->tfTable && cd->tfCount == count && cd->tfStep == p.step && cd->tfInvUnit == invUnit &&
+        cd->tfCorrection == p.correction && memcmp(cd->tfSource, tf->table, sizeof(float) * 4 * count) == 0)) {
+    if (cd->tfCount != count || !cd->tfTable) {
+      free(cd->tfTable);
+      free(cd->tfSource);
+      cd->tfTable = (float *)malloc(sizeof(float) * 8 * count);
+      cd->tfSource = (float *)malloc(sizeof(float) * 4 * count);
+      cd->tfCount = count;
+      if (!cd->tfTable || !cd->tfSource) {
+        free(cd->tfTable);
+        free(cd->tfSource);
+        cd->tfTable = cd->tfSource = NULL;
+        cd->tfCount = 0;
+        return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory");
+      }
+    }
+    float *table = cd->tfTable;
+    for (size_t i = 0; i < count; ++i) {
+      float a = tf->table[4 * i + 3];
+      for (int c = 0; c < 3; ++c) table[4 * i + c] = tf->table[4 * i + c];
+      table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * invUnit) : a;
+      memcpy(table + 4 * (count + i), tf->table + 4 * i, 4 * sizeof(float));
+    }
+    memcpy(cd->tfSource, tf->table, sizeof(float) * 4 * count);
+    cd->tfStep = p.step;
+    cd->tfInvUnit = invUnit;
+    cd->tfCorrection = p.correction;
+    cd->tfStamp = atomic_fetch_add(&nextTableStamp, 1);
   }
+  const float *table = cd->tfTable;
   /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
   int isoSame = iso && cv->isoCount == p.isoCount && cv->volVersion == vol->version;
@@ -757,7 +791,6 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       cv->cellCount = cv->cells ? cells : 0;
     }
     if (!cv->cells) {
-      free(table);
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for macro cells");
     }
     if (iso) {
@@ -783,7 +816,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   const unsigned want = job->deviceOnly == 1 ? 0u : job->deviceOnly == 2 ? CAVR_FB_HOST_RGBA32F : fb->hostChannels;
   const CAVRRayList *rl = job->rays;
   set_share(dev, fb, job->deviceOnly);
-  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
+  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, cd->tfStamp, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
                               rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0,
                               fb->opaqueOnDevice ? NULL : fb->opaqueDepth,
                               fb->opaqueOnDevice ? (const float *)fb->opaqueDevice : NULL,
@@ -791,7 +824,6 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                               (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
                               (float *)host_plane(fb, CAVR_FB_DEPTH, want), &kernelMs, &transferMs, &samples, msg,
                               sizeof msg);
-  free(table);
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->samples += samples;

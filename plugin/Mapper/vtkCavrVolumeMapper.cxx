@@ -546,8 +546,11 @@ public:
     }
     if (this->SharedFence)
     {
-      // The last draw from the shared memory must be done before the render writes it again.
-      GLenum waited = GL_TIMEOUT_EXPIRED;
+      // The last draw from the shared memory must be done before the render writes it again (usually it is: the
+      // status is read first, without the flush a wait makes).
+      GLint status = GL_UNSIGNALED;
+      glGetSynciv(static_cast<GLsync>(this->SharedFence), GL_SYNC_STATUS, 1, nullptr, &status);
+      GLenum waited = status == GL_SIGNALED ? GL_ALREADY_SIGNALED : GL_TIMEOUT_EXPIRED;
       for (int k = 0; k < 10 && waited == GL_TIMEOUT_EXPIRED; ++k)
       {
         waited = glClientWaitSync(static_cast<GLsync>(this->SharedFence), GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
@@ -574,13 +577,14 @@ public:
   CAVRError DrawShared(vtkOpenGLRenderWindow* win, int width, int height)
   {
     if (!ReadyQuad(win, this->SharedQuad,
-          "uniform samplerBuffer cavrColor;\nuniform samplerBuffer cavrDepth;\nuniform ivec2 cavrSize;\n",
+          "uniform samplerBuffer cavrColor;\nuniform samplerBuffer cavrDepth;\nuniform ivec2 cavrSize;\n"
+          "uniform int cavrUseDepth;\n",
           "  ivec2 p = clamp(ivec2(texCoord * vec2(cavrSize)), ivec2(0), cavrSize - 1);\n"
           "  int i = p.x + cavrSize.x * p.y;\n"
           "  vec4 c = texelFetch(cavrColor, i);\n"
           "  if (c == vec4(0.0)) discard;\n"
           "  gl_FragData[0] = c;\n"
-          "  gl_FragDepth = texelFetch(cavrDepth, i).r;\n"))
+          "  gl_FragDepth = cavrUseDepth != 0 ? texelFetch(cavrDepth, i).r : gl_FragCoord.z;\n"))
     {
       return CAVR_ERROR_UNSUPPORTED;
     }
@@ -611,6 +615,7 @@ public:
     program->SetUniformi("cavrDepth", unit[1]);
     const int size[2] = { width, height };
     program->SetUniform2i("cavrSize", size);
+    program->SetUniformi("cavrUseDepth", this->DepthTest ? 1 : 0); // the depth is read only for the depth test
     this->BlendQuad(win, this->SharedQuad.get());
     for (int c = 0; c < 2; ++c)
     {
@@ -722,11 +727,12 @@ public:
     {
       return CAVR_ERROR_UNSUPPORTED;
     }
-    if (!ReadyQuad(win, this->Quad, "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\n",
+    if (!ReadyQuad(win, this->Quad,
+          "uniform sampler2D cavrColor;\nuniform sampler2D cavrDepth;\nuniform int cavrUseDepth;\n",
           "  vec4 c = texture(cavrColor, texCoord);\n"
           "  if (c == vec4(0.0)) discard;\n"
           "  gl_FragData[0] = c;\n"
-          "  gl_FragDepth = texture(cavrDepth, texCoord).r;\n"))
+          "  gl_FragDepth = cavrUseDepth != 0 ? texture(cavrDepth, texCoord).r : gl_FragCoord.z;\n"))
     {
       return CAVR_ERROR_UNSUPPORTED;
     }
@@ -734,6 +740,7 @@ public:
     depthTexture->Activate();
     this->Quad->Program->SetUniformi("cavrColor", color->GetTextureUnit());
     this->Quad->Program->SetUniformi("cavrDepth", depthTexture->GetTextureUnit());
+    this->Quad->Program->SetUniformi("cavrUseDepth", this->DepthTest ? 1 : 0);
     this->BlendQuad(win, this->Quad.get());
     depthTexture->Deactivate();
     color->Deactivate();

@@ -17,12 +17,13 @@ export LD_LIBRARY_PATH=/opt/vis/lib:${LD_LIBRARY_PATH:-}
 mkdir -p .devdata/raw "$OUT/png"
 RAW=.devdata/raw/colin27_ch2better_301x370x316_uint8.raw
 [ -f "$RAW" ] || gunzip -c data/colin27_ch2better_301x370x316_uint8.raw.gz > "$RAW"
+# AB_SIZES: the volumes' sizes (default "512 1024"); CAVR_BENCH_ORBIT_ORDER and CAVR_BENCH_MULTISAMPLES pass through.
 for rep in 1 2; do
-  for n in 512 1024; do
+  for n in ${AB_SIZES:-512 1024}; do
     for which in old new; do
       B=build-vtk/testing/cavr-vtk-gpu-bench; [ $which = old ] && B=.ab/old/build-vtk/testing/cavr-vtk-gpu-bench
       echo "== $which rep $rep n $n"
-      $B "$RAW" 301 370 316 testing/bench/mri.tf 1024 0 24 "$OUT/png" $n orbit 2>&1 | grep -E "cavr_mapper|vtk_empty|cavr_c_api"
+      $B "$RAW" 301 370 316 testing/bench/mri.tf 1024 0 24 "$OUT/png" $n orbit 2>&1 | grep -E "^orbit|vtk_gpu_mapper |cavr_mapper|vtk_empty|cavr_c_api"
     done
   done
 done | tee "$OUT/ab.txt"
