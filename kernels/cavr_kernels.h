@@ -174,7 +174,9 @@ typedef struct CAVRGpuRenderParams {
 } CAVRGpuRenderParams;
 
 /**
- * Ray-cast one frame. `table` is count x (R, G, B, opacity corrected for a full step), `cells` one byte per
+ * Ray-cast one frame. `table` is count x (R, G, B, opacity corrected for a full step) followed by the count raw
+ * entries (2 x count float4), uploaded only when `tableStamp` differs from the last upload (the caller takes a new
+ * stamp whenever the table's contents change; 0 uploads it every time), `cells` one byte per
  * macro cell (1 = may be visible), uploaded only when `cellsStamp` differs from the last upload (the caller
  * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
  * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;

@@ -30,7 +30,6 @@ struct CAVRGpuContext {
   cudaEvent_t start, stop;
   float4 *table;         size_t tableCap;
   uint64_t tableStamp;   // stamp of the transfer-function table in `table` (0: none; cavr_cuda_render)
-  const void *attrKernel; size_t attrShared; // the ray-casting kernel whose shared-memory limit was set last, and to what
   unsigned char *cells;  size_t cellsCap;
   float *opaque;         size_t pixelCap;
   uchar4 *rgba8;

@@ -645,13 +645,9 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   } else {
     Kernel kernel = cap && cap[0] == '0' ? pick_kernel<0>(p->blend, shade, skip, cubic)
                                          : pick_kernel<64>(p->blend, shade, skip, cubic);
-    if ((const void *)kernel != ctx->attrKernel || shared != ctx->attrShared) { // set once per kernel and size
-      ctx->attrKernel = nullptr;
-      CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                      "cudaFuncSetAttribute (raycast_kernel shared memory)");
-      ctx->attrKernel = (const void *)kernel;
-      ctx->attrShared = shared;
-    }
+    // Every frame: the limit is the kernel's, for the whole process (another device on this GPU may have set it).
+    CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
     kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
     CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");

@@ -43,7 +43,8 @@ typedef struct CAVRRenderStats {
  * pixel of the frame buffer is written (on the host: the planes cavrSetFrameBufferHostChannels requests; the CPU
  * back end writes all of them); pixels whose rays miss the volume are (0,0,0,0) with depth 1.
  * All objects must come from the same device and be committed with no staged changes.
- * `stats` may be NULL. Blocking; not thread safe for the same frame buffer.
+ * `stats` may be NULL. Blocking; not thread safe for the same device: render from one thread at a time per device
+ * (frame buffers of different devices may render at once; the CUDA back end keeps one stream and its buffers per device).
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, objects from different devices), CAVR_ERROR_NOT_COMMITTED
  * (an object never committed or changed since its commit; the message names it),
  * CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
