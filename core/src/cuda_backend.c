@@ -41,11 +41,11 @@ typedef struct CudaDevice {
   int tableState[3];      /* 0 not looked for yet, 1 ready, 2 none (AUTO uses the default; said once) */
   char gpu[96];
   int memoryMiB;
-  /* The last transfer-function table built for the kernels (cuda_render): its source entries and how it was made,
-     the table (8 floats an entry) and its stamp; an unchanged one is neither rebuilt nor uploaded again. */
-  float *tfSource, *tfTable;
+  /* The last transfer-function table built for the kernels (cuda_render: tfCount corrected entries, then the
+     transfer function's own; 8 floats an entry), the exponent and correction it was made with, and its stamp. */
+  float *tfTable;
   size_t tfCount;
-  float tfStep, tfInvUnit;
+  float tfExponent;
   int tfCorrection;
   uint64_t tfStamp;
 } CudaDevice;
@@ -109,7 +109,6 @@ static void cuda_shutdown(CAVRDevice dev) {
   CudaDevice *cd = (CudaDevice *)dev->backendData;
   cavr_cuda_context_destroy(cd->ctx);
   free(cd->tfTable);
-  free(cd->tfSource);
   free(cd);
   dev->backendData = NULL;
 }
@@ -744,36 +743,27 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   stats->isoMethod = iso ? (CAVRIsoMethod)p.isoMethod : CAVR_ISO_STANDARD;
 
   /* Tables: count entries with the opacity corrected for a full step, then the raw table; kept while the transfer
-     function's entries, the step and the correction stay the same (compared by value: no rebuild, no upload). */
-  size_t count = (size_t)tf->count;
-  float invUnit = 1.0f / s->unitDistance;
+     function's entries (the raw half, compared by value), the step over the unit distance and the correction stay the
+     same: no rebuild, no upload. */
+  const size_t count = (size_t)tf->count;
+  const float exponent = p.step * (1.0f / s->unitDistance);
   CudaDevice *cd = (CudaDevice *)dev->backendData;
-  if (!(cd->tfTable && cd->tfCount == count && cd->tfStep == p.step && cd->tfInvUnit == invUnit &&
-        cd->tfCorrection == p.correction && memcmp(cd->tfSource, tf->table, sizeof(float) * 4 * count) == 0)) {
+  if (!(cd->tfTable && cd->tfCount == count && cd->tfExponent == exponent && cd->tfCorrection == p.correction &&
+        memcmp(cd->tfTable + 4 * count, tf->table, sizeof(float) * 4 * count) == 0)) {
     if (cd->tfCount != count || !cd->tfTable) {
       free(cd->tfTable);
-      free(cd->tfSource);
       cd->tfTable = (float *)malloc(sizeof(float) * 8 * count);
-      cd->tfSource = (float *)malloc(sizeof(float) * 4 * count);
-      cd->tfCount = count;
-      if (!cd->tfTable || !cd->tfSource) {
-        free(cd->tfTable);
-        free(cd->tfSource);
-        cd->tfTable = cd->tfSource = NULL;
-        cd->tfCount = 0;
-        return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory");
-      }
+      cd->tfCount = cd->tfTable ? count : 0;
+      if (!cd->tfTable) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory");
     }
     float *table = cd->tfTable;
     for (size_t i = 0; i < count; ++i) {
       float a = tf->table[4 * i + 3];
       for (int c = 0; c < 3; ++c) table[4 * i + c] = tf->table[4 * i + c];
-      table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * invUnit) : a;
-      memcpy(table + 4 * (count + i), tf->table + 4 * i, 4 * sizeof(float));
+      table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, exponent) : a;
     }
-    memcpy(cd->tfSource, tf->table, sizeof(float) * 4 * count);
-    cd->tfStep = p.step;
-    cd->tfInvUnit = invUnit;
+    memcpy(table + 4 * count, tf->table, sizeof(float) * 4 * count);
+    cd->tfExponent = exponent;
     cd->tfCorrection = p.correction;
     cd->tfStamp = atomic_fetch_add(&nextTableStamp, 1);
   }

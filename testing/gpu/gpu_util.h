@@ -125,6 +125,17 @@ static inline void load_volume(const char *name, CAVRScalarType type, int nx, in
   }
 }
 
+/* One of TEST_VOLUMES loaded (load_volume) with its preset transfer function sampled into `table` (entries x RGBA,
+   4 * entries floats); exits with a message when either fails. */
+static inline void load_test_volume(const TestVolume *tv, CAVRVolumeFile *f, float *table, int entries) {
+  load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, f);
+  char msg[400];
+  if (cavrTransferFunctionPreset(tv->preset, table, entries, msg, sizeof msg) != CAVR_ERROR_NONE) {
+    fprintf(stderr, "transfer-function preset of %s: %s\n", tv->name, msg);
+    exit(1);
+  }
+}
+
 /* Monotonic wall clock, ms. */
 static inline double gpu_now_ms(void) {
   struct timespec t;

@@ -66,10 +66,8 @@ int main(void) {
   cavrSetDeviceErrorCallback(gpu, on_note, &notes);
   const TestVolume *tv = &TEST_VOLUMES[2]; /* Colin27, uint8, not a cube */
   CAVRVolumeFile f;
-  load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
   float table[4 * 1024];
-  char msg[400];
-  CHECK(cavrTransferFunctionPreset(tv->preset, table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
+  load_test_volume(tv, &f, table, 1024);
   const int size = 160;
   const size_t px = (size_t)size * size;
   Scene g = make(gpu, &f, table, size), c = make(cpu, &f, table, size);

@@ -35,10 +35,8 @@ int main(void) {
   for (int v = 0; v < 3; ++v) {
     const TestVolume *tv = &TEST_VOLUMES[v];
     CAVRVolumeFile f;
-    load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
     float table[4 * 256];
-    char msg[200];
-    CHECK(cavrTransferFunctionPreset(tv->preset, table, 256, msg, sizeof msg) == CAVR_ERROR_NONE);
+    load_test_volume(tv, &f, table, 256);
     Scene g = gpu_scene(gpu, &f, table, 256, tv->lo, tv->hi, size);
     Scene c = gpu_scene(cpu, &f, table, 256, tv->lo, tv->hi, size);
     double b[6];

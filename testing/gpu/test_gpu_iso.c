@@ -74,10 +74,8 @@ int main(int argc, char **argv) {
   for (int v = 0; v < (quick ? 1 : 3); ++v) {
     const TestVolume *tv = &TEST_VOLUMES[v];
     CAVRVolumeFile f;
-    load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
     float table[4 * 256];
-    char msg[200];
-    CHECK(cavrTransferFunctionPreset(tv->preset, table, 256, msg, sizeof msg) == CAVR_ERROR_NONE);
+    load_test_volume(tv, &f, table, 256);
     float opaque[4 * 256];
     memcpy(opaque, table, sizeof opaque);
     for (int i = 0; i < 256; ++i) opaque[4 * i + 3] = 1.0f; /* isosurfaces: opaque, the colour map's colour */

@@ -123,10 +123,8 @@ int main(int argc, char **argv) {
 
   const TestVolume *tv = &TEST_VOLUMES[2]; /* Colin27, 301 x 370 x 316 uint8 */
   CAVRVolumeFile f;
-  load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
   float table[4 * 1024];
-  char msg[400];
-  CHECK(cavrTransferFunctionPreset(tv->preset, table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
+  load_test_volume(tv, &f, table, 1024);
   const int nz = f.dims[2], X = f.dims[0] - 1, Y = f.dims[1] - 1;
   CHECK(ranks <= nz / 8);
   /* Rank k renders planes split[k] .. split[k + 1] and holds 3 planes below and 2 above them (ghost planes: the

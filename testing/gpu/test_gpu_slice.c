@@ -58,10 +58,8 @@ int main(int argc, char **argv) {
     const TestVolume *tv = &TEST_VOLUMES[v];
     if (only && !strstr(tv->name, only)) continue;
     CAVRVolumeFile f;
-    load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
     float table[4 * 256], opaque[4 * 256];
-    char msg[200];
-    CHECK(cavrTransferFunctionPreset(tv->preset, table, 256, msg, sizeof msg) == CAVR_ERROR_NONE);
+    load_test_volume(tv, &f, table, 256);
     memcpy(opaque, table, sizeof opaque);
     for (int i = 0; i < 256; ++i) opaque[4 * i + 3] = 1.0f; /* the colour map's colour, opaque */
     Scene c = gpu_scene(cpu, &f, opaque, 256, tv->lo, tv->hi, SIZE), g = gpu_scene(gpu, &f, opaque, 256, tv->lo, tv->hi, SIZE);

@@ -46,10 +46,8 @@ int main(void) {
   CHECK(strstr(cavrGetDeviceName(g1), "GPU 1 of"));
   const TestVolume *tv = &TEST_VOLUMES[2]; /* Colin27, 301 x 370 x 316 uint8 */
   CAVRVolumeFile f;
-  load_volume(tv->name, tv->type, tv->nx, tv->ny, tv->nz, tv->sx, tv->sy, tv->sz, &f);
   float table[4 * 1024];
-  char msg[400];
-  CHECK(cavrTransferFunctionPreset(tv->preset, table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
+  load_test_volume(tv, &f, table, 1024);
   Scene whole = gpu_scene(g0, &f, table, 1024, tv->lo, tv->hi, SIZE);
   /* Points z 0..158 with ghost planes 159, 160 on GPU 0; ghost planes 155, 156 with 157..315 on GPU 1. */
   const int nz = f.dims[2], mid = 158, X = f.dims[0] - 1, Y = f.dims[1] - 1;
