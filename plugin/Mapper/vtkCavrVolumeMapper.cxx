@@ -8,6 +8,7 @@
 #include "vtkImageData.h"
 #include "vtkLight.h"
 #include "vtkLightCollection.h"
+#include "vtkLogger.h"
 #include "vtkNew.h"
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
@@ -930,6 +931,7 @@ public:
   bool DepthTest = true;     // this frame's quad tests depth: opaque geometry was drawn (BlendQuad)
   bool DepthRead = false;
   std::string LastBackend;
+  std::string LastDevice; // cavrGetDeviceName of the last render's device
   std::string LastError;
   // The display: a colour and a depth texture per path ([0] GPU, [1] host) and a quad (both paths)
   vtkSmartPointer<vtkTextureObject> ColorTexture[2];
@@ -983,6 +985,12 @@ vtkCavrVolumeMapper::~vtkCavrVolumeMapper() = default;
 const char* vtkCavrVolumeMapper::GetLastBackendName()
 {
   return this->Internals->LastBackend.c_str();
+}
+
+//------------------------------------------------------------------------------
+const char* vtkCavrVolumeMapper::GetLastDeviceName()
+{
+  return this->Internals->LastDevice.c_str();
 }
 
 //------------------------------------------------------------------------------
@@ -1608,7 +1616,15 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   this->LastRenderTime = stats.milliseconds;
   this->LastSampleCount = static_cast<double>(stats.samples);
   this->LastRaysCast = static_cast<double>(stats.raysCast);
-  in.LastBackend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
+  const std::string backend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
+  const char* device = cavrGetDeviceName(in.Device);
+  if (backend != in.LastBackend || in.LastDevice != (device ? device : ""))
+  {
+    // Once per change of back end or device (a volume that did not fit on the GPU renders on the CPU: that too).
+    vtkLogF(INFO, "cavr Volume: rendering on %s (%s)", backend == "cuda" ? "CUDA" : "the CPU", device ? device : "");
+  }
+  in.LastBackend = backend;
+  in.LastDevice = device ? device : "";
   vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end ("
                 << cavrGetDeviceName(in.Device) << "), strategy " << stats.strategy << ", block "
                 << stats.blockWidth << "x" << stats.blockHeight << ", rotation " << stats.rotation << ", "
@@ -1692,6 +1708,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "LastDrawTime: " << this->LastDrawTime << " ms" << endl;
   os << indent << "LastSampleCount: " << this->LastSampleCount << endl;
   os << indent << "LastBackend: " << this->Internals->LastBackend << endl;
+  os << indent << "LastDevice: " << this->Internals->LastDevice << endl;
   os << indent << "DisplayPath: " << this->DisplayPath << endl;
   os << indent << "OpaqueDepthPath: " << this->OpaqueDepthPath << endl;
   os << indent << "LastDisplayPath: " << this->Internals->LastDisplay << endl;

@@ -218,6 +218,13 @@ public:
   vtkGetMacro(LastRaysCast, double);
   /** Back end that did the last render: "cpu" or "cuda" ("" before the first). */
   const char* GetLastBackendName();
+  /**
+   * The device of the last render, as cavrGetDeviceName names it: "CUDA (NVIDIA H100 80GB HBM3, 80 GiB, GPU 1 of
+   * 2)", "CPU", "CPU (CUDA unavailable: ...)" ("" before the first). When it or the back end changes, the mapper
+   * logs one line "cavr Volume: rendering on <back end> (<device>)" (vtkLogger, verbosity INFO: ParaView's
+   * -v=INFO, or the GUI's Log Viewer), so every MPI rank says which GPU it renders on.
+   */
+  const char* GetLastDeviceName();
 
   void Render(vtkRenderer* ren, vtkVolume* vol) override;
   void ReleaseGraphicsResources(vtkWindow* window) override;

@@ -13,6 +13,8 @@
 #include "vtkProcessModule.h"
 #include "vtkSmartPointer.h"
 
+#include <string>
+
 vtkStandardNewMacro(vtkCavrVolumeRepresentation);
 
 //------------------------------------------------------------------------------
@@ -126,6 +128,25 @@ int vtkCavrVolumeRepresentation::ProcessViewRequest(
 vtkCavrVolumeMapper* vtkCavrVolumeRepresentation::GetCavrMapper()
 {
   return vtkCavrVolumeMapper::SafeDownCast(this->VolumeMapper);
+}
+
+//------------------------------------------------------------------------------
+const char* vtkCavrVolumeRepresentation::GetCavrBackEndInUse()
+{
+  const std::string used = this->GetCavrMapper()->GetLastBackendName();
+  return used == "cuda" ? "CUDA" : used == "cpu" ? "CPU" : "";
+}
+
+//------------------------------------------------------------------------------
+const char* vtkCavrVolumeRepresentation::GetCavrDeviceInUse()
+{
+  return this->GetCavrMapper()->GetLastDeviceName();
+}
+
+//------------------------------------------------------------------------------
+double vtkCavrVolumeRepresentation::GetCavrLastRenderTime()
+{
+  return this->GetCavrMapper()->GetLastRenderTime();
 }
 
 //------------------------------------------------------------------------------

@@ -44,6 +44,17 @@ public:
   /** CUDA device index, -1 for the automatic choice (see vtkCavrVolumeMapper::SetGpuIndex). */
   void SetCavrGpuIndex(int gpu);
 
+  /**
+   * What rendered the last frame on this process (information properties CavrBackEndInUse and CavrDeviceInUse;
+   * in a client-server or MPI session the first server rank's): "CUDA" or "CPU" ("" before the first frame), and
+   * the device's name (vtkCavrVolumeMapper::GetLastDeviceName). A volume that did not fit on the GPU reads "CPU".
+   */
+  const char* GetCavrBackEndInUse();
+  const char* GetCavrDeviceInUse();
+  /** Milliseconds of the last frame's cavrRender call on this process (information property CavrLastRenderTime):
+      the C API frame for the view, from the call to the image in the frame buffer; 0 before the first frame. */
+  double GetCavrLastRenderTime();
+
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();
 

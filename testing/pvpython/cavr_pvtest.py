@@ -1,4 +1,5 @@
 """Helpers for cavr's pvpython/pvbatch tests: plugin loading, scenes, screenshots as arrays, PSNR."""
+import atexit
 import gzip
 import math
 import os
@@ -14,6 +15,13 @@ from vtkmodules.vtkIOImage import vtkPNGReader
 PLUGIN = os.environ.get("CAVR_PLUGIN")
 DATA = os.environ.get("CAVR_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
 OUT = os.environ.get("CAVR_TEST_OUT", "/tmp")
+# The back end the tests ask for (CAVR_PV_BACKEND: Auto, CPU or CUDA; unset: the property's default, Auto) and the one
+# every screenshot's cavr Volume must have used (CAVR_PV_EXPECT_BACKEND: CPU or CUDA; default: the one asked for, if
+# CPU or CUDA). On a GPU machine, CAVR_PV_BACKEND=CUDA runs every test on CUDA and fails if a frame fell back to the CPU;
+# CAVR_PV_EXPECT_BACKEND=CUDA alone checks that Auto picks CUDA.
+BACKEND = os.environ.get("CAVR_PV_BACKEND", "")
+EXPECT = os.environ.get("CAVR_PV_EXPECT_BACKEND", BACKEND if BACKEND in ("CPU", "CUDA") else "")
+_backend_checks = []
 
 
 def fail(msg):
@@ -25,6 +33,49 @@ def load_plugin():
     if not PLUGIN or not os.path.exists(PLUGIN):
         fail("CAVR_PLUGIN must name the built plugin (cavr.so), got %r" % PLUGIN)
     LoadPlugin(PLUGIN, remote=False, ns=globals())
+    if EXPECT:
+        atexit.register(_backend_checked)
+
+
+def apply_backend(d):
+    """Set the representation's Back End to CAVR_PV_BACKEND, when given (any representation type: the property is
+    the composite representation's and applies whenever it shows "cavr Volume")."""
+    if BACKEND:
+        d.CavrBackEnd = BACKEND
+    return d
+
+
+def cavr_info(d, name):
+    """The value of one of the cavr representation's read-only properties (CavrBackEndInUse, CavrDeviceInUse,
+    CavrLastRenderTime) after the last frame. Only that property is updated: the composite representation's
+    UpdatePropertyInformation() also asks its other representations, and one of them lost ParaView's OpenGL context
+    (GLXBadContext) in test_bad_input."""
+    prop = d.SMProxy.GetProperty(name)
+    prop.GetParent().UpdatePropertyInformation(prop)  # the cavr representation's proxy, which owns the property
+    return prop.GetElement(0)
+
+
+def check_backend(v):
+    """Every visible "cavr Volume" of the view rendered its last frame on CAVR_PV_EXPECT_BACKEND (when set): its
+    read-only property CavrBackEndInUse says so. Called by screenshot(); prints the device once per change."""
+    if not EXPECT:
+        return
+    for d in v.Representations:
+        if d.GetProperty("CavrBackEndInUse") is None or d.Representation != "cavr Volume" or not d.Visibility:
+            continue
+        used, device = cavr_info(d, "CavrBackEndInUse"), cavr_info(d, "CavrDeviceInUse")
+        if not used:  # no frame yet (bad input before any good volume): nothing to check
+            continue
+        if used != EXPECT:
+            fail("cavr Volume rendered on %r (%s), expected %s" % (used, device, EXPECT))
+        if not _backend_checks or _backend_checks[-1] != device:
+            print("cavr Volume back end in use: %s (%s)" % (used, device))
+        _backend_checks.append(device)
+
+
+def _backend_checked():
+    if not _backend_checks:
+        print("FAIL: CAVR_PV_EXPECT_BACKEND=%s but no screenshot showed a cavr Volume to check" % EXPECT)
 
 
 def view(size=(400, 400), background=(0, 0, 0)):
@@ -43,6 +94,7 @@ def show_volume(source, v, array, rng, opacity_points, representation="cavr Volu
     d = Show(source, v)
     ColorBy(d, ("POINTS", array))
     d.SetRepresentationType(representation)
+    apply_backend(d)
     lut = GetColorTransferFunction(array)
     lut.ApplyPreset("Grayscale", True)
     lut.RescaleTransferFunction(rng[0], rng[1])
@@ -52,9 +104,13 @@ def show_volume(source, v, array, rng, opacity_points, representation="cavr Volu
     return d
 
 
-def screenshot(v, name, size=None):
+def screenshot(v, name, size=None, check=True):
+    """Save the view as OUT/NAME and return it as an (h, w, 3) float array; check (default) that every visible cavr
+    Volume rendered on CAVR_PV_EXPECT_BACKEND (check_backend)."""
     path = os.path.join(OUT, name)
     SaveScreenshot(path, v, ImageResolution=list(size or v.ViewSize))
+    if check:
+        check_backend(v)
     r = vtkPNGReader()
     r.SetFileName(path)
     r.Update()

@@ -7,7 +7,7 @@ import os
 import sys
 
 import numpy as np
-from cavr_pvtest import load_plugin, psnr, screenshot, view
+from cavr_pvtest import apply_backend, load_plugin, psnr, screenshot, view
 from paraview.simple import ColorBy, GetColorTransferFunction, GetOpacityTransferFunction, PVTrivialProducer, Render, Show
 from vtkmodules.util.numpy_support import numpy_to_vtk
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
@@ -51,11 +51,12 @@ v = view((200, 200))
 d = Show(src, v)
 ColorBy(d, ("POINTS", "v"))
 d.SetRepresentationType("cavr Volume")
+apply_backend(d)
 GetColorTransferFunction("v").RescaleTransferFunction(0.0, 131.0)
 GetOpacityTransferFunction("v").Points = [0, 0, 0.5, 0, 131, 0.8, 0.5, 0]
 v.ResetCamera()
 Render(v)
-first = screenshot(v, "bad_input_first.png")
+first = screenshot(v, "bad_input_first.png", check=False)
 if "NaN" not in log.GetOutput() or first.max() != 0:
     fail("NaN data before any good volume: expected a message and an empty view")
 # Then a good volume.
@@ -72,7 +73,8 @@ def feed(label, data, needle):
     src.GetClientSideObject().SetOutput(data)
     src.MarkModified(src)
     Render(v)
-    img = screenshot(v, "bad_input_%s.png" % label)
+    # Bad input renders no frame (the last good picture stays): no back end to check.
+    img = screenshot(v, "bad_input_%s.png" % label, check=needle is None)
     text = log.GetOutput()[start:]
     say("%s: %s" % (label, text.strip().replace("\n", " | ")[:400]))
     p = psnr(img, good)

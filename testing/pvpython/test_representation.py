@@ -2,7 +2,7 @@
 defaults, and it renders a real volume (an MRI from data/) into a non-trivial picture; bad arrays give an
 error message and the view keeps rendering."""
 import numpy as np
-from cavr_pvtest import DATA, OUT, fail, load_plugin, psnr, screenshot, show_volume, view
+from cavr_pvtest import BACKEND, DATA, OUT, cavr_info, fail, load_plugin, psnr, screenshot, show_volume, view
 from paraview.simple import Calculator, Hide, OpenDataFile, Render
 
 load_plugin()
@@ -15,7 +15,7 @@ if "cavr Volume" not in available:
     fail("'cavr Volume' missing from %s" % available)
 if d.Representation != "cavr Volume":
     fail("representation is %s" % d.Representation)
-defaults = {"CavrBackEnd": "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
+defaults = {"CavrBackEnd": BACKEND or "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
             "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1", "CavrGpuIndex": -1}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
@@ -35,8 +35,17 @@ for name, (label, panel) in labels.items():
     got = (prop.GetXMLLabel(), prop.GetPanelVisibility())
     if got != (label, panel):
         fail("%s: label and panel visibility %r, expected %r" % (name, got, (label, panel)))
+for name in ("CavrBackEndInUse", "CavrDeviceInUse"):
+    prop = d.SMProxy.GetProperty(name)
+    if prop is None or not prop.GetInformationOnly():
+        fail("%s: expected a read-only (information) property" % name)
 v.ResetCamera()
 img = screenshot(v, "cavr_repr.png")
+# The back end in use: CUDA on a GPU device, the CPU otherwise (screenshot() also checks CAVR_PV_EXPECT_BACKEND).
+used, device = cavr_info(d, "CavrBackEndInUse"), cavr_info(d, "CavrDeviceInUse")
+print("back end in use: %s, device %s" % (used, device))
+if used not in ("CPU", "CUDA") or (used == "CUDA") != device.startswith("CUDA"):
+    fail("back end in use %r does not match the device %r" % (used, device))
 lit = np.mean(img.max(axis=2) > 40)
 print("fraction of bright pixels: %.3f" % lit)
 if not 0.1 < lit < 0.9:

@@ -3,7 +3,7 @@ one component, as Color By's component menu picks (the colour map's vector mode)
 References: the magnitude and the component computed by Calculator as scalar arrays and drawn by "Volume"
 (Ray Cast Only) with the same colour map and opacity: PSNR >= 35 dB each; the three views differ from each other
 (so the mode switch takes effect)."""
-from cavr_pvtest import fail, load_plugin, psnr, screenshot, view
+from cavr_pvtest import apply_backend, fail, load_plugin, psnr, screenshot, view
 from paraview.simple import (Calculator, ColorBy, GetColorTransferFunction,
                              GetOpacityTransferFunction, Hide, Render, Show, Wavelet)
 
@@ -26,6 +26,7 @@ def draw(src, array, component, rep):
     d = Show(src, v)
     ColorBy(d, ("POINTS", array, component) if component else ("POINTS", array))
     d.SetRepresentationType(rep)
+    apply_backend(d)
     if rep == "Volume":
         d.VolumeRenderingMode = "Ray Cast Only"
     lut = GetColorTransferFunction(array)

@@ -1,0 +1,279 @@
+"""Benchmark inside ParaView on a GPU: "cavr Volume" (CUDA) against ParaView's own "Volume" (GPU Based,
+vtkOpenGLGPUVolumeRayCastMapper) in one pvpython process, same render view, volume, colour map, opacity function,
+unit distance and camera. What a ParaView user waits for: a frame is Render() + the window's WaitForCompletion()
+(the picture finished in the window), median over an orbit of --views azimuths (one frame each, after two warm-up
+frames that also deliver and upload the data). Beside each frame: ParaView's empty frame (the same view with the
+volume hidden), cavr's own render call (its CavrLastRenderTime property: the C API frame for that view, called
+inside ParaView's frame) and the PSNR between the two representations' pictures of the first view.
+
+--interactive adds the same orbit as interactive renders (v.InteractiveRender()) with "Compressive While
+Interacting" off and on (Sample Fraction 0.25): frame times and PSNR against the still picture of the same view.
+
+--series DIR plays a time series (DIR/step_*.vti, one VTK XML image file per step): next step + still render, steps per second for
+both representations.
+
+Prints a table per volume and writes the raw numbers (one row per representation and mode) to --csv. Run under an X
+server whose OpenGL is the GPU's (check the printed GL_RENDERER), e.g. testing/lab/paraview-gpu/device.sh bench.
+"""
+import argparse
+import csv
+import glob
+import math
+import os
+import time
+
+import sys
+
+import numpy as np
+from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetAnimationScene, GetColorTransferFunction,
+                             GetOpacityTransferFunction, Hide, LoadPlugin, OpenDataFile, Render, Show)
+from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
+from cavr_pvtest import cavr_info  # noqa: E402 - the read-only properties, one at a time
+
+p = argparse.ArgumentParser()
+p.add_argument("--plugin", default=os.environ.get("CAVR_PLUGIN"))
+p.add_argument("--volume", action="append", default=[], help="a .nhdr (or any file ParaView opens); repeatable")
+p.add_argument("--size", type=int, default=1024)
+p.add_argument("--views", type=int, default=24)
+p.add_argument("--backend", default="CUDA", help="cavr's Back End property (Auto, CPU, CUDA)")
+p.add_argument("--skip-volume-above", type=float, default=1e30,
+               help="skip ParaView's Volume for volumes above this many voxels (it may not fit or take minutes)")
+p.add_argument("--interactive", action="store_true")
+p.add_argument("--series", help="folder of step_*.vti files played as a time series")
+p.add_argument("--csv", default="bench_pv_gpu.csv")
+p.add_argument("--png", help="prefix for the first view's pictures (PREFIX_<volume>_<representation>.png)")
+args = p.parse_args()
+LoadPlugin(args.plugin, remote=False, ns=globals())
+
+v = GetActiveViewOrCreate("RenderView")
+v.ViewSize = [args.size, args.size]
+v.OrientationAxesVisibility = 0
+v.Background = [0, 0, 0]
+try:  # ParaView 5.11: the single colour background, not the palette's
+    v.UseColorPaletteForBackground = 0
+except AttributeError:
+    pass
+win = v.GetRenderWindow()
+Render(v)
+print("GL_RENDERER:", win.ReportCapabilities().split("OpenGL renderer string:")[-1].splitlines()[0].strip())
+
+# A CT-like transfer function on the volume's range: (fraction of the range, r, g, b, opacity per unit distance).
+TF = [(0.0, 0, 0, 0, 0), (0.16, 0.55, 0.25, 0.15, 0), (0.27, 0.88, 0.6, 0.45, 0.02), (0.41, 0.95, 0.75, 0.62, 0.04),
+      (0.55, 1.0, 0.95, 0.88, 0.5), (1.0, 1, 1, 1, 0.9)]
+rows = []
+
+
+def finish():
+    win.WaitForCompletion()
+
+
+def frame(render):
+    t = time.perf_counter()
+    render()
+    finish()
+    return 1e3 * (time.perf_counter() - t)
+
+
+def grab():
+    w2i = vtkWindowToImageFilter()
+    w2i.SetInput(win)
+    w2i.SetInputBufferTypeToRGB()
+    w2i.ShouldRerenderOff()  # the picture of the last render (a still render would replace an interactive one)
+    w2i.ReadFrontBufferOff()
+    w2i.Update()
+    img = w2i.GetOutput()
+    w, h, _ = img.GetDimensions()
+    return vtk_to_numpy(img.GetPointData().GetScalars()).reshape(h, w, 3).astype(np.float64)
+
+
+def psnr(a, b):
+    mse = np.mean((a - b) ** 2)
+    return math.inf if mse == 0 else 10 * math.log10(255 ** 2 / mse)
+
+
+def set_view(center, radius, k):
+    a = 2 * math.pi * k / args.views
+    v.CameraFocalPoint = center
+    v.CameraPosition = [center[0] + 3.2 * radius * math.sin(a), center[1] - 3.2 * radius * math.cos(a),
+                        center[2] + 0.8 * radius]
+    v.CameraViewUp = [0, 0, 1]
+    v.CameraViewAngle = 30
+
+
+def cavr_call_ms(d):
+    return cavr_info(d, "CavrLastRenderTime")
+
+
+def orbit(d, center, radius, render, cavr):
+    """Two warm-up frames at view 0 (the first one's time returned apart), then one frame per view: times, cavr's
+    own render calls, the first view's picture."""
+    set_view(center, radius, 0)
+    first = frame(render)
+    frame(render)
+    pic = grab()
+    times, calls = [], []
+    for k in range(args.views):
+        set_view(center, radius, k)
+        times.append(frame(render))
+        if cavr:
+            calls.append(cavr_call_ms(d))
+    return first, times, calls, pic
+
+
+def row(name, rep, mode, first, times, calls, empty, quality):
+    med = float(np.median(times))
+    r = dict(volume=name, representation=rep, mode=mode, first_ms=first, median_ms=med, min_ms=float(np.min(times)),
+             empty_ms=empty, part_ms=med - empty, cavr_call_ms=float(np.median(calls)) if calls else float("nan"),
+             psnr_db=quality)
+    rows.append(r)
+    print("%-28s %-12s %-22s first %8.1f  median %8.2f  min %8.2f  (- empty %6.2f = %8.2f)  call %6.2f  %s" % (
+        name, rep, mode, first, med, r["min_ms"], empty, r["part_ms"], r["cavr_call_ms"],
+        "PSNR %.1f dB" % quality if quality == quality else ""))
+    return r
+
+
+def setup(src):
+    src.UpdatePipeline()
+    info = src.GetDataInformation()
+    bounds = info.GetBounds()
+    array = src.PointData.keys()[0]
+    lo, hi = src.PointData[array].GetRange()
+    image = src.GetClientSideObject().GetOutputDataObject(0)
+    d = Show(src, v)
+    ColorBy(d, ("POINTS", array))
+    lut = GetColorTransferFunction(array)
+    lut.RGBPoints = [x for (f, r, g, b, _) in TF for x in (lo + f * (hi - lo), r, g, b)]
+    lut.AutomaticRescaleRangeMode = "Never"
+    pwf = GetOpacityTransferFunction(array)
+    pwf.Points = [x for (f, _, _, _, a) in TF for x in (lo + f * (hi - lo), a, 0.5, 0.0)]
+    d.ScalarOpacityUnitDistance = min(image.GetSpacing())
+    d.Shade = 0
+    d.CavrBackEnd = args.backend
+    d.CavrSampleDistance = 0.5  # voxels; VTK's GPU mapper samples at half the finest spacing by default too
+    center = [0.5 * (bounds[2 * i] + bounds[2 * i + 1]) for i in range(3)]
+    radius = math.sqrt(sum((0.5 * (bounds[2 * i + 1] - bounds[2 * i])) ** 2 for i in range(3)))
+    dims = image.GetDimensions()
+    return d, center, radius, dims
+
+
+def bench_volume(path):
+    name = os.path.basename(path).split(".")[0]
+    t = time.perf_counter()
+    src = OpenDataFile(path)
+    d, center, radius, dims = setup(src)
+    print("\n%s: %s voxels, read in %.1f s" % (name, "x".join(map(str, dims)), time.perf_counter() - t))
+    Hide(src, v)
+    _, empty_times, _, _ = orbit(d, center, radius, lambda: Render(v), False)
+    empty = float(np.median(empty_times))
+    Show(src, v)
+    pics = {}
+    d.SetRepresentationType("cavr Volume")
+    first, times, calls, pics["cavr"] = orbit(d, center, radius, lambda: Render(v), True)
+    print("cavr Volume on %s (%s)" % (cavr_info(d, "CavrBackEndInUse"), cavr_info(d, "CavrDeviceInUse")))
+    still = pics["cavr"]
+    if args.interactive:
+        cavr_rows = [("cavr Volume", "still", first, times, calls)]
+        for cwi in (0, 1):
+            d.CavrSampleFraction = 0.25 if cwi else 1.0
+            d.CavrCompressiveWhileInteracting = cwi
+            f, tm, cl, _ = orbit(d, center, radius, lambda: v.InteractiveRender(), True)
+            set_view(center, radius, 0)
+            v.InteractiveRender()
+            finish()
+            q = psnr(grab(), still)
+            cavr_rows.append(("cavr Volume", "interactive cwi=%d" % cwi, f, tm, cl, q))
+        d.CavrSampleFraction = 1.0
+        d.CavrCompressiveWhileInteracting = 0
+    voxels = dims[0] * dims[1] * dims[2]
+    if voxels <= args.skip_volume_above:
+        d.SetRepresentationType("Volume")
+        d.VolumeRenderingMode = "GPU Based"
+        vfirst, vtimes, _, pics["volume"] = orbit(d, center, radius, lambda: Render(v), False)
+        quality = psnr(pics["cavr"], pics["volume"])
+        row(name, "Volume", "still", vfirst, vtimes, [], empty, float("nan"))
+        if args.interactive:
+            f, tm, _, _ = orbit(d, center, radius, lambda: v.InteractiveRender(), False)
+            set_view(center, radius, 0)
+            v.InteractiveRender()
+            finish()
+            row(name, "Volume", "interactive", f, tm, [], empty, psnr(grab(), pics["volume"]))
+    else:
+        quality = float("nan")
+        print("ParaView's Volume skipped (%d voxels > --skip-volume-above)" % voxels)
+    row(name, "cavr Volume", "still", first, times, calls, empty, quality)
+    if args.interactive:
+        for rep, mode, f, tm, cl, q in cavr_rows[1:]:
+            row(name, rep, mode, f, tm, cl, empty, q)
+    if args.png:
+        from vtkmodules.vtkIOImage import vtkPNGWriter
+        from vtkmodules.util.numpy_support import numpy_to_vtk
+        from vtkmodules.vtkCommonDataModel import vtkImageData
+        for rep, pic in pics.items():
+            img = vtkImageData()
+            img.SetDimensions(pic.shape[1], pic.shape[0], 1)
+            img.GetPointData().SetScalars(numpy_to_vtk(pic.reshape(-1, 3).astype(np.uint8), deep=1))
+            wr = vtkPNGWriter()
+            wr.SetFileName("%s_%s_%s.png" % (args.png, name, rep))
+            wr.SetInputData(img)
+            wr.Write()
+    from paraview.simple import Delete
+    Delete(d)
+    Delete(src)
+
+
+def bench_series(folder):
+    files = sorted(glob.glob(os.path.join(folder, "step_*.vti")))
+    src = OpenDataFile(files)
+    scene = GetAnimationScene()
+    scene.UpdateAnimationUsingDataTimeSteps()
+    steps = list(src.TimestepValues)
+    d, center, radius, dims = setup(src)
+    set_view(center, radius, 3)
+    name = "series %dx %s" % (len(steps), "x".join(map(str, dims)))
+    print("\n%s" % name)
+    for rep in ("cavr Volume", "Volume"):
+        d.SetRepresentationType(rep)
+        if rep == "Volume":
+            d.VolumeRenderingMode = "GPU Based"
+        scene.AnimationTime = steps[0]
+        frame(lambda: Render(v))
+        times, calls = [], []
+        t0 = time.perf_counter()
+        for s in steps[1:] + steps[:1]:
+            t = time.perf_counter()
+            scene.AnimationTime = s
+            Render(v)
+            finish()
+            times.append(1e3 * (time.perf_counter() - t))
+            if rep == "cavr Volume":
+                calls.append(cavr_call_ms(d))
+        rate = len(times) / (time.perf_counter() - t0)
+        r = row(name, rep, "play (step + render)", times[0], times, calls, float("nan"), float("nan"))
+        r["steps_per_s"] = rate
+        print("  %s: %.1f steps/s" % (rep, rate))
+
+
+for path in args.volume:
+    bench_volume(path)
+if args.series:
+    bench_series(args.series)
+
+keys = sorted({k for r in rows for k in r}, key=lambda k: list(rows[0].keys()).index(k) if k in rows[0] else 99)
+with open(args.csv, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=keys)
+    w.writeheader()
+    w.writerows(rows)
+print("\n| volume | representation | mode | frame ms (median) | - empty frame | cavr call ms | PSNR dB |")
+print("|---|---|---|---|---|---|---|")
+for r in rows:
+    print("| %s | %s | %s | %.2f | %.2f | %.2f | %.1f |" % (r["volume"], r["representation"], r["mode"], r["median_ms"],
+                                                             r["part_ms"], r["cavr_call_ms"], r["psnr_db"]))
+by = {(r["volume"], r["representation"], r["mode"]): r for r in rows}
+for (vol, rep, mode), r in by.items():
+    if rep == "cavr Volume" and (vol, "Volume", mode) in by:
+        o = by[(vol, "Volume", mode)]
+        print("%s %s: Volume / cavr = %.1fx (whole frame), %.1fx (less the empty frame)" % (
+            vol, mode, o["median_ms"] / r["median_ms"], o["part_ms"] / max(r["part_ms"], 1e-3)))

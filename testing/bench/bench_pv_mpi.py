@@ -1,0 +1,119 @@
+"""Benchmark "cavr Volume" under pvbatch with N MPI ranks (one GPU per rank by cavr's default choice): ParaView reads
+the raw NRRD volume in pieces (one per rank), each rank renders its piece on its GPU, IceT composites (in visibility
+order for composite, by depth for maximum intensity). A frame is Render() on rank 0, which returns with the
+composited picture in hand: the whole ParaView frame, IceT included. Median over an orbit of --views azimuths after
+two warm-up frames (the first one reads, ghosts and uploads the data: its time is printed apart).
+
+  mpiexec -np N pvbatch --mpi bench_pv_mpi.py --volume V.nhdr --out PREFIX [--views 12] [--size 1024]
+
+Writes PREFIX_<blend>.png (the first view) and appends one CSV row per blend mode to PREFIX.csv (ranks, blend,
+first, median and minimum frame in ms, the back end and device rank 0 used). Every rank logs the device it renders on
+("cavr Volume: rendering on CUDA (..., GPU i of n)") at verbosity INFO: run pvbatch with --verbosity=INFO and read
+the ranks' lines to see one GPU per rank (testing/lab/paraview-gpu/device.sh mpi does, and asserts it).
+"""
+import argparse
+import csv
+import math
+import os
+import time
+
+import sys
+
+from paraview import servermanager
+from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction, GetOpacityTransferFunction,
+                             LoadPlugin, OpenDataFile, Render, SaveScreenshot, Show)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
+from cavr_pvtest import cavr_info  # noqa: E402 - the read-only properties, one at a time
+
+p = argparse.ArgumentParser()
+p.add_argument("--plugin", default=os.environ.get("CAVR_PLUGIN"))
+p.add_argument("--volume", required=True)
+p.add_argument("--out", required=True)
+p.add_argument("--size", type=int, default=1024)
+p.add_argument("--views", type=int, default=12)
+p.add_argument("--backend", default="CUDA")
+p.add_argument("--blend", action="append", default=[], help="Composite, Maximum Intensity (default both)")
+args = p.parse_args()
+LoadPlugin(args.plugin, remote=False, ns=globals())
+ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
+
+t = time.perf_counter()
+reader = OpenDataFile(args.volume)
+reader.UpdatePipeline()
+read_s = time.perf_counter() - t
+array = reader.PointData.keys()[0]
+lo, hi = reader.PointData[array].GetRange()
+b = reader.GetDataInformation().GetBounds()
+ext = reader.GetDataInformation().GetExtent()
+print("ranks %d, volume %s: extent %s, range %s, read in %.1f s" % (ranks, os.path.basename(args.volume), ext,
+                                                                     (lo, hi), read_s))
+
+v = GetActiveViewOrCreate("RenderView")
+v.ViewSize = [args.size, args.size]
+v.OrientationAxesVisibility = 0
+v.Background = [0, 0, 0]
+v.UseFXAA = 0  # ParaView applies FXAA to the composited image under MPI only (mpi_seams.py): compare the renderer
+try:
+    v.UseColorPaletteForBackground = 0
+except AttributeError:
+    pass
+d = Show(reader, v)
+ColorBy(d, ("POINTS", array))
+d.SetRepresentationType("cavr Volume")
+d.CavrBackEnd = args.backend
+d.CavrSampleDistance = 0.5
+TF = [(0.0, 0, 0, 0, 0), (0.16, 0.55, 0.25, 0.15, 0), (0.27, 0.88, 0.6, 0.45, 0.02), (0.41, 0.95, 0.75, 0.62, 0.04),
+      (0.55, 1.0, 0.95, 0.88, 0.5), (1.0, 1, 1, 1, 0.9)]
+lut = GetColorTransferFunction(array)
+lut.RGBPoints = [x for (f, r, g, bb, _) in TF for x in (lo + f * (hi - lo), r, g, bb)]
+lut.AutomaticRescaleRangeMode = "Never"
+pwf = GetOpacityTransferFunction(array)
+pwf.Points = [x for (f, _, _, _, a) in TF for x in (lo + f * (hi - lo), a, 0.5, 0.0)]
+d.ScalarOpacityUnitDistance = min((b[1] - b[0]) / max(ext[1] - ext[0], 1), (b[3] - b[2]) / max(ext[3] - ext[2], 1),
+                                  (b[5] - b[4]) / max(ext[5] - ext[4], 1))
+center = [0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3]), 0.5 * (b[4] + b[5])]
+radius = math.sqrt(sum((0.5 * (b[2 * i + 1] - b[2 * i])) ** 2 for i in range(3)))
+
+
+def set_view(k):
+    a = 2 * math.pi * k / args.views
+    v.CameraFocalPoint = center
+    v.CameraPosition = [center[0] + 3.2 * radius * math.sin(a), center[1] - 3.2 * radius * math.cos(a),
+                        center[2] + 0.8 * radius]
+    v.CameraViewUp = [0, 0, 1]
+    v.CameraViewAngle = 30
+
+
+def frame():
+    t = time.perf_counter()
+    Render(v)
+    return 1e3 * (time.perf_counter() - t)
+
+
+rows = []
+for blend in args.blend or ["Composite", "Maximum Intensity"]:
+    d.CavrBlendMode = blend
+    set_view(0)
+    first = frame()
+    frame()
+    times = []
+    for k in range(args.views):
+        set_view(k)
+        times.append(frame())
+    times.sort()
+    med = times[len(times) // 2] if len(times) % 2 else 0.5 * (times[len(times) // 2 - 1] + times[len(times) // 2])
+    set_view(0)
+    png = "%s_%s.png" % (args.out, blend.split()[0].lower())
+    SaveScreenshot(png, v, ImageResolution=[args.size, args.size])
+    used, device, call = (cavr_info(d, n) for n in ("CavrBackEndInUse", "CavrDeviceInUse", "CavrLastRenderTime"))
+    rows.append(dict(ranks=ranks, volume=os.path.basename(args.volume), blend=blend, read_s=read_s, first_ms=first,
+                     median_ms=med, min_ms=times[0], backend=used, device=device, rank0_call_ms=call))
+    print("ranks %d %-18s first %9.1f ms  median %8.2f ms  min %8.2f ms  rank 0: %s (%s), its render call %.2f ms" % (
+        ranks, blend, first, med, times[0], used, device, call))
+new = not os.path.exists(args.out + ".csv")
+with open(args.out + ".csv", "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+    if new:
+        w.writeheader()
+    w.writerows(rows)

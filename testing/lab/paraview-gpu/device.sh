@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# ParaView on the GPU machine (lab, not product): run from the checkout's root there, one call after another,
+#   bash testing/lab/paraview-gpu/device.sh STEP [STEP ...]
+# Every call first unpacks the parts carried so far (.pvgpu/*, made by pack.sh here; each part once per machine)
+# and sets up ParaView's environment (Debian 12's ParaView 5.11 in /opt/pv, Xvfb :5 with NVIDIA's GLX), then runs
+# the STEPs in order. What they write goes to $OUT (the device call's output folder; /tmp/pvgpu-out elsewhere) as
+# one results.tgz of logs, CSVs and pictures.
+#   stage    nothing more (the parts' calls)
+#   info     GPUs, GL_RENDERER through GLX, ParaView's version, the plugin's libraries resolved
+#   tests    every pvpython test with Back End = CUDA (CAVR_PV_BACKEND=CUDA: a frame on the CPU fails), the
+#            representation test with Back End Auto expecting CUDA, and the MPI/client-server tests on CUDA
+#   gui      the ParaView GUI under the same X server: cavr Volume on CUDA, a screenshot of the whole window
+#   volumes  the CT at 1024^3 and 2048^3 and a 20-step 512^3 series (make_volumes.py) in /dev/shm/cavr
+#   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
+#            still and interactive orbits, then the time series (testing/bench/bench_pv_gpu.py)
+#   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
+#            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
+#   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS)
+set -uo pipefail
+ROOT=$(pwd)
+LAB=$ROOT/testing/lab/paraview-gpu
+PV=/opt/pv
+W=/dev/shm/cavr
+O=/tmp/pvgpu-out
+mkdir -p "$W" "$O"
+RESULT=${OUT:-/tmp/pvgpu-result}
+mkdir -p "$RESULT"
+log() { echo "[$(date +%T)] $*"; }
+
+unpack() {
+  local d name
+  for d in "$ROOT"/.pvgpu/*/; do
+    [ -d "$d" ] || continue
+    name=$(basename "$d")
+    [ -e "/tmp/pvgpu-done-$name" ] && continue
+    case $name in
+    glx*) # X server, Mesa, GL loaders into /: Ubuntu's /lib is a link to usr/lib, so unpack apart and copy with links kept
+      rm -rf /tmp/x && mkdir -p /tmp/x
+      for f in "$d"/*.deb; do dpkg -x "$f" /tmp/x; done
+      (cd /tmp/x && tar cf - .) | tar xf - -C / --keep-directory-symlink
+      ldconfig ;;
+    *)    # ParaView's closure and the extras, into /opt/pv; the build into the checkout; data into /dev/shm/cavr
+      mkdir -p "$PV"
+      for f in "$d"/*.deb; do [ -e "$f" ] && dpkg -x "$f" "$PV"; done
+      for f in "$d"/*.tar.xz; do
+        [ -e "$f" ] || continue
+        case $(basename "$f") in
+        build*) xz -dc -T8 "$f" | tar xf - -C "$ROOT" ;;
+        data*) xz -dc -T8 "$f" | tar xf - -C "$W" ;;
+        *) xz -dc -T8 "$f" | tar xf - -C "$PV" ;;
+        esac
+      done ;;
+    esac
+    touch "/tmp/pvgpu-done-$name"
+    log "unpacked $name"
+  done
+}
+
+pv_env() {
+  export LD_LIBRARY_PATH=$PV/usr/lib:$PV/lib:$PV/usr/lib/x86_64-linux-gnu:$PV/lib/x86_64-linux-gnu:$PV/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export PYTHONHOME=$PV/usr PYTHONPATH=$PV/usr/lib/python3/dist-packages OPAL_PREFIX=$PV/usr PATH=$PV/usr/bin:$PATH
+  export QT_PLUGIN_PATH=$PV/usr/lib/x86_64-linux-gnu/qt5/plugins
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=false
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+  pgrep -f "Xvfb :5" >/dev/null || { (Xvfb :5 -screen 0 1280x1280x24 +extension GLX -noreset >/tmp/xvfb5.log 2>&1 &); sleep 3; }
+  export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia
+  export CAVR_PLUGIN=$(find "$ROOT/build" -name cavr.so -path "*paraview-plugins*" | head -n 1)
+  export CAVR_DATA_DIR=$ROOT/data
+}
+
+# Python for the volumes: the machine's own (numpy, torch), not ParaView's.
+sys_python() { env -u PYTHONHOME -u PYTHONPATH -u LD_LIBRARY_PATH /usr/bin/python3 "$@"; }
+step_stage() { :; }
+ngpus() { nvidia-smi -L 2>/dev/null | grep -c "^GPU"; }
+
+step_info() {
+  nvidia-smi -L
+  env -u LD_LIBRARY_PATH glxinfo -B 2>&1 | grep -E "direct rendering|renderer string|core profile version" || true
+  pvpython --version 2>&1 | tail -1
+  echo "plugin: $CAVR_PLUGIN"
+  ldd "$CAVR_PLUGIN" | grep -E "not found|cavr|cuda" || true
+  command -v mpiexec && mpiexec --version 2>&1 | head -1
+}
+
+# The pvpython tests as ctest runs them (testing/pvpython/CMakeLists.txt: PASS in the output, no "FAIL:"), on CUDA,
+# TESTS_JOBS at a time (default 4), each on its own X server (ParaView's -O0 reference renders are CPU-bound).
+step_tests() {
+  local out=$O/tests t i=0 jobs=${TESTS_JOBS:-4}
+  mkdir -p "$out"
+  export CAVR_TEST_OUT=$out PYTHONPATH=$ROOT/testing/pvpython:$PYTHONPATH
+  for i in $(seq 0 $((jobs - 1))); do
+    pgrep -f "Xvfb :$((10 + i)) " >/dev/null ||
+      (Xvfb :$((10 + i)) -screen 0 1280x1280x24 +extension GLX -noreset >/tmp/xvfb$((10 + i)).log 2>&1 &)
+  done
+  sleep 2
+  local list
+  list=$(sed -n '/^foreach(t /,/)$/p' "$ROOT/testing/pvpython/CMakeLists.txt" | tr -s ' \n()' ' ' |
+    sed 's/foreach t //; s/ *$//')
+  one() { # NAME DISPLAY ENV...: one test; prints PASS/FAIL NAME
+    local name=$1 disp=$2 t0=$SECONDS rc; shift 2
+    mkdir -p "$out/$name"
+    case $name in
+    test_mpi* | test_client_server)
+      env DISPLAY=$disp CAVR_TEST_OUT=$out/$name "$@" timeout 900 bash "$ROOT/testing/pvpython/$name.sh" \
+        >"$out/$name.log" 2>&1
+      rc=$? ;;
+    *)
+      env DISPLAY=$disp CAVR_TEST_OUT=$out/$name "$@" timeout 600 pvpython --force-offscreen-rendering \
+        "$ROOT/testing/pvpython/${name%%@*}.py" >"$out/$name.log" 2>&1
+      rc=0; grep -q "PASS" "$out/$name.log" || rc=1 ;;
+    esac
+    grep -q "FAIL:" "$out/$name.log" && rc=1
+    if [ $rc -eq 0 ]; then
+      echo "PASS $name ($((SECONDS - t0)) s) $(grep -m1 -o 'back end in use: .*' "$out/$name.log")"
+    else
+      echo "FAIL $name ($((SECONDS - t0)) s)"; grep -v "^ *[0-9]* *0x" "$out/$name.log" | tail -12
+    fi
+  }
+  i=0
+  for t in $list test_representation@auto test_mpi test_mpi_seams test_client_server; do
+    local envs=(CAVR_PV_BACKEND=CUDA)
+    [ "$t" = test_representation@auto ] && envs=(CAVR_PV_EXPECT_BACKEND=CUDA)
+    one "$t" ":$((10 + i % jobs))" "${envs[@]}" >"$out/$t.result" &
+    i=$((i + 1))
+    [ $((i % jobs)) -eq 0 ] && wait
+  done
+  wait
+  cat "$out"/*.result
+  for t in test_mpi test_mpi_seams test_client_server; do
+    grep -hE "PSNR|dB" "$out/$t.log" | sort | uniq -c | head -8
+  done
+  grep -hoE "cavr Volume: rendering on [^(]*\([^,]*, [^,]*(, GPU [0-9]+ of [0-9]+)?" "$out"/*.log "$out"/*/*.log 2>/dev/null |
+    sort | uniq -c
+  ! grep -q "^FAIL" "$out"/*.result
+}
+
+step_gui() { # the GUI stays open after its script: photograph the X screen after a while, then end it
+  local out=$O/gui
+  mkdir -p "$out"
+  ldd "$PV/usr/bin/paraview" | grep "not found" || true
+  CAVR_GUI_LOG=$out/gui_script.log PV_PLUGIN_PATH=$(dirname "$CAVR_PLUGIN") \
+    timeout 120 paraview --dr --script="$LAB/gui_shot.py" >"$out/gui.log" 2>&1 &
+  local pid=$! i
+  for i in $(seq 60); do [ -s "$out/gui_script.log" ] && break; sleep 1; done
+  sleep 5
+  sys_python -c "from PIL import ImageGrab; ImageGrab.grab(xdisplay=':5').save('$out/paraview_gui_cavr_cuda.png')"
+  kill $pid 2>/dev/null; sleep 1; pkill -f "paraview --dr" 2>/dev/null
+  cat "$out/gui_script.log" 2>/dev/null || { tail -20 "$out/gui.log"; return 1; }
+}
+
+step_volumes() {
+  local ct=$W/ct_shoulder_512x512x450_uint8.nhdr
+  [ -e "$W/ct_1024.nhdr" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" cube 1024 2048
+  [ -e "$W/series/step_19.vti" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" series 512 20
+  df -h /dev/shm | tail -1
+}
+
+step_bench() {
+  local out=$O/bench
+  mkdir -p "$out"
+  timeout 1500 pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --views 24 --interactive \
+    --volume "$ROOT/data/colin27_ch2better_301x370x316_uint8.nhdr" --volume "$W/ct_shoulder_512x512x450_uint8.nhdr" \
+    --volume "$W/ct_1024.nhdr" --volume "$W/ct_2048.nhdr" ${BENCH_ARGS:-} \
+    --csv "$out/bench_pv_gpu.csv" --png "$out/view0" 2>&1 | tee "$out/bench.log" | grep -v "^ *[0-9]* *0x"
+  timeout 600 pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --series "$W/series" \
+    --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x"
+}
+
+# mpi_run N VOLUME PREFIX [bench args]: pvbatch with N ranks, the ranks' device lines checked (N distinct GPUs when
+# the machine has N), GPU memory sampled while it runs.
+mpi_run() {
+  local n=$1 vol=$2 prefix=$3; shift 3
+  (while true; do nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits; sleep 1; done) \
+    >"$prefix.mem" 2>/dev/null &
+  local mon=$!
+  local cmd=(pvbatch --force-offscreen-rendering --verbosity=INFO)
+  [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
+    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
+  timeout 1200 "${cmd[@]}" "$ROOT/testing/bench/bench_pv_mpi.py" --volume "$vol" --out "$prefix" "$@" \
+    >"$prefix.log" 2>&1
+  local rc=$?
+  kill $mon 2>/dev/null
+  grep -E "^ranks|Error|error|FAIL" "$prefix.log" | grep -v "^ *[0-9]* *0x" | head -12
+  local gpus
+  gpus=$(grep -o "cavr Volume: rendering on .*" "$prefix.log" | sort -u)
+  echo "$gpus"
+  local distinct
+  distinct=$(echo "$gpus" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
+  [ "$(ngpus)" -eq 1 ] && distinct=$(echo "$gpus" | grep -c "CUDA")
+  if [ "$n" -le "$(ngpus)" ] && [ "$distinct" -lt "$n" ]; then
+    echo "FAIL: $n ranks but $distinct distinct GPUs in the ranks' lines"; rc=1
+  fi
+  awk -F', ' '{ if ($2 > m[$1]) m[$1] = $2 } END { for (g in m) printf "GPU %s: at most %d MiB used\n", g, m[g] }' \
+    "$prefix.mem" | sort
+  return $rc
+}
+
+mpi_compare() { # REF_PREFIX PREFIX: both blend modes' pictures >= 45 dB
+  local b
+  for b in composite maximum; do
+    pvpython "$ROOT/testing/pvpython/compare_png.py" "$1_$b.png" "$2_$b.png" 45 || echo "FAIL: $2_$b.png vs $1_$b.png"
+  done
+}
+
+step_mpi() {
+  local out=$O/mpi vol=${MPI_VOLUME:-$W/ct_2048.nhdr} n
+  mkdir -p "$out"
+  local counts="1 2"
+  [ "$(ngpus)" -ge 4 ] && counts="1 2 4"
+  for n in $counts; do
+    log "== $n rank(s), $(basename "$vol")"
+    mpi_run "$n" "$vol" "$out/r$n" --views "${MPI_VIEWS:-12}"
+    [ "$n" -gt 1 ] && mpi_compare "$out/r1" "$out/r$n"
+  done
+  cat "$out"/r*.csv
+}
+
+step_big() {
+  local out=$O/big
+  mkdir -p "$out"
+  local mib n side nz
+  mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  # A box of MPI_BIG_FACTOR x one GPU's memory in uint8 voxels: 4096 x 4096 x nz.
+  nz=$(python3 -c "print(int(${MPI_BIG_FACTOR:-1.3} * $mib * 2**20 / 4096 / 4096) // 16 * 16)")
+  local vol=$W/ct_4096x4096x$nz.nhdr
+  [ -e "$vol" ] || sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$W" box 4096 4096 "$nz"
+  df -h /dev/shm | tail -1
+  for n in ${MPI_BIG_RANKS:-2}; do
+    log "== $n ranks, 4096x4096x$nz uint8 ($(python3 -c "print(round(4096*4096*$nz/2**30,1))") GiB; one GPU: $mib MiB)"
+    mpi_run "$n" "$vol" "$out/big_r$n" --views "${BIG_VIEWS:-6}" --blend Composite
+  done
+  cat "$out"/big_r*.csv
+}
+
+collect() {
+  (cd "$O" && find . -name "*.log" -o -name "*.csv" -o -name "*.mem" -o -name "*.png" | grep -v "tests/.*png" |
+    tar czf "$RESULT/results.tgz" -T -)
+  ls -la "$RESULT"
+}
+
+unpack
+[ "$*" = stage ] && { df -h /opt /dev/shm | tail -2; exit 0; }
+pv_env
+status=0
+for s in "$@"; do
+  log "== $s"
+  "step_$s" || status=1
+done
+collect
+exit $status
