@@ -20,7 +20,9 @@ set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
 PV=/opt/pv
+# Volumes in memory when /dev/shm can hold them (>= 40 GiB free), else on disk.
 W=/dev/shm/cavr
+[ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -1)" -ge $((40 << 20)) ] 2>/dev/null || W=/tmp/cavr
 O=/tmp/pvgpu-out
 mkdir -p "$W" "$O"
 RESULT=${OUT:-/tmp/pvgpu-result}
