@@ -40,7 +40,7 @@ def load_plugin():
 def apply_backend(d):
     """Set the representation's Back End to CAVR_PV_BACKEND, when given (any representation type: the property is
     the composite representation's and applies whenever it shows "cavr Volume")."""
-    if BACKEND:
+    if BACKEND and d.SMProxy.GetProperty("CavrBackEnd") is not None:  # the plugin may be absent (a "Volume" reference)
         d.CavrBackEnd = BACKEND
     return d
 

@@ -4,7 +4,7 @@ under mpiexec. Under MPI the reader's output is split between the ranks: the ren
 and prints each rank's share of points. Usage: pvbatch mpi_render.py OUT.png [SHADE 0|1]"""
 import sys
 
-from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, fail, headsq_camera, load_plugin, raw_headsq, show_volume,
+from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, check_backend, fail, headsq_camera, load_plugin, raw_headsq, show_volume,
                          view)
 from paraview import servermanager
 from paraview.simple import OpenDataFile, ProcessIdScalars, SaveScreenshot
@@ -26,4 +26,5 @@ d.CavrSampleDistance = 0.5
 d.Shade = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 headsq_camera(v)
 SaveScreenshot(sys.argv[1], v, ImageResolution=[400, 400])
+check_backend(v)
 print("wrote", sys.argv[1])

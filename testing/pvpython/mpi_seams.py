@@ -7,7 +7,7 @@ mask. Usage: pvbatch [--mpi] mpi_seams.py OUT_PREFIX VOLUME.nhdr (gzip data are 
 import sys
 
 import numpy as np
-from cavr_pvtest import fail, load_plugin, raw_copy, show_volume, view
+from cavr_pvtest import check_backend, fail, load_plugin, raw_copy, show_volume, view
 from paraview import servermanager
 from paraview.simple import ExtractSubset, OpenDataFile, PassArrays, ProcessIdScalars, Render, SaveScreenshot
 from vtkmodules.util.numpy_support import vtk_to_numpy
@@ -48,6 +48,7 @@ for blend in ("Composite", "Maximum Intensity"):
         d.Shade = shade
         out = "%s_%s_%d.png" % (prefix, blend.split()[0].lower(), shade)
         SaveScreenshot(out, v, ImageResolution=[SIZE, SIZE])
+        check_backend(v)
         print("wrote", out)
 
 # Pixels whose rays cross a piece boundary.

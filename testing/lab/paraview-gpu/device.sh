@@ -12,7 +12,8 @@
 #   gui      the ParaView GUI under the same X server: cavr Volume on CUDA, a screenshot of the whole window
 #   volumes  the CT at 1024^3 and 2048^3 and a 20-step 512^3 series (make_volumes.py) in /dev/shm/cavr
 #   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
-#            still and interactive orbits, then the time series (testing/bench/bench_pv_gpu.py)
+#            still and interactive orbits (testing/bench/bench_pv_gpu.py)
+#   series   the 20-step 512^3 time series played in both representations
 #   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
 #            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS)
@@ -72,7 +73,8 @@ pv_env() {
 }
 
 # Python for the volumes: the machine's own (numpy, torch), not ParaView's.
-sys_python() { env -u PYTHONHOME -u PYTHONPATH -u LD_LIBRARY_PATH /usr/bin/python3 "$@"; }
+SYS_PY=$(command -v python3)
+sys_python() { env -u PYTHONHOME -u PYTHONPATH -u LD_LIBRARY_PATH "$SYS_PY" "$@"; }
 step_stage() { :; }
 ngpus() { nvidia-smi -L 2>/dev/null | grep -c "^GPU"; }
 
@@ -120,7 +122,7 @@ step_tests() {
     fi
   }
   i=0
-  for t in $list test_representation@auto test_mpi test_mpi_seams test_client_server; do
+  for t in ${TESTS_ONLY:-$list test_representation@auto test_mpi test_mpi_seams test_client_server}; do
     local envs=(CAVR_PV_BACKEND=CUDA)
     [ "$t" = test_representation@auto ] && envs=(CAVR_PV_EXPECT_BACKEND=CUDA)
     one "$t" ":$((10 + i % jobs))" "${envs[@]}" >"$out/$t.result" &
@@ -141,11 +143,14 @@ step_gui() { # the GUI stays open after its script: photograph the X screen afte
   local out=$O/gui
   mkdir -p "$out"
   ldd "$PV/usr/bin/paraview" | grep "not found" || true
-  CAVR_GUI_LOG=$out/gui_script.log PV_PLUGIN_PATH=$(dirname "$CAVR_PLUGIN") \
+  rm -f "$out/gui_script.log"
+  # Qt finds the carried fonts (fonts-dejavu-core in /opt/pv) through a fontconfig file of our own.
+  mkdir -p /tmp/fc && printf '<?xml version="1.0"?>\n<fontconfig><dir>%s/usr/share/fonts</dir><cachedir>/tmp/fc</cachedir></fontconfig>\n' "$PV" >/tmp/fc/fonts.conf
+  FONTCONFIG_FILE=/tmp/fc/fonts.conf CAVR_GUI_LOG=$out/gui_script.log PV_PLUGIN_PATH=$(dirname "$CAVR_PLUGIN") \
     timeout 120 paraview --dr --script="$LAB/gui_shot.py" >"$out/gui.log" 2>&1 &
   local pid=$! i
-  for i in $(seq 60); do [ -s "$out/gui_script.log" ] && break; sleep 1; done
-  sleep 5
+  for i in $(seq 90); do [ -s "$out/gui_script.log" ] && break; sleep 1; done
+  sleep 10
   sys_python -c "from PIL import ImageGrab; ImageGrab.grab(xdisplay=':5').save('$out/paraview_gui_cavr_cuda.png')"
   kill $pid 2>/dev/null; sleep 1; pkill -f "paraview --dr" 2>/dev/null
   cat "$out/gui_script.log" 2>/dev/null || { tail -20 "$out/gui.log"; return 1; }
@@ -154,19 +159,24 @@ step_gui() { # the GUI stays open after its script: photograph the X screen afte
 step_volumes() {
   local ct=$W/ct_shoulder_512x512x450_uint8.nhdr
   [ -e "$W/ct_1024.nhdr" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" cube 1024 2048
-  [ -e "$W/series/step_19.vti" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" series 512 20
+  [ -e "$W/series/step_19.vtk" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" series 512 20
   df -h /dev/shm | tail -1
 }
 
 step_bench() {
   local out=$O/bench
   mkdir -p "$out"
-  timeout 1500 pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --views 24 --interactive \
+  timeout ${BENCH_TIMEOUT:-560} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --views 24 --interactive \
     --volume "$ROOT/data/colin27_ch2better_301x370x316_uint8.nhdr" --volume "$W/ct_shoulder_512x512x450_uint8.nhdr" \
     --volume "$W/ct_1024.nhdr" --volume "$W/ct_2048.nhdr" ${BENCH_ARGS:-} \
     --csv "$out/bench_pv_gpu.csv" --png "$out/view0" 2>&1 | tee "$out/bench.log" | grep -v "^ *[0-9]* *0x"
-  timeout 600 pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --series "$W/series" \
-    --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x"
+}
+
+step_series() {
+  local out=$O/bench
+  mkdir -p "$out"
+  timeout 500 pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --series "$W/series" \
+    --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 
 # mpi_run N VOLUME PREFIX [bench args]: pvbatch with N ranks, the ranks' device lines checked (N distinct GPUs when

@@ -5,7 +5,7 @@ ParaView's own ResampleToImage of 1024^3 did not finish in 240 s in Debian's -O0
 
   python3 make_volumes.py CT.nhdr OUTDIR cube N [N ...]          -> OUTDIR/ct_N.nhdr + .raw
   python3 make_volumes.py CT.nhdr OUTDIR box NX NY NZ             -> OUTDIR/ct_NXxNYxNZ.nhdr + .raw
-  python3 make_volumes.py CT.nhdr OUTDIR series N STEPS           -> OUTDIR/series/step_KK.vti (the CT at N^3, shifted
+  python3 make_volumes.py CT.nhdr OUTDIR series N STEPS           -> OUTDIR/series/step_KK.vtk (the CT at N^3, shifted
                                                                      by 2 voxels along x per step, wrapping around)
 The CT: a detached-header NRRD of uint8 voxels, raw or gzip (e.g. ../shared/data/ct_shoulder_512x512x450_uint8.nhdr).
 """
@@ -68,36 +68,33 @@ def resample(vol, spacing, dims, raw_path, shift=0):
     return out_spacing
 
 
-def nrrd_to_vti(nhdr, dims, spacing):
-    """The raw volume of NHDR as a VTK XML image file (.vti beside it, appended raw data, uncompressed): ParaView
-    plays a list of .vti files as a time series (its NRRD reader takes one file)."""
+def nrrd_to_vtk(nhdr, dims, spacing):
+    """The raw volume of NHDR as a legacy VTK file (.vtk beside it, binary STRUCTURED_POINTS): ParaView plays a list of
+    them as a time series (its NRRD reader takes one file; its XML image reader cannot read appended raw data with
+    Debian 12's current expat). The raw file and the header are removed."""
     raw = nhdr[:-len(".nhdr")] + ".raw"
-    nbytes = os.path.getsize(raw)
-    ext = "0 %d 0 %d 0 %d" % (dims[0] - 1, dims[1] - 1, dims[2] - 1)
-    head = ('<?xml version="1.0"?>\n<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" '
-            'header_type="UInt64">\n<ImageData WholeExtent="%s" Origin="0 0 0" Spacing="%.9g %.9g %.9g">\n'
-            '<Piece Extent="%s">\n<PointData Scalars="ct"><DataArray type="UInt8" Name="ct" format="appended" '
-            'offset="0"/></PointData>\n</Piece>\n</ImageData>\n<AppendedData encoding="raw">\n_'
-            % (ext, *spacing, ext))
-    with open(nhdr[:-len(".nhdr")] + ".vti", "wb") as f, open(raw, "rb") as g:
-        f.write(head.encode() + np.uint64(nbytes).tobytes())
+    head = ("# vtk DataFile Version 3.0\nct\nBINARY\nDATASET STRUCTURED_POINTS\nDIMENSIONS %d %d %d\n"
+            "SPACING %.9g %.9g %.9g\nORIGIN 0 0 0\nPOINT_DATA %d\nSCALARS ct unsigned_char 1\nLOOKUP_TABLE default\n"
+            % (*dims, *spacing, dims[0] * dims[1] * dims[2]))
+    with open(nhdr[:-len(".nhdr")] + ".vtk", "wb") as f, open(raw, "rb") as g:
+        f.write(head.encode())
         while True:
             block = g.read(1 << 26)
             if not block:
                 break
             f.write(block)
-        f.write(b"\n</AppendedData>\n</VTKFile>\n")
+        f.write(b"\n")
     os.remove(raw)
     os.remove(nhdr)
 
 
-def make(vol, spacing, outdir, stem, dims, shift=0, vti=False):
+def make(vol, spacing, outdir, stem, dims, shift=0, vtk=False):
     t = time.time()
     raw = stem + ".raw"
     sp = resample(vol, spacing, dims, os.path.join(outdir, raw), shift)
     write_header(os.path.join(outdir, stem + ".nhdr"), dims, sp, raw)
-    if vti:
-        nrrd_to_vti(os.path.join(outdir, stem + ".nhdr"), dims, sp)
+    if vtk:
+        nrrd_to_vtk(os.path.join(outdir, stem + ".nhdr"), dims, sp)
     size = dims[0] * dims[1] * dims[2]
     print("%s/%s.nhdr: %dx%dx%d uint8 (%.2f GiB) in %.1f s" % (outdir, stem, *dims, size / 2 ** 30, time.time() - t))
 
@@ -116,7 +113,7 @@ def main():
         n, steps = nums
         os.makedirs(os.path.join(outdir, "series"), exist_ok=True)
         for k in range(steps):
-            make(vol, spacing, os.path.join(outdir, "series"), "step_%02d" % k, (n, n, n), shift=2 * k, vti=True)
+            make(vol, spacing, os.path.join(outdir, "series"), "step_%02d" % k, (n, n, n), shift=2 * k, vtk=True)
     else:
         sys.exit(__doc__)
 
