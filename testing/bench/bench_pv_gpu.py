@@ -35,7 +35,7 @@ from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
 from cavr_pvtest import cavr_info  # noqa: E402 - the read-only properties, one at a time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pv_raw_source import RawSource  # noqa: E402 - raw volumes at memory speed (ParaView's reader: 20 MB/s at -O0)
+from pv_raw_source import RawSource  # noqa: E402 - raw volumes: each rank reads its slab at memory speed
 
 
 def open_volume(path):
