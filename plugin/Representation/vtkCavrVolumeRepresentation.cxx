@@ -150,6 +150,12 @@ double vtkCavrVolumeRepresentation::GetCavrLastRenderTime()
 }
 
 //------------------------------------------------------------------------------
+double vtkCavrVolumeRepresentation::GetCavrLastDrawTime()
+{
+  return this->GetCavrMapper()->GetLastDrawTime();
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::SetCavrBackEnd(int backend)
 {
   this->GetCavrMapper()->SetBackend(backend);

@@ -54,6 +54,9 @@ public:
   /** Milliseconds of the last frame's cavrRender call on this process (information property CavrLastRenderTime):
       the C API frame for the view, from the call to the image in the frame buffer; 0 before the first frame. */
   double GetCavrLastRenderTime();
+  /** Milliseconds of the mapper's whole last Render() on this process (information property CavrLastDrawTime):
+      the render call plus the mapper's own work around it and the hand-over of the image to OpenGL. */
+  double GetCavrLastDrawTime();
 
   /** The mapper (for scripts and tests). */
   vtkCavrVolumeMapper* GetCavrMapper();

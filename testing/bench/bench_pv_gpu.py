@@ -115,7 +115,7 @@ def set_view(center, radius, k):
 
 
 def cavr_call_ms(d):
-    return cavr_info(d, "CavrLastRenderTime")
+    return cavr_info(d, "CavrLastRenderTime"), cavr_info(d, "CavrLastDrawTime")
 
 
 def orbit(d, center, radius, render, cavr):
@@ -137,11 +137,12 @@ def orbit(d, center, radius, render, cavr):
 def row(name, rep, mode, first, times, calls, empty, quality):
     med = float(np.median(times))
     r = dict(volume=name, representation=rep, mode=mode, first_ms=first, median_ms=med, min_ms=float(np.min(times)),
-             empty_ms=empty, part_ms=med - empty, cavr_call_ms=float(np.median(calls)) if calls else float("nan"),
-             psnr_db=quality)
+             empty_ms=empty, part_ms=med - empty,
+             cavr_call_ms=float(np.median([c for c, _ in calls])) if calls else float("nan"),
+             cavr_draw_ms=float(np.median([m for _, m in calls])) if calls else float("nan"), psnr_db=quality)
     rows.append(r)
-    print("%-28s %-12s %-22s first %8.1f  median %8.2f  min %8.2f  (- empty %6.2f = %8.2f)  call %6.2f  %s" % (
-        name, rep, mode, first, med, r["min_ms"], empty, r["part_ms"], r["cavr_call_ms"],
+    print("%-28s %-12s %-22s first %8.1f  median %8.2f  min %8.2f  (- empty %6.2f = %8.2f)  call %6.2f  mapper %6.2f"
+          "  %s" % (name, rep, mode, first, med, r["min_ms"], empty, r["part_ms"], r["cavr_call_ms"], r["cavr_draw_ms"],
         "PSNR %.1f dB" % quality if quality == quality else ""))
     return r
 
@@ -286,11 +287,12 @@ with open(args.csv, "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=keys)
     w.writeheader()
     w.writerows(rows)
-print("\n| volume | representation | mode | frame ms (median) | - empty frame | cavr call ms | PSNR dB |")
-print("|---|---|---|---|---|---|---|")
+print("\n| volume | representation | mode | frame ms (median) | - empty frame | cavr call ms | mapper Render() ms | PSNR dB |")
+print("|---|---|---|---|---|---|---|---|")
 for r in rows:
-    print("| %s | %s | %s | %.2f | %.2f | %.2f | %.1f |" % (r["volume"], r["representation"], r["mode"], r["median_ms"],
-                                                             r["part_ms"], r["cavr_call_ms"], r["psnr_db"]))
+    print("| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.1f |" % (r["volume"], r["representation"], r["mode"],
+                                                               r["median_ms"], r["part_ms"], r["cavr_call_ms"],
+                                                               r["cavr_draw_ms"], r["psnr_db"]))
 by = {(r["volume"], r["representation"], r["mode"]): r for r in rows}
 for (vol, rep, mode), r in by.items():
     if rep == "cavr Volume" and (vol, "Volume", mode) in by:
