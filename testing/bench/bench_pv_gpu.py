@@ -27,14 +27,14 @@ import time
 import sys
 
 import numpy as np
-from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetAnimationScene, GetColorTransferFunction,
-                             GetOpacityTransferFunction, Hide, LoadPlugin, OpenDataFile, Render, Show)
+from paraview.simple import ColorBy, GetAnimationScene, Hide, LoadPlugin, OpenDataFile, Render, Show
 from vtkmodules.util.numpy_support import vtk_to_numpy
 from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
-from cavr_pvtest import cavr_info  # noqa: E402 - the read-only properties, one at a time
+from cavr_pvtest import cavr_info, view  # noqa: E402 - the read-only properties, one at a time; the render view
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pv_bench_scene import apply_tf, centre_radius, orbit_view  # noqa: E402
 from pv_raw_source import RawSource  # noqa: E402 - raw volumes: each rank reads its slab at memory speed
 
 
@@ -59,21 +59,11 @@ p.add_argument("--png", help="prefix for the first view's pictures (PREFIX_<volu
 args = p.parse_args()
 LoadPlugin(args.plugin, remote=False, ns=globals())
 
-v = GetActiveViewOrCreate("RenderView")
-v.ViewSize = [args.size, args.size]
-v.OrientationAxesVisibility = 0
-v.Background = [0, 0, 0]
-try:  # ParaView 5.11: the single colour background, not the palette's
-    v.UseColorPaletteForBackground = 0
-except AttributeError:
-    pass
+v = view((args.size, args.size))
 win = v.GetRenderWindow()
 Render(v)
 print("GL_RENDERER:", win.ReportCapabilities().split("OpenGL renderer string:")[-1].splitlines()[0].strip())
 
-# A CT-like transfer function on the volume's range: (fraction of the range, r, g, b, opacity per unit distance).
-TF = [(0.0, 0, 0, 0, 0), (0.16, 0.55, 0.25, 0.15, 0), (0.27, 0.88, 0.6, 0.45, 0.02), (0.41, 0.95, 0.75, 0.62, 0.04),
-      (0.55, 1.0, 0.95, 0.88, 0.5), (1.0, 1, 1, 1, 0.9)]
 rows = []
 
 
@@ -106,12 +96,7 @@ def psnr(a, b):
 
 
 def set_view(center, radius, k):
-    a = 2 * math.pi * k / args.views
-    v.CameraFocalPoint = center
-    v.CameraPosition = [center[0] + 3.2 * radius * math.sin(a), center[1] - 3.2 * radius * math.cos(a),
-                        center[2] + 0.8 * radius]
-    v.CameraViewUp = [0, 0, 1]
-    v.CameraViewAngle = 30
+    orbit_view(v, center, radius, k, args.views)
 
 
 def cavr_call_ms(d):
@@ -156,17 +141,12 @@ def setup(src):
     image = src.GetClientSideObject().GetOutputDataObject(0)
     d = Show(src, v)
     ColorBy(d, ("POINTS", array))
-    lut = GetColorTransferFunction(array)
-    lut.RGBPoints = [x for (f, r, g, b, _) in TF for x in (lo + f * (hi - lo), r, g, b)]
-    lut.AutomaticRescaleRangeMode = "Never"
-    pwf = GetOpacityTransferFunction(array)
-    pwf.Points = [x for (f, _, _, _, a) in TF for x in (lo + f * (hi - lo), a, 0.5, 0.0)]
+    apply_tf(array, lo, hi)
     d.ScalarOpacityUnitDistance = builtins.min(image.GetSpacing())
     d.Shade = 0
     d.CavrBackEnd = args.backend
     d.CavrSampleDistance = 0.5  # voxels; VTK's GPU mapper samples at half the finest spacing by default too
-    center = [0.5 * (bounds[2 * i] + bounds[2 * i + 1]) for i in range(3)]
-    radius = math.sqrt(builtins.sum((0.5 * (bounds[2 * i + 1] - bounds[2 * i])) ** 2 for i in range(3)))
+    center, radius = centre_radius(bounds)
     dims = image.GetDimensions()
     return d, center, radius, dims
 

@@ -14,19 +14,18 @@ the ranks' lines to see one GPU per rank (testing/lab/paraview-gpu/device.sh mpi
 import argparse
 import builtins  # a Programmable Source's script imports numpy_interface.algorithms (sum, min, max) into __main__
 import csv
-import math
 import os
 import time
 
 import sys
 
 from paraview import servermanager
-from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction, GetOpacityTransferFunction,
-                             LoadPlugin, OpenDataFile, Render, SaveScreenshot, Show)
+from paraview.simple import ColorBy, LoadPlugin, Render, SaveScreenshot, Show
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
-from cavr_pvtest import cavr_info  # noqa: E402 - the read-only properties, one at a time
+from cavr_pvtest import cavr_info, view  # noqa: E402 - the read-only properties, one at a time; the render view
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pv_bench_scene import apply_tf, centre_radius, orbit_view  # noqa: E402
 from pv_raw_source import RawSource  # noqa: E402 - each rank reads its slab at memory speed
 
 p = argparse.ArgumentParser()
@@ -52,40 +51,22 @@ ext = reader.GetDataInformation().GetExtent()
 print("ranks %d, volume %s: extent %s, range %s, read in %.1f s" % (ranks, os.path.basename(args.volume), ext,
                                                                      (lo, hi), read_s))
 
-v = GetActiveViewOrCreate("RenderView")
-v.ViewSize = [args.size, args.size]
-v.OrientationAxesVisibility = 0
-v.Background = [0, 0, 0]
+v = view((args.size, args.size))
 v.UseFXAA = 0  # ParaView applies FXAA to the composited image under MPI only (mpi_seams.py): compare the renderer
-try:
-    v.UseColorPaletteForBackground = 0
-except AttributeError:
-    pass
 d = Show(reader, v)
 ColorBy(d, ("POINTS", array))
 d.SetRepresentationType("cavr Volume")
 d.CavrBackEnd = args.backend
 d.CavrSampleDistance = 0.5
-TF = [(0.0, 0, 0, 0, 0), (0.16, 0.55, 0.25, 0.15, 0), (0.27, 0.88, 0.6, 0.45, 0.02), (0.41, 0.95, 0.75, 0.62, 0.04),
-      (0.55, 1.0, 0.95, 0.88, 0.5), (1.0, 1, 1, 1, 0.9)]
-lut = GetColorTransferFunction(array)
-lut.RGBPoints = [x for (f, r, g, bb, _) in TF for x in (lo + f * (hi - lo), r, g, bb)]
-lut.AutomaticRescaleRangeMode = "Never"
-pwf = GetOpacityTransferFunction(array)
-pwf.Points = [x for (f, _, _, _, a) in TF for x in (lo + f * (hi - lo), a, 0.5, 0.0)]
-d.ScalarOpacityUnitDistance = builtins.min((b[1] - b[0]) / builtins.max(ext[1] - ext[0], 1), (b[3] - b[2]) / builtins.max(ext[3] - ext[2], 1),
-                                  (b[5] - b[4]) / builtins.max(ext[5] - ext[4], 1))
-center = [0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3]), 0.5 * (b[4] + b[5])]
-radius = math.sqrt(builtins.sum((0.5 * (b[2 * i + 1] - b[2 * i])) ** 2 for i in range(3)))
+apply_tf(array, lo, hi)
+# the finest spacing (builtins: the Programmable Source's script replaced min and max in __main__)
+d.ScalarOpacityUnitDistance = builtins.min((b[2 * i + 1] - b[2 * i]) / builtins.max(ext[2 * i + 1] - ext[2 * i], 1)
+                                           for i in range(3))
+center, radius = centre_radius(b)
 
 
 def set_view(k):
-    a = 2 * math.pi * k / args.views
-    v.CameraFocalPoint = center
-    v.CameraPosition = [center[0] + 3.2 * radius * math.sin(a), center[1] - 3.2 * radius * math.cos(a),
-                        center[2] + 0.8 * radius]
-    v.CameraViewUp = [0, 0, 1]
-    v.CameraViewAngle = 30
+    orbit_view(v, center, radius, k, args.views)
 
 
 def frame():
