@@ -267,7 +267,8 @@ with open(args.csv, "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=keys)
     w.writeheader()
     w.writerows(rows)
-print("\n| volume | representation | mode | frame ms (median) | - empty frame | cavr call ms | mapper Render() ms | PSNR dB |")
+print("\n| volume | representation | mode | frame ms (median) | - empty frame | cavr call ms | mapper Render() ms "
+      "| PSNR dB |")
 print("|---|---|---|---|---|---|---|---|")
 for r in rows:
     print("| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.1f |" % (r["volume"], r["representation"], r["mode"],

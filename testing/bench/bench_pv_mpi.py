@@ -1,6 +1,6 @@
 """Benchmark "cavr Volume" under pvbatch with N MPI ranks (one GPU per rank by cavr's default choice): each rank
-reads its piece of the raw volume (pv_raw_source.py; ParaView splits the extent), each rank renders its piece on its GPU, IceT composites (in visibility
-order for composite, by depth for maximum intensity). A frame is Render() on rank 0, which returns with the
+reads its piece of the raw volume (pv_raw_source.py; ParaView splits the extent) and renders it on its GPU, IceT
+composites (in visibility order for composite, by depth for maximum intensity). A frame is Render() on rank 0, which returns with the
 composited picture in hand: the whole ParaView frame, IceT included. Median over an orbit of --views azimuths after
 two warm-up frames (the first one reads, ghosts and uploads the data: its time is printed apart).
 
