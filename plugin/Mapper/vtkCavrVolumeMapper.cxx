@@ -1617,14 +1617,18 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   this->LastSampleCount = static_cast<double>(stats.samples);
   this->LastRaysCast = static_cast<double>(stats.raysCast);
   const std::string backend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
-  const char* device = cavrGetDeviceName(in.Device);
-  if (backend != in.LastBackend || in.LastDevice != (device ? device : ""))
+  std::string device = cavrGetDeviceName(in.Device) ? cavrGetDeviceName(in.Device) : "";
+  if (stats.backend != cavrGetDeviceBackend(in.Device))
+  {
+    device = "CPU (the volume fell back from " + device + ")"; // it did not fit on the GPU
+  }
+  if (backend != in.LastBackend || device != in.LastDevice)
   {
     // Once per change of back end or device (a volume that did not fit on the GPU renders on the CPU: that too).
-    vtkLogF(INFO, "cavr Volume: rendering on %s (%s)", backend == "cuda" ? "CUDA" : "the CPU", device ? device : "");
+    vtkLogF(INFO, "cavr Volume: rendering on %s (%s)", backend == "cuda" ? "CUDA" : "the CPU", device.c_str());
   }
   in.LastBackend = backend;
-  in.LastDevice = device ? device : "";
+  in.LastDevice = device;
   vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end ("
                 << cavrGetDeviceName(in.Device) << "), strategy " << stats.strategy << ", block "
                 << stats.blockWidth << "x" << stats.blockHeight << ", rotation " << stats.rotation << ", "

@@ -220,7 +220,8 @@ public:
   const char* GetLastBackendName();
   /**
    * The device of the last render, as cavrGetDeviceName names it: "CUDA (NVIDIA H100 80GB HBM3, 80 GiB, GPU 1 of
-   * 2)", "CPU", "CPU (CUDA unavailable: ...)" ("" before the first). When it or the back end changes, the mapper
+   * 2)", "CPU", "CPU (CUDA unavailable: ...)", or "CPU (the volume fell back from CUDA (...))" when a volume that did
+   * not fit on the GPU rendered on the CPU ("" before the first). When it or the back end changes, the mapper
    * logs one line "cavr Volume: rendering on <back end> (<device>)" (vtkLogger, verbosity INFO: ParaView's
    * -v=INFO, or the GUI's Log Viewer), so every MPI rank says which GPU it renders on.
    */

@@ -6,8 +6,8 @@ ranks and each reads only its slab, in one read.
 Why: every rank reads its slab in one numpy read at memory speed (2048^3 uint8, 8 GiB: 4.7 s in one pvbatch
 rank on the H200 machine). Measured afterwards: what made the first 2048^3 run slow (439 s from OpenDataFile to
 the range of its array through ParaView's NRRD reader) was mostly not the reader but ParaView's data information,
-which computes each array's range voxel by voxel in Debian's -O0 build (about 490 s before the first frame of the
-same volume read by this source); ParaView's NRRD reader also reads pieces of raw data, and this source could be
+which computes each array's range voxel by voxel in Debian's -O0 build (about 466 s of the 499 s before the first
+frame of the same volume read by this source); ParaView's NRRD reader also reads pieces of raw data, and this source could be
 dropped for it. Its XML image reader cannot read appended raw data with Debian 12's current expat (2.5.0-1+deb12u5
 defers reparsing: "not well-formed (invalid token)"; reproduced on the CPU machine), hence no .vti here.
 """

@@ -155,7 +155,7 @@ step_gui() { # the GUI stays open after its script: photograph the X screen afte
   for i in $(seq 90); do [ -s "$out/gui_script.log" ] && break; sleep 1; done
   sleep 10
   sys_python -c "from PIL import ImageGrab; ImageGrab.grab(xdisplay=':5').save('$out/paraview_gui_cavr_cuda.png')"
-  kill $pid 2>/dev/null; sleep 1; pkill -f "paraview --dr" 2>/dev/null
+  kill $pid 2>/dev/null; sleep 1; pkill -x paraview 2>/dev/null
   cat "$out/gui_script.log" 2>/dev/null || { tail -20 "$out/gui.log"; return 1; }
 }
 
@@ -201,7 +201,7 @@ mpi_run() {
   gpus=$(grep -o "cavr Volume: rendering on .*" "$prefix.log" | sort -u)
   echo "$gpus"
   local distinct
-  distinct=$(echo "$gpus" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
+  distinct=$(echo "$gpus" | grep "rendering on CUDA" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
   [ "$(ngpus)" -eq 1 ] && distinct=$(echo "$gpus" | grep -c "CUDA")
   if [ "$n" -le "$(ngpus)" ] && [ "$distinct" -lt "$n" ]; then
     echo "FAIL: $n ranks but $distinct distinct GPUs in the ranks' lines"; rc=1
@@ -237,12 +237,12 @@ step_big() {
   local mib n side nz
   mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
   # A box of MPI_BIG_FACTOR x one GPU's memory in uint8 voxels: 4096 x 4096 x nz.
-  nz=$(python3 -c "print(int(${MPI_BIG_FACTOR:-1.3} * $mib * 2**20 / 4096 / 4096) // 16 * 16)")
+  nz=$(awk -v f="${MPI_BIG_FACTOR:-1.3}" -v m="$mib" 'BEGIN { printf "%d", int(f * m * 1048576 / 4096 / 4096 / 16) * 16 }')
   local vol=$W/ct_4096x4096x$nz.nhdr
   [ -e "$vol" ] || sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$W" box 4096 4096 "$nz"
   df -h /dev/shm | tail -1
   for n in ${MPI_BIG_RANKS:-2}; do
-    log "== $n ranks, 4096x4096x$nz uint8 ($(python3 -c "print(round(4096*4096*$nz/2**30,1))") GiB; one GPU: $mib MiB)"
+    log "== $n ranks, 4096x4096x$nz uint8 ($(awk -v z="$nz" 'BEGIN { printf "%.1f", 4096 * 4096 * z / 1073741824 }') GiB; one GPU: $mib MiB)"
     mpi_run "$n" "$vol" "$out/big_r$n" --views "${BIG_VIEWS:-6}" --blend Composite
   done
   cat "$out"/big_r*.csv
