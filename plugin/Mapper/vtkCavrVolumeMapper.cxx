@@ -1056,6 +1056,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     }
     in.DeviceBackend = this->Backend;
     in.DeviceGpu = this->GpuIndex;
+    in.LastBackend.clear(); // a new device: the next frame names it (GetLastDeviceName, the log)
     in.Volume = cavrNewVolume(in.Device);
     in.TransferFunction = cavrNewTransferFunction(in.Device);
     in.Camera = cavrNewCamera(in.Device);
@@ -1616,19 +1617,20 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   this->LastRenderTime = stats.milliseconds;
   this->LastSampleCount = static_cast<double>(stats.samples);
   this->LastRaysCast = static_cast<double>(stats.raysCast);
-  const std::string backend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
-  std::string device = cavrGetDeviceName(in.Device) ? cavrGetDeviceName(in.Device) : "";
-  if (stats.backend != cavrGetDeviceBackend(in.Device))
+  const char* backend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
+  if (in.LastBackend != backend)
   {
-    device = "CPU (the volume fell back from " + device + ")"; // it did not fit on the GPU
+    // Once per device and back end (a new device clears LastBackend; a volume that did not fit on the GPU renders on
+    // the CPU: that too). The device's name is fixed for its life, so nothing here runs on the other frames.
+    in.LastBackend = backend;
+    in.LastDevice = cavrGetDeviceName(in.Device);
+    if (stats.backend != cavrGetDeviceBackend(in.Device))
+    {
+      in.LastDevice = "CPU (the volume fell back from " + in.LastDevice + ")";
+    }
+    vtkLogF(INFO, "cavr Volume: rendering on %s (%s)", stats.backend == CAVR_BACKEND_CUDA ? "CUDA" : "the CPU",
+      in.LastDevice.c_str());
   }
-  if (backend != in.LastBackend || device != in.LastDevice)
-  {
-    // Once per change of back end or device (a volume that did not fit on the GPU renders on the CPU: that too).
-    vtkLogF(INFO, "cavr Volume: rendering on %s (%s)", backend == "cuda" ? "CUDA" : "the CPU", device.c_str());
-  }
-  in.LastBackend = backend;
-  in.LastDevice = device;
   vtkDebugMacro(<< "cavr Volume: " << in.LastBackend << " back end ("
                 << cavrGetDeviceName(in.Device) << "), strategy " << stats.strategy << ", block "
                 << stats.blockWidth << "x" << stats.blockHeight << ", rotation " << stats.rotation << ", "

@@ -17,14 +17,12 @@ Prints a table per volume and writes the raw numbers (one row per representation
 server whose OpenGL is the GPU's (check the printed GL_RENDERER), e.g. testing/lab/paraview-gpu/device.sh bench.
 """
 import argparse
-import builtins  # a Programmable Source's script imports numpy_interface.algorithms (sum, min, max) into __main__
 import csv
 import glob
 import math
 import os
-import time
-
 import sys
+import time
 
 import numpy as np
 from paraview.simple import ColorBy, GetAnimationScene, Hide, LoadPlugin, OpenDataFile, Render, Show
@@ -35,14 +33,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from cavr_pvtest import cavr_info, view  # noqa: E402 - the read-only properties, one at a time; the render view
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pv_bench_scene import apply_tf, centre_radius, orbit_view  # noqa: E402
-from pv_raw_source import RawSource  # noqa: E402 - raw volumes: each rank reads its slab at memory speed
-
-
-def open_volume(path):
-    """A raw-encoded .nhdr through RawSource, anything else through ParaView's reader."""
-    if path.endswith(".nhdr") and "encoding: raw" in open(path).read():
-        return RawSource(path)
-    return OpenDataFile(path)
 
 p = argparse.ArgumentParser()
 p.add_argument("--plugin", default=os.environ.get("CAVR_PLUGIN"))
@@ -142,7 +132,7 @@ def setup(src):
     d = Show(src, v)
     ColorBy(d, ("POINTS", array))
     apply_tf(array, lo, hi)
-    d.ScalarOpacityUnitDistance = builtins.min(image.GetSpacing())
+    d.ScalarOpacityUnitDistance = min(image.GetSpacing())
     d.Shade = 0
     d.CavrBackEnd = args.backend
     d.CavrSampleDistance = 0.5  # voxels; VTK's GPU mapper samples at half the finest spacing by default too
@@ -154,7 +144,7 @@ def setup(src):
 def bench_volume(path):
     name = os.path.basename(path).split(".")[0]
     t = time.perf_counter()
-    src = open_volume(path)
+    src = OpenDataFile(path)
     d, center, radius, dims = setup(src)
     print("\n%s: %s voxels, read in %.1f s" % (name, "x".join(map(str, dims)), time.perf_counter() - t))
     Hide(src, v)
@@ -249,7 +239,7 @@ def bench_series(folder):
             times.append(1e3 * (time.perf_counter() - t))
             if rep == "cavr Volume":
                 calls.append(cavr_call_ms(d))
-        rate = 1e3 * len(times) / builtins.sum(times)  # steps a second, the property reads between steps left out
+        rate = 1e3 * len(times) / sum(times)  # steps a second, the property reads between steps left out
         r = row(name, rep, "play (step + render)", first, times, calls, float("nan"), float("nan"))
         r["steps_per_s"] = rate
         r["pipeline_ms"] = float(np.median(pipe))
@@ -278,4 +268,4 @@ for (vol, rep, mode), r in by.items():
     if rep == "cavr Volume" and (vol, "Volume", mode) in by:
         o = by[(vol, "Volume", mode)]
         print("%s %s: Volume / cavr = %.1fx (whole frame), %.1fx (less the empty frame)" % (
-            vol, mode, o["median_ms"] / r["median_ms"], o["part_ms"] / builtins.max(r["part_ms"], 1e-3)))
+            vol, mode, o["median_ms"] / r["median_ms"], o["part_ms"] / max(r["part_ms"], 1e-3)))

@@ -1,8 +1,8 @@
-"""Benchmark "cavr Volume" under pvbatch with N MPI ranks (one GPU per rank by cavr's default choice): each rank
-reads its piece of the raw volume (pv_raw_source.py; ParaView splits the extent) and renders it on its GPU, IceT
-composites (in visibility order for composite, by depth for maximum intensity). A frame is Render() on rank 0, which returns with the
-composited picture in hand: the whole ParaView frame, IceT included. Median over an orbit of --views azimuths after
-two warm-up frames (the first one reads, ghosts and uploads the data: its time is printed apart).
+"""Benchmark "cavr Volume" under pvbatch with N MPI ranks (one GPU per rank by cavr's default choice): ParaView's
+NRRD reader gives each rank its piece of a raw-encoded volume, which the rank renders on its GPU; IceT composites
+(in visibility order for composite, by depth for maximum intensity). A frame is Render() on rank 0, which returns
+with the composited picture in hand: the whole ParaView frame, IceT included. Median over an orbit of --views
+azimuths after two warm-up frames (the first one reads, ghosts and uploads the data: its time is printed apart).
 
   mpiexec -np N pvbatch --mpi bench_pv_mpi.py --volume V.nhdr --out PREFIX [--views 12] [--size 1024]
 
@@ -12,21 +12,18 @@ first, median and minimum frame in ms, the back end and device rank 0 used). Eve
 the ranks' lines to see one GPU per rank (testing/lab/paraview-gpu/device.sh mpi does, and asserts it).
 """
 import argparse
-import builtins  # a Programmable Source's script imports numpy_interface.algorithms (sum, min, max) into __main__
 import csv
 import os
+import sys
 import time
 
-import sys
-
 from paraview import servermanager
-from paraview.simple import ColorBy, LoadPlugin, Render, SaveScreenshot, Show
+from paraview.simple import ColorBy, LoadPlugin, OpenDataFile, Render, SaveScreenshot, Show
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
 from cavr_pvtest import cavr_info, view  # noqa: E402 - the read-only properties, one at a time; the render view
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pv_bench_scene import apply_tf, centre_radius, orbit_view  # noqa: E402
-from pv_raw_source import RawSource  # noqa: E402 - each rank reads its slab at memory speed
 
 p = argparse.ArgumentParser()
 p.add_argument("--plugin", default=os.environ.get("CAVR_PLUGIN"))
@@ -41,7 +38,7 @@ LoadPlugin(args.plugin, remote=False, ns=globals())
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 
 t = time.perf_counter()
-reader = RawSource(args.volume)
+reader = OpenDataFile(args.volume)
 reader.UpdatePipeline()
 read_s = time.perf_counter() - t
 array = reader.PointData.keys()[0]
@@ -59,9 +56,7 @@ d.SetRepresentationType("cavr Volume")
 d.CavrBackEnd = args.backend
 d.CavrSampleDistance = 0.5
 apply_tf(array, lo, hi)
-# the finest spacing (builtins: the Programmable Source's script replaced min and max in __main__)
-d.ScalarOpacityUnitDistance = builtins.min((b[2 * i + 1] - b[2 * i]) / builtins.max(ext[2 * i + 1] - ext[2 * i], 1)
-                                           for i in range(3))
+d.ScalarOpacityUnitDistance = min((b[2 * i + 1] - b[2 * i]) / max(ext[2 * i + 1] - ext[2 * i], 1) for i in range(3))
 center, radius = centre_radius(b)
 
 

@@ -17,11 +17,11 @@ DATA = os.environ.get("CAVR_DATA_DIR", os.path.join(os.path.dirname(__file__), "
 OUT = os.environ.get("CAVR_TEST_OUT", "/tmp")
 # The back end the tests ask for (CAVR_PV_BACKEND: Auto, CPU or CUDA; unset: the property's default, Auto) and the one
 # every screenshot's cavr Volume must have used (CAVR_PV_EXPECT_BACKEND: CPU or CUDA; default: the one asked for, if
-# CPU or CUDA). On a GPU machine, CAVR_PV_BACKEND=CUDA runs every test on CUDA and fails if a frame fell back to the CPU;
-# CAVR_PV_EXPECT_BACKEND=CUDA alone checks that Auto picks CUDA.
+# CPU or CUDA). On a GPU machine, CAVR_PV_BACKEND=CUDA runs every test on CUDA and fails if a frame fell back to the
+# CPU; CAVR_PV_EXPECT_BACKEND=CUDA alone checks that Auto picks CUDA.
 BACKEND = os.environ.get("CAVR_PV_BACKEND", "")
 EXPECT = os.environ.get("CAVR_PV_EXPECT_BACKEND", BACKEND if BACKEND in ("CPU", "CUDA") else "")
-_backend_checks = []
+_checked_devices = []  # the device of every checked screenshot (the first and changes are printed)
 
 
 def fail(msg):
@@ -47,7 +47,7 @@ def apply_backend(d):
 
 def cavr_info(d, name):
     """The value of one of the cavr representation's read-only properties (CavrBackEndInUse, CavrDeviceInUse,
-    CavrLastRenderTime) after the last frame. Only that property is updated: the composite representation's
+    CavrLastRenderTime, CavrLastDrawTime) after the last frame. Only that property is updated: the composite representation's
     UpdatePropertyInformation() also asks its other representations, and one of them lost ParaView's OpenGL context
     (GLXBadContext) in test_bad_input."""
     prop = d.SMProxy.GetProperty(name)
@@ -68,13 +68,13 @@ def check_backend(v):
             continue
         if used != EXPECT:
             fail("cavr Volume rendered on %r (%s), expected %s" % (used, device, EXPECT))
-        if not _backend_checks or _backend_checks[-1] != device:
+        if not _checked_devices or _checked_devices[-1] != device:
             print("cavr Volume back end in use: %s (%s)" % (used, device))
-        _backend_checks.append(device)
+        _checked_devices.append(device)
 
 
 def _backend_checked():
-    if not _backend_checks:
+    if not _checked_devices:
         print("FAIL: CAVR_PV_EXPECT_BACKEND=%s but no screenshot showed a cavr Volume to check" % EXPECT, flush=True)
         os._exit(1)  # a failing exit status, for the scripts that run this one without ctest's FAIL: regex
 

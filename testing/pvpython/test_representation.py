@@ -15,7 +15,8 @@ if "cavr Volume" not in available:
     fail("'cavr Volume' missing from %s" % available)
 if d.Representation != "cavr Volume":
     fail("representation is %s" % d.Representation)
-defaults = {"CavrBackEnd": BACKEND or "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5, "CavrEarlyRayTermination": 0.99,
+defaults = {"CavrBackEnd": BACKEND or "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5,
+            "CavrEarlyRayTermination": 0.99,
             "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1", "CavrGpuIndex": -1}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
