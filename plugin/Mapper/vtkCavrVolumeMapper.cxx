@@ -10,6 +10,7 @@
 #include "vtkLightCollection.h"
 #include "vtkLogger.h"
 #include "vtkNew.h"
+#include "vtkMath.h"
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkObjectFactory.h"
@@ -30,6 +31,7 @@
 #include "vtkSmartPointer.h"
 #include "vtkWeakPointer.h"
 #include "vtkTextureObject.h"
+#include "vtkTimerLog.h"
 #include "vtkTextureUnitManager.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
@@ -58,8 +60,28 @@ namespace
 {
 constexpr int TableSize = 1024;
 
-// True when the renderer holds a visible prop other than a volume that can draw opaque geometry: only then is the
-// window's depth buffer worth reading back for the rays to stop at (it costs a GPU -> host copy every frame).
+// One phase of a frame in VTK's timer log (ParaView: Tools > Timer Log; a VTK program: vtkTimerLog::LoggingOn()), as
+// "cavr Volume: <phase>" events nested in the renderer's: the whole Render(), the render call and the display (image
+// into the window); the rest of Render() is the preparation (device, volume, transfer function, settings, camera,
+// opaque depth). Nothing is recorded while logging is off.
+struct TimerEvent
+{
+  const char* Name;
+  explicit TimerEvent(const char* name)
+    : Name(name)
+  {
+    vtkTimerLog::MarkStartEvent(name);
+  }
+  ~TimerEvent() { vtkTimerLog::MarkEndEvent(this->Name); }
+  TimerEvent(const TimerEvent&) = delete;
+  TimerEvent& operator=(const TimerEvent&) = delete;
+};
+
+// True when the renderer holds a visible prop other than a volume that can draw opaque geometry and has something to
+// draw (initialized bounds, as vtkRenderer::ComputeVisiblePropBounds asks): only then is the window's depth buffer
+// worth reading back for the rays to stop at (the read waits for OpenGL and copies the viewport's depth every frame).
+// ParaView keeps an empty, visible actor in every representation (its selection's): without the bounds test each
+// cavr frame in ParaView paid that read for nothing (3.2-3.7 ms at 1024x1024 on an H100; docs/benchmarks.md).
 bool HasOpaqueGeometry(vtkRenderer* ren)
 {
   vtkPropCollection* props = ren->GetViewProps();
@@ -70,7 +92,11 @@ bool HasOpaqueGeometry(vtkRenderer* ren)
     if (prop->GetVisibility() && vtkProp3D::SafeDownCast(prop) && !vtkVolume::SafeDownCast(prop) &&
       prop->HasOpaqueGeometry())
     {
-      return true;
+      const double* bounds = prop->GetBounds();
+      if (bounds && vtkMath::AreBoundsInitialized(bounds))
+      {
+        return true;
+      }
     }
   }
   return false;
@@ -1024,6 +1050,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     ~EndEvent() { this->Self->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr); }
   } endEvent{ this };
   const auto start = std::chrono::steady_clock::now();
+  TimerEvent whole("cavr Volume: Render");
   vtkInternals& in = *this->Internals;
   // Report each distinct problem once; a good frame clears it. Nothing is drawn on error.
   auto fail = [&](const std::string& msg) {
@@ -1288,7 +1315,11 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   return true;
   };
-  const bool fresh = updateVolume();
+  bool fresh = false;
+  {
+    TimerEvent volumeEvent("cavr Volume: volume");
+    fresh = updateVolume();
+  }
   if (!fresh && !in.HaveVolume)
   {
     return; // nothing good to show yet
@@ -1563,6 +1594,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   in.DepthTest = opaque;
   in.DepthRead = false;
   // IntensityDepth's second render takes the depth from the host (Depth): the GPU read only without it.
+  std::unique_ptr<TimerEvent> depthEvent(opaque ? new TimerEvent("cavr Volume: opaque depth") : nullptr);
   if (opaque && interop && this->OpaqueDepthPath == DEPTH_GPU && !this->IntensityDepth &&
     in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
   {
@@ -1581,9 +1613,14 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     in.LastDepthPath = "none";
   }
 
+  depthEvent.reset();
+
   // 7. Render with the core.
   CAVRRenderStats stats;
-  e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
+  {
+    TimerEvent call("cavr Volume: render call");
+    e = cavrRender(in.FrameBuffer, in.Volume, in.TransferFunction, in.Camera, in.Settings, &stats);
+  }
   if (e != CAVR_ERROR_NONE)
   {
     fail(in.DeviceError(e));
@@ -1640,6 +1677,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 
   // 8. Blend the premultiplied image into the window: from the GPU when it is there (a volume that fell back to the CPU
   //    left it on the host, with every plane), else from host memory.
+  TimerEvent display("cavr Volume: display");
   if (shared && stats.backend == CAVR_BACKEND_CUDA &&
     cavrGetFrameBufferDeviceData(in.FrameBuffer, CAVR_FB_COLOR_RGBA8) &&
     in.DrawShared(glWin, width, height) == CAVR_ERROR_NONE)

@@ -11,12 +11,16 @@ Interacting" off and on (Sample Fraction 0.25): frame times and PSNR against the
 
 --series DIR plays a time series (DIR/step_*.vtk, one legacy VTK file per step: ParaView
 plays a list of them as a file series): next step + still render, steps per second for
-both representations.
+both representations. --memory-series FILE plays a series held in memory instead (what a simulation coupled to
+ParaView or a caching reader delivers): --steps copies of FILE's volume resampled to --series-size^3 (nearest) and
+shifted by 2 voxels along x a step, served by a Programmable Source with time steps, so that a step costs ParaView's
+pipeline and the representations, not a file read.
 
 Prints a table per volume and writes the raw numbers (one row per representation and mode) to --csv. Run under an X
 server whose OpenGL is the GPU's (check the printed GL_RENDERER), e.g. testing/lab/paraview-gpu/device.sh bench.
 """
 import argparse
+import builtins  # a Programmable Source's script runs in __main__ and replaces min, max, sum and abs there with numpy's
 import csv
 import glob
 import math
@@ -44,6 +48,9 @@ p.add_argument("--skip-volume-above", type=float, default=1e30,
                help="skip ParaView's Volume for volumes above this many voxels (it may not fit or take minutes)")
 p.add_argument("--interactive", action="store_true")
 p.add_argument("--series", help="folder of step_*.vtk files played as a time series")
+p.add_argument("--memory-series", help="a volume file made into an in-memory time series (see above)")
+p.add_argument("--steps", type=int, default=20, help="steps of --memory-series")
+p.add_argument("--series-size", type=int, default=512, help="edge of --memory-series' volumes, voxels")
 p.add_argument("--csv", default="bench_pv_gpu.csv")
 p.add_argument("--png", help="prefix for the first view's pictures (PREFIX_<volume>_<representation>.png)")
 args = p.parse_args()
@@ -132,7 +139,7 @@ def setup(src):
     d = Show(src, v)
     ColorBy(d, ("POINTS", array))
     apply_tf(array, lo, hi)
-    d.ScalarOpacityUnitDistance = min(image.GetSpacing())
+    d.ScalarOpacityUnitDistance = builtins.min(image.GetSpacing())
     d.Shade = 0
     d.CavrBackEnd = args.backend
     d.CavrSampleDistance = 0.5  # voxels; VTK's GPU mapper samples at half the finest spacing by default too
@@ -206,15 +213,73 @@ def bench_volume(path):
     Delete(src)
 
 
-def bench_series(folder):
-    files = sorted(glob.glob(os.path.join(folder, "step_*.vtk")))
-    src = OpenDataFile(files)
+MEMORY_INFO = """
+from vtkmodules.vtkCommonDataModel import vtkDataObject
+from vtkmodules.vtkCommonExecutionModel import vtkStreamingDemandDrivenPipeline as sddp
+import cavr_memory_series as m
+info = self.GetOutputInformation(0)
+info.Set(sddp.WHOLE_EXTENT(), *m.extent)
+info.Set(vtkDataObject.SPACING(), *m.spacing)
+info.Set(vtkDataObject.ORIGIN(), 0.0, 0.0, 0.0)
+info.Set(sddp.TIME_STEPS(), m.times, len(m.times))
+info.Set(sddp.TIME_RANGE(), [m.times[0], m.times[-1]], 2)
+"""
+MEMORY_DATA = """
+from vtkmodules.vtkCommonExecutionModel import vtkStreamingDemandDrivenPipeline as sddp
+import cavr_memory_series as m
+info = self.GetOutputInformation(0)
+t = info.Get(sddp.UPDATE_TIME_STEP()) if info.Has(sddp.UPDATE_TIME_STEP()) else m.times[0]
+k = sorted(range(len(m.times)), key=lambda i: abs(m.times[i] - t))[0]  # the script's min and max are numpy's
+self.GetOutput().ShallowCopy(m.images[k])
+"""
+
+
+def memory_series(path):
+    """A Programmable Source with --steps time steps, each a volume held in memory (see the module's doc)."""
+    import types
+    from paraview.simple import Delete, ProgrammableSource
+    from vtkmodules.util.numpy_support import numpy_to_vtk
+    from vtkmodules.vtkCommonDataModel import vtkImageData
+    src = OpenDataFile(path)
+    src.UpdatePipeline()
+    image = src.GetClientSideObject().GetOutputDataObject(0)
+    scalars = image.GetPointData().GetScalars()
+    nx, ny, nz = image.GetDimensions()
+    vol = vtk_to_numpy(scalars).reshape(nz, ny, nx)
+    n = args.series_size
+    pick = [np.minimum((np.arange(n) * m) // n, m - 1) for m in (nz, ny, nx)]
+    vol = vol[np.ix_(*pick)]
+    spacing = [image.GetSpacing()[a] * image.GetDimensions()[a] / n for a in range(3)]
+    images = []
+    for k in range(args.steps):
+        img = vtkImageData()
+        img.SetDimensions(n, n, n)
+        img.SetSpacing(spacing)
+        a = numpy_to_vtk(np.ascontiguousarray(np.roll(vol, 2 * k, axis=2)).ravel(), deep=1)
+        a.SetName(scalars.GetName() or "scalars")
+        a.GetRange()  # computed once here and kept by the array: ParaView's data information reads it
+        img.GetPointData().SetScalars(a)
+        images.append(img)
+    module = types.ModuleType("cavr_memory_series")
+    module.images, module.times = images, [float(k) for k in range(args.steps)]
+    module.extent, module.spacing = (0, n - 1, 0, n - 1, 0, n - 1), spacing
+    sys.modules[module.__name__] = module  # the Programmable Source's scripts run in this interpreter
+    Delete(src)
+    ps = ProgrammableSource()
+    ps.OutputDataSetType = "vtkImageData"
+    ps.ScriptRequestInformation = MEMORY_INFO
+    ps.Script = MEMORY_DATA
+    return ps, "memory series"
+
+
+def bench_series(src, label):
+    """Play SRC's time steps in both representations: next step + still render, steps per second."""
     scene = GetAnimationScene()
     scene.UpdateAnimationUsingDataTimeSteps()
     steps = list(src.TimestepValues)
     d, center, radius, dims = setup(src)
     set_view(center, radius, 3)
-    name = "series %dx %s" % (len(steps), "x".join(map(str, dims)))
+    name = "%s %dx %s" % (label, len(steps), "x".join(map(str, dims)))
     print("\n%s" % name)
     # ParaView's own work per step, nothing rendered: the reader and the data information (array ranges) it gathers.
     pipe = []
@@ -222,7 +287,7 @@ def bench_series(folder):
         t = time.perf_counter()
         src.UpdatePipeline(s)
         pipe.append(1e3 * (time.perf_counter() - t))
-    print("ParaView's pipeline alone (read + data information), median of %d steps: %.1f ms a step" % (
+    print("ParaView's pipeline alone (source + data information), median of %d steps: %.1f ms a step" % (
         len(pipe), float(np.median(pipe))))
     for rep in ("cavr Volume", "Volume"):
         d.SetRepresentationType(rep)
@@ -239,7 +304,7 @@ def bench_series(folder):
             times.append(1e3 * (time.perf_counter() - t))
             if rep == "cavr Volume":
                 calls.append(cavr_call_ms(d))
-        rate = 1e3 * len(times) / sum(times)  # steps a second, the property reads between steps left out
+        rate = 1e3 * len(times) / builtins.sum(times)  # steps a second, the property reads between steps left out
         r = row(name, rep, "play (step + render)", first, times, calls, float("nan"), float("nan"))
         r["steps_per_s"] = rate
         r["pipeline_ms"] = float(np.median(pipe))
@@ -249,7 +314,9 @@ def bench_series(folder):
 for path in args.volume:
     bench_volume(path)
 if args.series:
-    bench_series(args.series)
+    bench_series(OpenDataFile(sorted(glob.glob(os.path.join(args.series, "step_*.vtk")))), "file series")
+if args.memory_series:
+    bench_series(*memory_series(args.memory_series))
 
 keys = sorted({k for r in rows for k in r}, key=lambda k: list(rows[0].keys()).index(k) if k in rows[0] else 99)
 with open(args.csv, "w", newline="") as f:
@@ -268,4 +335,4 @@ for (vol, rep, mode), r in by.items():
     if rep == "cavr Volume" and (vol, "Volume", mode) in by:
         o = by[(vol, "Volume", mode)]
         print("%s %s: Volume / cavr = %.1fx (whole frame), %.1fx (less the empty frame)" % (
-            vol, mode, o["median_ms"] / r["median_ms"], o["part_ms"] / max(r["part_ms"], 1e-3)))
+            vol, mode, o["median_ms"] / r["median_ms"], o["part_ms"] / builtins.max(r["part_ms"], 1e-3)))

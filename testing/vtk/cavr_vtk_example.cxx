@@ -2,14 +2,21 @@
 // cavr::Mapper module and VTK. It is also the test of that path: the same scene drawn by VTK's own
 // vtkFixedPointVolumeRayCastMapper must agree with cavr's image (PSNR >= 30 dB, the threshold of the pvpython
 // comparison with ParaView's "Ray Cast Only"), cavr's image must not be empty, and a camera change must change it.
+// An empty actor in the scene (ParaView keeps one per representation: its selection's) must not make the mapper read
+// the window's depth (the last opaque-depth path "none", the same picture bit for bit); a triangle must ("host").
 //
 //   cavr_vtk_example [OUT_DIR]      writes OUT_DIR/cavr_vtk_example.png (cavr) and ..._vtk.png (VTK's ray caster)
+#include <vtkActor.h>
 #include <vtkCamera.h>
+#include <vtkCellArray.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkFixedPointVolumeRayCastMapper.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
 #include <vtkPiecewiseFunction.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkUnsignedCharArray.h>
@@ -46,8 +53,30 @@ vtkNew<vtkImageData> make_volume() {
   return img;
 }
 
-// Render one frame with `mapper` and return the window's RGB pixels.
-std::vector<unsigned char> render(vtkVolumeMapper *mapper, vtkImageData *img, double azimuth, const std::string &png) {
+// An actor beside the volume: empty (no points, uninitialized bounds) or one triangle in a corner of the volume.
+vtkNew<vtkActor> make_actor(bool empty) {
+  vtkNew<vtkPolyData> poly;
+  if (!empty) {
+    vtkNew<vtkPoints> points;
+    points->InsertNextPoint(0, 0, 0);
+    points->InsertNextPoint(20, 0, 0);
+    points->InsertNextPoint(0, 20, 0);
+    vtkNew<vtkCellArray> cells;
+    const vtkIdType tri[3] = {0, 1, 2};
+    cells->InsertNextCell(3, tri);
+    poly->SetPoints(points);
+    poly->SetPolys(cells);
+  }
+  vtkNew<vtkPolyDataMapper> m;
+  m->SetInputData(poly);
+  vtkNew<vtkActor> actor;
+  actor->SetMapper(m);
+  return actor;
+}
+
+// Render one frame with `mapper` (and `actor` beside the volume when given) and return the window's RGB pixels.
+std::vector<unsigned char> render(vtkVolumeMapper *mapper, vtkImageData *img, double azimuth, const std::string &png,
+                                  vtkActor *actor = nullptr) {
   vtkNew<vtkColorTransferFunction> ctf;
   ctf->AddRGBPoint(0, 0.0, 0.0, 0.0);
   ctf->AddRGBPoint(80, 0.9, 0.4, 0.2);
@@ -67,6 +96,7 @@ std::vector<unsigned char> render(vtkVolumeMapper *mapper, vtkImageData *img, do
   volume->SetProperty(prop);
   vtkNew<vtkRenderer> ren;
   ren->AddVolume(volume);
+  if (actor) ren->AddActor(actor);
   ren->SetBackground(0, 0, 0);
   vtkNew<vtkRenderWindow> win;
   win->SetOffScreenRendering(1);
@@ -94,12 +124,22 @@ int main(int argc, char **argv) {
   vtkNew<vtkCavrVolumeMapper> cavr2;
   cavr2->SetSampleDistance(0.5);
   const std::vector<unsigned char> c = render(cavr2, img, 75.0, "");
+  vtkNew<vtkCavrVolumeMapper> cavr3;
+  cavr3->SetSampleDistance(0.5);
+  vtkNew<vtkActor> empty = make_actor(true), triangle = make_actor(false);
+  const std::vector<unsigned char> d = render(cavr3, img, 30.0, "", empty);
+  const std::string emptyPath = cavr3->GetLastOpaqueDepthPathName();
+  render(cavr3, img, 30.0, "", triangle);
+  const std::string trianglePath = cavr3->GetLastOpaqueDepthPathName();
+  std::printf("cavr_vtk_example: opaque depth read with an empty actor: \"%s\" (\"none\"), same picture: %s; with a "
+              "triangle: \"%s\" (\"host\")\n", emptyPath.c_str(), d == a ? "yes" : "no", trianglePath.c_str());
   size_t lit = 0;
   for (size_t i = 0; i < a.size(); i += 3) lit += (a[i] | a[i + 1] | a[i + 2]) != 0;
   const double p = psnr(a, b), moved = psnr(a, c);
   std::printf("cavr_vtk_example: cavr vs vtkFixedPointVolumeRayCastMapper %.2f dB (>= 30), %zu of %d pixels lit, "
               "azimuth 30 vs 75: %.2f dB (< 35: the camera moves the image)\n", p, lit, 256 * 256, moved);
-  const bool ok = p >= 30.0 && lit > 256 * 256 / 20 && moved < 35.0;
+  const bool ok = p >= 30.0 && lit > 256 * 256 / 20 && moved < 35.0 && emptyPath == "none" && d == a &&
+                  trianglePath == "host";
   std::printf("%s\n", ok ? "PASS" : "FAIL: cavr's image through VTK differs from what is expected");
   return ok ? 0 : 1;
 }
