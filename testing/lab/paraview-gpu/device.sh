@@ -13,7 +13,8 @@
 #   volumes  the CT at 1024^3 and 2048^3 and a 20-step 512^3 series (make_volumes.py) in /dev/shm/cavr
 #   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
 #            still and interactive orbits (testing/bench/bench_pv_gpu.py)
-#   series   the 20-step 512^3 time series played in both representations
+#   split    where a frame's time goes (frame_split.py: VTK's timer log per frame, Colin27 and the CT at 1024^3)
+#   series   the 20-step 512^3 time series played in both representations, from files and from memory
 #   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
 #            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS)
@@ -175,10 +176,19 @@ step_bench() {
     --csv "$out/bench_pv_gpu.csv" --png "$out/view0" 2>&1 | tee "$out/bench.log" | grep -v "^ *[0-9]* *0x"
 }
 
+step_split() {
+  local out=$O/bench
+  mkdir -p "$out"
+  timeout ${SPLIT_TIMEOUT:-300} pvpython --force-offscreen-rendering "$LAB/frame_split.py" --views 12 \
+    --volume "$ROOT/data/colin27_ch2better_301x370x316_uint8.nhdr" --volume "$W/ct_1024.nhdr" \
+    --csv "$out/frame_split.csv" 2>&1 | tee "$out/frame_split.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
+}
+
 step_series() {
   local out=$O/bench
   mkdir -p "$out"
-  timeout 500 pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --series "$W/series" \
+  timeout ${SERIES_TIMEOUT:-500} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" \
+    --series "$W/series" --memory-series "$W/ct_shoulder_512x512x450_uint8.nhdr" --steps 20 --series-size 512 \
     --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 

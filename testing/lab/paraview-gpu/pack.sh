@@ -50,7 +50,7 @@ cp "$W"/extra/*.deb "$P/extra/"
 rm -rf "$W/gui" && mkdir -p "$W/gui" && dpkg -x "$(ls "$W"/debs/paraview_*.deb | head -n 1)" "$W/gui"
 (cd "$W/gui" && tar cf - usr/bin/paraview | xz -T2 >"$P/extra/gui.tar.xz")
 # The plugin with native code for the device's GPUs (Hopper): a build/ made for other architectures is reconfigured.
-grep -q '^CMAKE_CUDA_ARCHITECTURES:STRING=.*90' build/CMakeCache.txt 2>/dev/null ||
+grep -q '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=.*90' build/CMakeCache.txt 2>/dev/null ||
   scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90
 [ -e build/lib/paraview-plugins/cavr/cavr.so ] || scripts/build.sh
 grep -q "CUDA back end ON" build/configure.log || { echo "pack.sh: build/ has no CUDA back end" >&2; exit 1; }
