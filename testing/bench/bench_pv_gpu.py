@@ -11,7 +11,9 @@ Interacting" off and on (Sample Fraction 0.25): frame times and PSNR against the
 
 --series DIR plays a time series (DIR/step_*.vtk, one legacy VTK file per step: ParaView
 plays a list of them as a file series): next step + still render, steps per second for
-both representations. --memory-series FILE plays a series held in memory instead (what a simulation coupled to
+both representations, with what a step costs by VTK's timer log: the view's update (ParaView's pipeline:
+reader or source, representations' data) and its still render (for cavr Volume: its Render() and the volume's
+upload in it). --memory-series FILE plays a series held in memory instead (what a simulation coupled to
 ParaView or a caching reader delivers): --steps copies of FILE's volume resampled to --series-size^3 (nearest) and
 shifted by 2 voxels along x a step, served by a Programmable Source with time steps, so that a step costs ParaView's
 pipeline and the representations, not a file read.
@@ -31,6 +33,7 @@ import time
 import numpy as np
 from paraview.simple import ColorBy, GetAnimationScene, Hide, LoadPlugin, OpenDataFile, Render, Show
 from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.vtkCommonSystem import vtkTimerLog
 from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
@@ -51,6 +54,8 @@ p.add_argument("--series", help="folder of step_*.vtk files played as a time ser
 p.add_argument("--memory-series", help="a volume file made into an in-memory time series (see above)")
 p.add_argument("--steps", type=int, default=20, help="steps of --memory-series")
 p.add_argument("--series-size", type=int, default=512, help="edge of --memory-series' volumes, voxels")
+p.add_argument("--profile", action="store_true",
+               help="print where two steps of each series go: VTK's timer log (events over 2 ms) and Python's profile")
 p.add_argument("--csv", default="bench_pv_gpu.csv")
 p.add_argument("--png", help="prefix for the first view's pictures (PREFIX_<volume>_<representation>.png)")
 args = p.parse_args()
@@ -272,6 +277,50 @@ def memory_series(path):
     return ps, "memory series"
 
 
+PROFILER = []
+
+
+def timer_sums():
+    """The durations (ms) of the timer log's events since its last reset, summed by name (start/end matched)."""
+    sums, opened = {}, {}
+    for i in range(vtkTimerLog.GetNumberOfEvents()):
+        kind, name, t = vtkTimerLog.GetEventType(i), vtkTimerLog.GetEventString(i), vtkTimerLog.GetEventWallTime(i)
+        if kind == 1:
+            opened.setdefault(name, []).append(t)
+        elif kind == 2 and opened.get(name):
+            sums[name] = sums.get(name, 0.0) + 1e3 * (t - opened[name].pop())
+    return sums
+
+
+def profile_start():
+    import cProfile
+    vtkTimerLog.SetMaxEntries(100000)
+    vtkTimerLog.ResetLog()
+    vtkTimerLog.LoggingOn()
+    PROFILER[:] = [cProfile.Profile()]
+    PROFILER[0].enable()
+
+
+def profile_end(title):
+    import io
+    import pstats
+    PROFILER[0].disable()
+    print("\n-- %s: timer log events over 2 ms (indent = nesting)" % title)
+    opened = {}
+    for i in range(vtkTimerLog.GetNumberOfEvents()):
+        kind, name, t = vtkTimerLog.GetEventType(i), vtkTimerLog.GetEventString(i), vtkTimerLog.GetEventWallTime(i)
+        if kind == 1:
+            opened.setdefault(name, []).append((t, vtkTimerLog.GetEventIndent(i)))
+        elif kind == 2 and opened.get(name):
+            t0, indent = opened[name].pop()
+            if 1e3 * (t - t0) > 2.0:
+                print("   %s%8.1f ms  %s" % ("  " * indent, 1e3 * (t - t0), name))
+    text = io.StringIO()
+    pstats.Stats(PROFILER[0], stream=text).sort_stats("cumulative").print_stats(10)
+    print("-- Python's profile (cumulative, top 10):")
+    print("\n".join(line for line in text.getvalue().splitlines() if line.strip())[-1800:])
+
+
 def bench_series(src, label):
     """Play SRC's time steps in both representations: next step + still render, steps per second."""
     scene = GetAnimationScene()
@@ -296,19 +345,39 @@ def bench_series(src, label):
         scene.AnimationTime = steps[0]
         first = frame(lambda: Render(v))
         times, calls = [], []
-        for s in steps[1:] + steps[:1]:
+        parts = {"RenderView::Update": [], "Still Render": [], "cavr Volume: Render": [], "cavr Volume: volume": []}
+        for k, s in enumerate(steps[1:] + steps[:1]):
+            profiling = args.profile and k in (4, 5)
+            if profiling:
+                profile_start()
+            else:
+                vtkTimerLog.ResetLog()
+                vtkTimerLog.LoggingOn()
             t = time.perf_counter()
-            scene.AnimationTime = s
-            Render(v)
+            scene.AnimationTime = s  # the scene updates the pipeline and renders the view, as Play does
             finish()
             times.append(1e3 * (time.perf_counter() - t))
+            sums = timer_sums()
+            for key in parts:
+                parts[key].append(sums.get(key, 0.0))
+            if profiling:
+                profile_end("%s, %s, step %g: %.1f ms" % (name, rep, s, times[-1]))
+            vtkTimerLog.LoggingOff()
             if rep == "cavr Volume":
                 calls.append(cavr_call_ms(d))
         rate = 1e3 * len(times) / builtins.sum(times)  # steps a second, the property reads between steps left out
         r = row(name, rep, "play (step + render)", first, times, calls, float("nan"), float("nan"))
         r["steps_per_s"] = rate
         r["pipeline_ms"] = float(np.median(pipe))
-        print("  %s: %.1f steps/s" % (rep, rate))
+        r["view_update_ms"] = float(np.median(parts["RenderView::Update"]))
+        r["still_render_ms"] = float(np.median(parts["Still Render"]))
+        if rep == "cavr Volume":
+            r["cavr_render_ms"] = float(np.median(parts["cavr Volume: Render"]))
+            r["cavr_volume_ms"] = float(np.median(parts["cavr Volume: volume"]))
+        print("  %s: %.1f steps/s; a step: the view's update (pipeline) %.1f ms, its still render %.1f ms%s" % (
+            rep, rate, r["view_update_ms"], r["still_render_ms"],
+            ", of which cavr's Render() %.1f ms (volume upload %.1f ms)" % (r["cavr_render_ms"], r["cavr_volume_ms"])
+            if rep == "cavr Volume" else ""))
 
 
 for path in args.volume:

@@ -167,13 +167,17 @@ step_volumes() {
   df -h /dev/shm | tail -1
 }
 
+# BENCH_VOLUMES (names in $W, or paths) picks the volumes; each set writes its own CSV and log (BENCH_TAG).
 step_bench() {
-  local out=$O/bench
+  local out=$O/bench v vols=()
   mkdir -p "$out"
+  for v in ${BENCH_VOLUMES:-$ROOT/data/colin27_ch2better_301x370x316_uint8.nhdr ct_shoulder_512x512x450_uint8.nhdr ct_1024.nhdr ct_2048.nhdr}; do
+    case $v in /*) vols+=(--volume "$v") ;; *) vols+=(--volume "$W/$v") ;; esac
+  done
+  local tag=${BENCH_TAG:-}
   timeout ${BENCH_TIMEOUT:-560} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" --views 24 --interactive \
-    --volume "$ROOT/data/colin27_ch2better_301x370x316_uint8.nhdr" --volume "$W/ct_shoulder_512x512x450_uint8.nhdr" \
-    --volume "$W/ct_1024.nhdr" --volume "$W/ct_2048.nhdr" ${BENCH_ARGS:-} \
-    --csv "$out/bench_pv_gpu.csv" --png "$out/view0" 2>&1 | tee "$out/bench.log" | grep -v "^ *[0-9]* *0x"
+    "${vols[@]}" ${BENCH_ARGS:-} \
+    --csv "$out/bench_pv_gpu$tag.csv" --png "$out/view0" 2>&1 | tee "$out/bench$tag.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 
 step_split() {
@@ -188,7 +192,7 @@ step_series() {
   local out=$O/bench
   mkdir -p "$out"
   timeout ${SERIES_TIMEOUT:-500} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" \
-    --series "$W/series" --memory-series "$W/ct_shoulder_512x512x450_uint8.nhdr" --steps 20 --series-size 512 \
+    --series "$W/series" --memory-series "$W/ct_shoulder_512x512x450_uint8.nhdr" --steps 20 --series-size 512 --profile \
     --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 
