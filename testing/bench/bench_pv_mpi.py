@@ -5,6 +5,8 @@ with the composited picture in hand: the whole ParaView frame, IceT included. Me
 azimuths after two warm-up frames (the first one reads, ghosts and uploads the data: its time is printed apart).
 
   mpiexec -np N pvbatch --mpi bench_pv_mpi.py --volume V.nhdr --out PREFIX [--views 12] [--size 1024]
+  pvpython bench_pv_mpi.py --server HOST:PORT --volume V.nhdr --out PREFIX   (a client of pvserver with N ranks: the
+      frame is Render() on the client, which returns with the composited picture delivered to it)
 
 Writes PREFIX_<blend>.png (the first view) and appends one CSV row per blend mode to PREFIX.csv (ranks, blend,
 first, median and minimum frame in ms, the back end and device rank 0 used). Every rank logs the device it renders on
@@ -33,9 +35,15 @@ p.add_argument("--size", type=int, default=1024)
 p.add_argument("--views", type=int, default=12)
 p.add_argument("--backend", default="CUDA")
 p.add_argument("--blend", action="append", default=[], help="Composite, Maximum Intensity (default both)")
+p.add_argument("--server", help="HOST:PORT of a pvserver to connect to (the plugin is loaded on both sides)")
 args = p.parse_args()
+if args.server:
+    from paraview.simple import Connect
+    host, port = args.server.rsplit(":", 1)
+    Connect(host, int(port))
+    LoadPlugin(args.plugin, remote=True, ns=globals())
 LoadPlugin(args.plugin, remote=False, ns=globals())
-ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
+ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
 
 t = time.perf_counter()
 reader = OpenDataFile(args.volume)
@@ -89,11 +97,11 @@ for blend in args.blend or ["Composite", "Maximum Intensity"]:
     png = "%s_%s.png" % (args.out, blend.split()[0].lower())
     SaveScreenshot(png, v, ImageResolution=[args.size, args.size])
     used, device = cavr_info(d, "CavrBackEndInUse"), cavr_info(d, "CavrDeviceInUse")
-    rows.append(dict(ranks=ranks, volume=os.path.basename(args.volume), blend=blend, read_s=read_s, first_ms=first,
+    rows.append(dict(ranks=ranks, mode="pvserver" if args.server else "pvbatch", volume=os.path.basename(args.volume), blend=blend, read_s=read_s, first_ms=first,
                      median_ms=med, min_ms=times[0], backend=used, device=device, rank0_call_ms=call))
-    print("ranks %d %-18s first %9.1f ms  median %8.2f ms  min %8.2f ms  rank 0: %s (%s), its render call %.2f ms "
+    print("%s ranks %d %-18s first %9.1f ms  median %8.2f ms  min %8.2f ms  rank 0: %s (%s), its render call %.2f ms "
           "(median; with maximum intensity under MPI, the second render for the depth is not counted)" % (
-        ranks, blend, first, med, times[0], used, device, call))
+        "pvserver" if args.server else "pvbatch", ranks, blend, first, med, times[0], used, device, call))
 new = not os.path.exists(args.out + ".csv")
 with open(args.out + ".csv", "a", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -21,7 +21,7 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { env -u PYTHONHOME -u PYTHONPATH python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # start_server NAME RANKS [ENV=VALUE...]: pvserver (under mpiexec when RANKS > 1) on a free port in its own
 # process group; sets PORT once it accepts connections (at most 60 s).

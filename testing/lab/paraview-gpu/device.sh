@@ -17,6 +17,7 @@
 #   series   the 20-step 512^3 time series played in both representations, from files and from memory
 #   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
 #            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
+#   pvserver the same through pvserver with 1, 2 (and 4) ranks and a pvpython client (bench_pv_mpi.py --server)
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS)
 set -uo pipefail
 ROOT=$(pwd)
@@ -205,7 +206,7 @@ mpi_run() {
   local mon=$!
   local cmd=(pvbatch --force-offscreen-rendering --verbosity=INFO)
   [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
-    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
+    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
   timeout 1200 "${cmd[@]}" "$ROOT/testing/bench/bench_pv_mpi.py" --volume "$vol" --out "$prefix" "$@" \
     >"$prefix.log" 2>&1
   local rc=$?
@@ -243,6 +244,37 @@ step_mpi() {
     [ "$n" -gt 1 ] && mpi_compare "$out/r1" "$out/r$n"
   done
   cat "$out"/r*.csv
+}
+
+# pvserver with N ranks (1, 2, and 4 when the machine has them) and a pvpython client on the same machine:
+# bench_pv_mpi.py --server; the server's log must name N distinct GPUs; N ranks against 1 rank >= 45 dB.
+step_pvserver() {
+  local out=$O/pvserver vol=${MPI_VOLUME:-$W/ct_2048.nhdr} n
+  mkdir -p "$out"
+  local counts="1 2"
+  [ "$(ngpus)" -ge 4 ] && counts="1 2 4"
+  for n in ${PVSERVER_RANKS:-$counts}; do
+    log "== pvserver, $n rank(s), $(basename "$vol")"
+    local port=$((11111 + n)) prefix=$out/s$n
+    setsid timeout 900 mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
+      -x PYTHONHOME -x PYTHONPATH -x VTK_SMP_BACKEND_IN_USE pvserver --mpi --sp=$port --force-offscreen-rendering \
+      --verbosity=INFO >"$prefix.server.log" 2>&1 &
+    local server=$! i
+    for i in $(seq 120); do grep -q "Accepting connection" "$prefix.server.log" && break; sleep 0.5; done
+    timeout ${PVSERVER_TIMEOUT:-400} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_mpi.py" \
+      --server localhost:$port --volume "$vol" --out "$prefix" --views "${MPI_VIEWS:-12}" >"$prefix.log" 2>&1 ||
+      { grep -v "^ *[0-9]* *0x" "$prefix.log" | tail -15; echo "FAIL: client with $n ranks"; }
+    kill -TERM -- -$server 2>/dev/null; sleep 2; pkill -x pvserver 2>/dev/null
+    grep -E "^pvserver ranks" "$prefix.log"
+    local gpus distinct
+    gpus=$(grep -o "cavr Volume: rendering on .*" "$prefix.server.log" | sed 's/\x1b\[[0-9;]*m//g' | sort -u)
+    echo "$gpus"
+    distinct=$(echo "$gpus" | grep "rendering on CUDA" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
+    [ "$(ngpus)" -eq 1 ] && distinct=$(echo "$gpus" | grep -c "CUDA")
+    [ "$n" -le "$(ngpus)" ] && [ "$distinct" -lt "$n" ] && echo "FAIL: $n ranks but $distinct distinct GPUs in the server's log"
+    [ "$n" -gt 1 ] && mpi_compare "$out/s1" "$prefix"
+  done
+  cat "$out"/s*.csv
 }
 
 step_big() {
