@@ -14,6 +14,7 @@
 #   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
 #            still and interactive orbits (testing/bench/bench_pv_gpu.py)
 #   split    where a frame's time goes (frame_split.py: VTK's timer log per frame, Colin27 and the CT at 1024^3)
+#   split_mpi the same under pvbatch with SPLIT_RANKS (2) ranks, cavr Volume only (IceT's part in rank 0's log)
 #   series   the 20-step 512^3 time series played in both representations, from files and from memory
 #   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
 #            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
@@ -187,6 +188,16 @@ step_split() {
   timeout ${SPLIT_TIMEOUT:-300} pvpython --force-offscreen-rendering "$LAB/frame_split.py" --views 12 \
     --volume "$ROOT/data/colin27_ch2better_301x370x316_uint8.nhdr" --volume "$W/ct_1024.nhdr" \
     --csv "$out/frame_split.csv" 2>&1 | tee "$out/frame_split.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
+}
+
+# The same split under pvbatch with SPLIT_RANKS (default 2) ranks, cavr Volume only: rank 0's timer log with IceT's.
+step_split_mpi() {
+  local out=$O/bench n=${SPLIT_RANKS:-2}
+  mkdir -p "$out"
+  timeout ${SPLIT_TIMEOUT:-300} mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
+    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE pvbatch --mpi --force-offscreen-rendering \
+    "$LAB/frame_split.py" --views 12 --cavr-only --volume "${MPI_VOLUME:-$W/ct_1024.nhdr}" \
+    --csv "$out/frame_split_r$n.csv" 2>&1 | tee "$out/frame_split_r$n.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 
 step_series() {
