@@ -378,6 +378,9 @@ def bench_series(src, label):
             rep, rate, r["view_update_ms"], r["still_render_ms"],
             ", of which cavr's Render() %.1f ms (volume upload %.1f ms)" % (r["cavr_render_ms"], r["cavr_volume_ms"])
             if rep == "cavr Volume" else ""))
+    from paraview.simple import Delete
+    Delete(d)  # the next series plays alone: a source left in the pipeline would still update and render
+    Delete(src)
 
 
 for path in args.volume:

@@ -204,7 +204,7 @@ step_series() {
   local out=$O/bench
   mkdir -p "$out"
   timeout ${SERIES_TIMEOUT:-500} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" \
-    --series "$W/series" --memory-series "$W/ct_shoulder_512x512x450_uint8.nhdr" --steps 20 --series-size 512 --profile \
+    ${SERIES_ARGS:---series "$W/series" --memory-series "$W/ct_shoulder_512x512x450_uint8.nhdr"} --steps 20 --series-size 512 --profile \
     --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 
