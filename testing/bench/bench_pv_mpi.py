@@ -102,6 +102,22 @@ for blend in args.blend or ["Composite", "Maximum Intensity"]:
     print("%s ranks %d %-18s first %9.1f ms  median %8.2f ms  min %8.2f ms  rank 0: %s (%s), its render call %.2f ms "
           "(median; with maximum intensity under MPI, the second render for the depth is not counted)" % (
         "pvserver" if args.server else "pvbatch", ranks, blend, first, med, times[0], used, device, call))
+
+
+def peak_host_gib():
+    """This process's peak resident memory (VmHWM), GiB; on a pvserver client, the client's."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1048576.0
+    return float("nan")
+
+
+pm = servermanager.vtkProcessModule.GetProcessModule()
+print("rank %d of %d: peak host memory %.2f GiB (%s)" % (pm.GetPartitionId(), ranks, peak_host_gib(),
+                                                          "client" if args.server else "pvbatch rank"), flush=True)
+for r in rows:
+    r["rank0_peak_host_gib"] = peak_host_gib()
 new = not os.path.exists(args.out + ".csv")
 with open(args.out + ".csv", "a", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -215,14 +215,18 @@ mpi_run() {
   (while true; do nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits; sleep 1; done) \
     >"$prefix.mem" 2>/dev/null &
   local mon=$!
+  (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$prefix.host" 2>/dev/null & # each rank's host memory
+  local hmon=$!
   local cmd=(pvbatch --force-offscreen-rendering --verbosity=INFO)
   [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
     -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
   timeout 1200 "${cmd[@]}" "$ROOT/testing/bench/bench_pv_mpi.py" --volume "$vol" --out "$prefix" "$@" \
     >"$prefix.log" 2>&1
   local rc=$?
-  kill $mon 2>/dev/null
-  grep -E "^ranks|Error|error|FAIL" "$prefix.log" | grep -v "^ *[0-9]* *0x" | head -12
+  kill $mon $hmon 2>/dev/null
+  grep -E "^ranks|^rank|Error|error|FAIL" "$prefix.log" | grep -v "^ *[0-9]* *0x" | head -12
+  awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
+    "$prefix.host" | sort
   local gpus
   gpus=$(grep -o "cavr Volume: rendering on .*" "$prefix.log" | sort -u)
   echo "$gpus"
@@ -306,7 +310,7 @@ step_big() {
 }
 
 collect() {
-  (cd "$O" && find . -name "*.log" -o -name "*.csv" -o -name "*.mem" -o -name "*.png" | grep -v "tests/.*png" |
+  (cd "$O" && find . -name "*.log" -o -name "*.csv" -o -name "*.mem" -o -name "*.host" -o -name "*.png" | grep -v "tests/.*png" |
     tar czf "$RESULT/results.tgz" -T -)
   ls -la "$RESULT"
 }
