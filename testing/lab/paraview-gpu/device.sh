@@ -253,7 +253,7 @@ step_mpi() {
   mkdir -p "$out"
   local counts="1 2"
   [ "$(ngpus)" -ge 4 ] && counts="1 2 4"
-  for n in $counts; do
+  for n in ${MPI_RANKS:-$counts}; do
     log "== $n rank(s), $(basename "$vol")"
     mpi_run "$n" "$vol" "$out/r$n" --views "${MPI_VIEWS:-12}"
     [ "$n" -gt 1 ] && mpi_compare "$out/r1" "$out/r$n"
