@@ -3,7 +3,7 @@
 // management API (cuMemCreate with a POSIX file descriptor handle), the only kind CUDA exports: OpenGL imports it with
 // GL_EXT_memory_object_fd, Vulkan with VK_KHR_external_memory_fd. cavr links the CUDA runtime statically and not
 // libcuda, so the driver's entry points are looked up at run time (cudaGetDriverEntryPointByVersion).
-// Control: testing/bench/probe_gl_handover.cu (docs/benchmarks.md).
+// Control: testing/lab/probes/probe_gl_handover.cu (docs/benchmarks.md).
 #include <cstdio>
 #include <new>
 

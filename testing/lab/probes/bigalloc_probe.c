@@ -1,7 +1,7 @@
 /* Diagnostic, not built: an LD_PRELOAD library that counts malloc/calloc/realloc calls of >= 256 KiB per call stack
    (6 frames) and prints them at exit, to find who makes the large heap blocks behind a soak's RSS swings (glibc raises
    its mmap threshold when a large mapped block is freed; later blocks up to that size then come from the heap).
-   gcc -shared -fPIC -O1 -o /tmp/bigalloc.so testing/vtk/bigalloc_probe.c -ldl
+   gcc -shared -fPIC -O1 -o /tmp/bigalloc.so testing/lab/probes/bigalloc_probe.c -ldl
    LD_PRELOAD=/tmp/bigalloc.so build-vtk/testing/vtk/cavr-vtk-mapper-check soak 2000 2>&1 | grep bigalloc
    Used for docs/data/vtk_mapper_soak_bigalloc_probe_2026-11-25_h100.txt (issue 14 item 5). */
 #define _GNU_SOURCE

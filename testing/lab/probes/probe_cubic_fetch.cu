@@ -22,7 +22,7 @@
 // read, unnormalized coordinates (texel i centred at i+0.5). Orthographic camera rotated about y by theta in
 // {0,45,90}, W x W image covering N x N voxels.
 //
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o probe_cubic_fetch testing/bench/probe_cubic_fetch.cu
+// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o probe_cubic_fetch testing/lab/probes/probe_cubic_fetch.cu
 // Run:   ./probe_cubic_fetch [N=512] [W=1024] [out.csv=./probe_cubic_fetch.csv]
 // Every variant runs twice: sample loop not unrolled (unroll 1: one sample's fetches in flight per thread, as in a
 // caster with early termination) and unrolled by 4 (more fetches in flight); blk/SM = resident 256-thread blocks

@@ -100,12 +100,12 @@ if [ "$MODE" = mpi ]; then
   exit 0
 fi
 if [ "$MODE" = handover ]; then
-  # The control for the mapper's CUDA -> OpenGL hand-over (issue 14, item 3): testing/bench/probe_gl_handover.cu, no
+  # The control for the mapper's CUDA -> OpenGL hand-over (issue 14, item 3): testing/lab/probes/probe_gl_handover.cu, no
   # VTK, an EGL context of its own; needs .vtkegl/debs (the GL loaders). Twice: an empty kernel, and one that takes
   # about as long as a 512^3 MRI render (0.3 ms).
   for f in .vtkegl/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-  nvcc -O2 -arch=sm_90 -o /tmp/probe_gl_handover testing/bench/probe_gl_handover.cu -lEGL -lOpenGL -lcuda || exit 1
+  nvcc -O2 -arch=sm_90 -o /tmp/probe_gl_handover testing/lab/probes/probe_gl_handover.cu -lEGL -lOpenGL -lcuda || exit 1
   /tmp/probe_gl_handover 1024 300 0 "$OUT/handover_spin0.csv" | tee "$OUT/handover.txt"
   /tmp/probe_gl_handover 1024 300 100000 "$OUT/handover_spin1e5.csv" | tee -a "$OUT/handover.txt"
   exit 0
@@ -213,7 +213,7 @@ if [ "$MODE" = big ]; then
   exit 0
 fi
 if [ "$MODE" = iso2 ]; then
-  # Issue 12, second pass: the two control programs (testing/bench/probe_*.cu: warp marching against the L1 size, the
+  # Issue 12, second pass: the two control programs (testing/lab/probes/probe_*.cu: warp marching against the L1 size, the
   # cubic filter's fetch floor), CPU = GPU on the isosurface tests, the expensive-ray compressive frame taken apart
   # (full 1024^2, full 512^2 = a regular quarter of the rays, 25% compressive; ncu of the ray-casting launches), the
   # per-view hybrid over sweeps about y and x, and isosurfaces of every volume carried. Volumes (.devdata/*.raw.gz or
@@ -221,7 +221,7 @@ if [ "$MODE" = iso2 ]; then
   # probes tests ss5 ncu sweep volumes); at most 8 files come back from a call, so the rest go to stdout.
   want() { [[ " ${ISO2_PARTS:-probes tests ss5 ncu sweep volumes} " == *" $1 "* ]]; }
   if want probes; then for p in probe_warp_march probe_cubic_fetch; do
-    nvcc -O3 -arch=sm_90 -std=c++17 -o "build-gpu/$p" "testing/bench/$p.cu" || exit 1
+    nvcc -O3 -arch=sm_90 -std=c++17 -o "build-gpu/$p" "testing/lab/probes/$p.cu" || exit 1
   done
   echo "== probe_warp_march"; build-gpu/probe_warp_march 512 1024 "$OUT/probe_warp_march.csv" 2>&1 | tee "$OUT/probe_warp_march.txt"
   echo "== probe_cubic_fetch"; build-gpu/probe_cubic_fetch 512 1024 "$OUT/probe_cubic_fetch.csv" 2>&1 | tee "$OUT/probe_cubic_fetch.txt"

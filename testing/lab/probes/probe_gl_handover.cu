@@ -25,7 +25,7 @@
 // and tex_map_copy split into its calls (each followed by a wait) to see which one holds the time.
 //
 // Build and run on the GPU machine (the GL loader debs of ../shared/setup/vtk-egl/debs unpacked into /):
-//   nvcc -O2 -arch=sm_90 -o probe_gl_handover testing/bench/probe_gl_handover.cu -lEGL -lcuda
+//   nvcc -O2 -arch=sm_90 -o probe_gl_handover testing/lab/probes/probe_gl_handover.cu -lEGL -lcuda
 //   __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ./probe_gl_handover 1024 300
 // Arguments: SIZE FRAMES [SPIN [CSV]] (SPIN: clock cycles each kernel thread waits, standing in for a render).
 // Output: a table (median and 10th/90th percentile ms per frame); with CSV, every frame as "variant,frame,ms".

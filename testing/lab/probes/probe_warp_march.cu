@@ -44,7 +44,7 @@
 // normalized-float read, unnormalized coordinates (texel i centred at i+0.5), box [0,N]^3.
 // Camera: orthographic, rotated about y by theta; image W x W covering N x N voxels; step 0.5 voxel.
 //
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o probe_warp_march testing/bench/probe_warp_march.cu
+// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o probe_warp_march testing/lab/probes/probe_warp_march.cu
 // Run:   ./probe_warp_march [N=512] [W=1024] [out.csv=./probe_warp_march.csv] [exp=1|2|all (default all)]
 // Output, experiment 1: per theta a check line (both kernels give the same depth image: same hit mask, max |diff|
 // < 1e-3 voxel, exit 3 if not), samples per ray (standard: samples until the crossing; warp: texture fetches, incl.
