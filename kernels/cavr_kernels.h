@@ -25,6 +25,20 @@ int cavr_cuda_memory_info(size_t *freeBytes, size_t *totalBytes, char *msg, size
 typedef struct CAVRGpuContext CAVRGpuContext;
 typedef struct CAVRGpuVolume CAVRGpuVolume;
 
+/**
+ * A context's settings from the environment, which the core reads once when it makes a device (core/src/env.c) and
+ * hands over with cavr_cuda_context_configure; all zero: the defaults. The kernels never read the environment.
+ */
+typedef struct CAVRGpuConfig {
+  int raycastBlockW, raycastBlockH; /* CAVR_RAYCAST_BLOCK=WxH[t]: the ray caster's block for every launch (benchmarks);
+                                       0: the strategy's */
+  int raycastTransposed;            /* ... with 't': blocks launched in transposed order */
+  int raycastUncapped;              /* CAVR_RAYCAST_REGCAP=0: the kernels built without the 64-register cap */
+  size_t uploadChunkBytes;          /* CAVR_UPLOAD_CHUNK_MIB (1-256): staging chunk of a volume upload; 0: 2 MiB */
+  int uploadThreads;                /* CAVR_UPLOAD_THREADS (1-16): host threads of an upload; 0: every core, <= 16 */
+  int maxTexture3D;                 /* CAVR_CUDA_MAX_TEXTURE3D: a lower 3-D texture limit per axis (tests); 0: the GPU's */
+} CAVRGpuConfig;
+
 /** A stream, timing events and reusable device buffers for one cavr device, on CUDA device 0. */
 int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize);
 /** The same on CUDA device `device` (0 .. count - 1), which becomes the calling thread's current device. */
@@ -33,6 +47,8 @@ int cavr_cuda_context_create_on(CAVRGpuContext **out, int device, char *msg, siz
     other than the one that made the context. */
 int cavr_cuda_context_make_current(CAVRGpuContext *ctx, char *msg, size_t msgSize);
 void cavr_cuda_context_destroy(CAVRGpuContext *ctx);
+/** Set the context's settings (copied); before the first upload or render. */
+void cavr_cuda_context_configure(CAVRGpuContext *ctx, const CAVRGpuConfig *config);
 
 /**
  * A 3-D CUDA array for dims[0] x dims[1] x dims[2] voxels (x fastest; storage 0 uint8, 1 uint16, 2 float32):

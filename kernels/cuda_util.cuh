@@ -58,6 +58,7 @@ struct CAVRGpuContext {
   void *shareColor, *shareDepth;
   size_t shareBytes;
   unsigned long long *hostScalars;                              // cudaMallocHost, 2 values
+  CAVRGpuConfig config;                                         // settings from the environment (all zero: defaults)
 };
 
 // Two cached uploads of one kind (ray lists, sampling masks), so that two frame buffers rendered in turn (super-

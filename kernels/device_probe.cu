@@ -52,6 +52,10 @@ extern "C" int cavr_cuda_context_create_on(CAVRGpuContext **out, int device, cha
   return 0;
 }
 
+extern "C" void cavr_cuda_context_configure(CAVRGpuContext *ctx, const CAVRGpuConfig *config) {
+  if (ctx && config) ctx->config = *config;
+}
+
 extern "C" int cavr_cuda_context_create(CAVRGpuContext **out, char *msg, size_t msgSize) {
   return cavr_cuda_context_create_on(out, 0, msg, msgSize);
 }

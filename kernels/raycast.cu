@@ -603,20 +603,17 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   f.uStored = p->idxScale / f.top;
   f.uTex = f.scale * f.uStored;
   f.uBias = p->idxBias / f.top;
-  // Benchmark override of the launch shape (cavr-bench, to compare with reference kernels block for block):
-  // CAVR_RAYCAST_BLOCK=WxH[t], warps of 32 consecutive threads in row-major order (min(W, 32) x 32/min(W, 32)
-  // pixels), t: transposed block order. W must divide 32 or be a multiple of it.
-  if (const char *b = getenv("CAVR_RAYCAST_BLOCK")) {
-    int bw = 0, bh = 0;
-    char t = 0;
-    if (std::sscanf(b, "%dx%d%c", &bw, &bh, &t) >= 2 && bw > 0 && bh > 0) {
-      f.p.blockW = bw;
-      f.p.blockH = bh;
-      f.p.warpW = bw < 32 ? bw : 32;
-      f.p.warpH = 32 / f.p.warpW;
-      f.p.transposed = t == 't';
-      f.p.syncPropagation = 0;
-    }
+  // Benchmark override of the launch shape (cavr-bench, to compare with reference kernels block for block): the
+  // context's CAVR_RAYCAST_BLOCK=WxH[t], warps of 32 consecutive threads in row-major order (min(W, 32) x
+  // 32/min(W, 32) pixels), t: transposed block order. W must divide 32 or be a multiple of it.
+  if (ctx->config.raycastBlockW > 0 && ctx->config.raycastBlockH > 0) {
+    const int bw = ctx->config.raycastBlockW;
+    f.p.blockW = bw;
+    f.p.blockH = ctx->config.raycastBlockH;
+    f.p.warpW = bw < 32 ? bw : 32;
+    f.p.warpH = 32 / f.p.warpW;
+    f.p.transposed = ctx->config.raycastTransposed != 0;
+    f.p.syncPropagation = 0;
   }
   const CAVRGpuRenderParams &q = f.p;
   int threads = q.blockW * q.blockH;
@@ -635,15 +632,16 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   // Composite keeps the table and its differences in shared memory; the other modes read it once per ray.
   size_t shared = p->blend == 0 ? tableBytes : 0;
   // At most 64 registers per thread is the default (composite uses 48, 56 with skipping; caps of 48, 40 and 32
-  // measured slower, docs/benchmarks.md); CAVR_RAYCAST_REGCAP=0 selects the uncapped build, for cavr-bench.
-  const char *cap = getenv("CAVR_RAYCAST_REGCAP");
+  // measured slower, docs/benchmarks.md); the context's raycastUncapped (CAVR_RAYCAST_REGCAP=0) selects the uncapped
+  // build, for cavr-bench.
+  const bool uncapped = ctx->config.raycastUncapped != 0;
   const bool skip = p->skip != 0 && cells, shade = p->shade != 0;
   const bool cubic = p->interpolation == 2;
   if (p->blend == 4 || p->blend == 5) { // isosurfaces and slices (iso.cu): their own kernels, one thread or warp per ray
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
     if ((code = cavr_iso_launch(ctx, f, ctx->table, msg, msgSize))) return code;
   } else {
-    Kernel kernel = cap && cap[0] == '0' ? pick_kernel<0>(p->blend, shade, skip, cubic)
+    Kernel kernel = uncapped ? pick_kernel<0>(p->blend, shade, skip, cubic)
                                          : pick_kernel<64>(p->blend, shade, skip, cubic);
     // Every frame: the limit is the kernel's, for the whole process (another device on this GPU may have set it).
     CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),

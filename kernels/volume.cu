@@ -34,39 +34,36 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Staging chunk size: CAVR_UPLOAD_CHUNK_MIB (1-256) for the benchmark, else 2 MiB.
-size_t chunk_bytes() {
-  const char *e = std::getenv("CAVR_UPLOAD_CHUNK_MIB");
-  long mib = e ? std::atol(e) : 0;
-  return mib >= 1 && mib <= 256 ? (size_t)mib << 20 : kDefaultChunk;
+// Staging chunk size: the context's (CAVR_UPLOAD_CHUNK_MIB, for the benchmark), else 2 MiB.
+size_t chunk_bytes(const CAVRGpuContext *ctx) {
+  return ctx->config.uploadChunkBytes ? ctx->config.uploadChunkBytes : kDefaultChunk;
 }
 
-// Host threads of an upload: CAVR_UPLOAD_THREADS (1-16), else every core, at most 16. The copies into the
+// Host threads of an upload: the context's (CAVR_UPLOAD_THREADS, 1-16), else every core, at most 16. The copies into the
 // staging buffers are bound by host memory bandwidth (each byte is read, written, and read again by the DMA
 // engine), which differs between machines: 1 GiB, 8 threads x 4 MiB, was 26 GB/s on one H100 host and 52 GB/s
 // on an H200 host; 16 threads x 2 MiB 36 and 50 GB/s (2026-11-23, docs/benchmarks.md).
-int upload_workers() {
-  const char *e = std::getenv("CAVR_UPLOAD_THREADS");
-  int n = e ? std::atoi(e) : 0;
+int upload_workers(const CAVRGpuContext *ctx) {
+  const int n = ctx->config.uploadThreads;
   if (n >= 1) return std::min(n, kMaxWorkers);
   unsigned hw = std::thread::hardware_concurrency();
   return (int)std::max(1u, std::min((unsigned)kMaxWorkers, hw));
 }
 
-// The device's 3-D texture (and surface) limits per axis; CAVR_CUDA_MAX_TEXTURE3D lowers them (fault injection
-// for the CPU-fallback test).
-int extent_limits(int limit[3], char *msg, size_t msgSize) {
+// The device's 3-D texture (and surface) limits per axis; the context's maxTexture3D (CAVR_CUDA_MAX_TEXTURE3D) lowers
+// them (fault injection for the CPU-fallback test).
+int extent_limits(const CAVRGpuContext *ctx, int limit[3], char *msg, size_t msgSize) {
   int dev = 0;
   CAVR_CUDA_CHECK(cudaGetDevice(&dev), "cudaGetDevice");
   const cudaDeviceAttr tex[3] = {cudaDevAttrMaxTexture3DWidth, cudaDevAttrMaxTexture3DHeight, cudaDevAttrMaxTexture3DDepth};
   const cudaDeviceAttr surf[3] = {cudaDevAttrMaxSurface3DWidth, cudaDevAttrMaxSurface3DHeight, cudaDevAttrMaxSurface3DDepth};
-  const char *e = std::getenv("CAVR_CUDA_MAX_TEXTURE3D");
+  const int cap = ctx->config.maxTexture3D;
   for (int a = 0; a < 3; ++a) {
     int t = 0, s = 0;
     CAVR_CUDA_CHECK(cudaDeviceGetAttribute(&t, tex[a], dev), "cudaDeviceGetAttribute (max 3-D texture)");
     CAVR_CUDA_CHECK(cudaDeviceGetAttribute(&s, surf[a], dev), "cudaDeviceGetAttribute (max 3-D surface)");
     limit[a] = std::min(t, s);
-    if (e && std::atoi(e) > 0) limit[a] = std::min(limit[a], std::atoi(e));
+    if (cap > 0) limit[a] = std::min(limit[a], cap);
   }
   return 0;
 }
@@ -254,8 +251,8 @@ extern "C" void cavr_cuda_upload_prepare(CAVRGpuContext *ctx) {
   CAVRGpuUploader *u = nullptr;
   int device = 0;
   if (uploader(ctx, &u, true, msg, sizeof msg) != 0 || u->stageBytes || cudaGetDevice(&device) != cudaSuccess) return;
-  const size_t chunk = chunk_bytes();
-  const int buffers = 2 * upload_workers();
+  const size_t chunk = chunk_bytes(ctx);
+  const int buffers = 2 * upload_workers(ctx);
   u->stageBytes = chunk;
   try {
     u->prepare = std::thread([u, chunk, buffers, device] {
@@ -279,7 +276,7 @@ extern "C" int cavr_cuda_volume_create(CAVRGpuContext *ctx, const void *voxels, 
       return 1;
     }
   int limit[3];
-  int code = extent_limits(limit, msg, msgSize);
+  int code = extent_limits(ctx, limit, msg, msgSize);
   if (code) return code;
   static const char axis[3] = {'x', 'y', 'z'};
   for (int a = 0; a < 3; ++a)
@@ -318,14 +315,14 @@ extern "C" int cavr_cuda_volume_upload(CAVRGpuContext *ctx, CAVRGpuVolume *v, co
   const double t0 = now_ms();
   const size_t es = storage_size(v->storage), rowBytes = (size_t)v->dims[0] * es,
                sliceBytes = rowBytes * v->dims[1], total = sliceBytes * v->dims[2];
-  const size_t chunk = chunk_bytes();
+  const size_t chunk = chunk_bytes(ctx);
   const unsigned char *src = static_cast<const unsigned char *>(voxels);
   // Chunks in memory order: slabs of whole z-slices, or bands of rows of one slice when a slice is larger.
   const int k = sliceBytes <= chunk ? (int)(chunk / sliceBytes) : 0;
   const int rows = k ? v->dims[1] : (int)std::max<size_t>(1, chunk / rowBytes);
   const int bands = k ? 1 : (v->dims[1] + rows - 1) / rows;
   const long nchunks = k ? (v->dims[2] + k - 1) / k : (long)v->dims[2] * bands;
-  int workers = (int)std::min<long>(upload_workers(), (nchunks + 1) / 2);
+  int workers = (int)std::min<long>(upload_workers(ctx), (nchunks + 1) / 2);
   CAVRGpuUploader *u = nullptr;
   bool staged = total > chunk && nchunks > 1;
   if (staged) {

@@ -138,13 +138,15 @@ CAVRDevice cavrNewDeviceOnGpu(CAVRBackend backend, int gpu) {
   const CAVRBackendOps *ops = NULL;
   char msg[400] = "";
   int index = gpu < 0 ? -1 : gpu;
+  CAVREnv env;
+  cavr_env_read(&env);
   if (backend != CAVR_BACKEND_AUTO && backend != CAVR_BACKEND_CPU && backend != CAVR_BACKEND_CUDA) {
     cavr_set_error(NULL, CAVR_ERROR_INVALID_ARGUMENT, "cavrNewDevice: unknown back end %d", (int)backend);
     return NULL;
   }
   if (backend == CAVR_BACKEND_CUDA || backend == CAVR_BACKEND_AUTO) {
     CAVRError err = CAVR_ERROR_NONE;
-    ops = cavr_cuda_backend(msg, sizeof msg, &err, &index);
+    ops = cavr_cuda_backend(&env, msg, sizeof msg, &err, &index);
     if (!ops && backend == CAVR_BACKEND_CUDA) {
       cavr_set_error(NULL, err, "cavrNewDevice: CUDA back end unavailable: %s", msg);
       return NULL;
@@ -158,6 +160,8 @@ CAVRDevice cavrNewDeviceOnGpu(CAVRBackend backend, int gpu) {
   }
   atomic_init(&d->refs, 1);
   pthread_mutex_init(&d->lock, NULL);
+  d->env = env;
+  cavr_cpu_packet_width_default(env.cpuPacketLanes);
   d->gpu = ops->kind == CAVR_BACKEND_CUDA ? index : -1;
   if (ops->init) {
     CAVRError err = ops->init(d, msg, sizeof msg);

@@ -158,8 +158,13 @@ CAVRError cavr_compute_macrocells(const CAVRVoxels *voxels, const CAVRMacroGridD
 void cavr_classify_cells(const CAVRVolume vol, const float *rgba, int count, float idxScale, float idxBias,
                          uint8_t *out);
 
+/** The CPU packet casters' widest packet (cpu_packet.c) from CAVR_CPU_PACKET_LANES, the text of a new device's
+    environment snapshot ("" unset): taken when no cap was set before (by an earlier device or cavr_cpu_packet_width). */
+void cavr_cpu_packet_width_default(const char *lanes);
+
 /** The CUDA back end (cuda_backend.c); NULL with a reason when no GPU or not built. */
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu);
+const CAVRBackendOps *cavr_cuda_backend(const struct CAVREnv *env, char *msg, size_t msgSize, CAVRError *err,
+                                        int *gpu);
 
 /**
  * The CUDA device index a cavr device uses (gpu_select.c; issue 14 item 4), of `count` visible: `requested` when
@@ -167,7 +172,7 @@ const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *er
  * MPI_LOCALRANKID, SLURM_LOCALID, PMI_LOCAL_RANK; the first set) modulo count, else 0. Returns -1 when the
  * requested index or $CAVR_GPU is not a visible GPU or none is visible; `why` says which rule decided, or why not.
  */
-int cavr_choose_gpu(int requested, int count, char *why, size_t whySize);
+int cavr_choose_gpu(int requested, int count, const struct CAVREnv *env, char *why, size_t whySize);
 
 /** Column-major 4x4 helpers (matrix.c). */
 void cavr_mat4_mul(const double a[16], const double b[16], double out[16]);

@@ -4,27 +4,29 @@
  * same image bit for bit at every width. Chosen per frame from __builtin_cpu_supports under a cap: 8 by default,
  * because on the one AVX-512 CPU measured (Intel Xeon, model 207, 16 cores; docs/benchmarks.md, 2026-11-25) 16
  * lanes were no faster unshaded and 7-30% slower shaded; 16 where CAVR_CPU_PACKET_LANES=16 in the environment
- * (read once, at the first frame) or after cavr_cpu_packet_width(16) (tests).
+ * (taken from the first device made with it set: cavr_cpu_packet_width_default) or after cavr_cpu_packet_width(16)
+ * (tests).
  */
 #include "cpu_raycast.h"
 
 #include <stdlib.h>
 
-/* The widest packet allowed (lanes); -1: not read from the environment yet. */
+/* The widest packet allowed (lanes); -1: not set yet (the default applies). */
 #define CAVR_CPU_PACKET_DEFAULT_LANES 8
 static atomic_int maxLanes = -1;
 
 void cavr_cpu_packet_width(int lanes) { atomic_store(&maxLanes, lanes < 0 ? 0 : lanes); }
 
+void cavr_cpu_packet_width_default(const char *lanes) {
+  if (!lanes || !*lanes) return;
+  const int want = atoi(lanes);
+  int expected = -1;
+  atomic_compare_exchange_strong(&maxLanes, &expected, want < 0 ? 0 : want);
+}
+
 int cavr_cpu_packet_lanes(void) {
   int cap = atomic_load(&maxLanes);
-  if (cap < 0) {
-    const char *e = getenv("CAVR_CPU_PACKET_LANES");
-    int want = e && *e ? atoi(e) : CAVR_CPU_PACKET_DEFAULT_LANES;
-    int expected = -1;
-    atomic_compare_exchange_strong(&maxLanes, &expected, want < 0 ? 0 : want);
-    cap = atomic_load(&maxLanes);
-  }
+  if (cap < 0) cap = CAVR_CPU_PACKET_DEFAULT_LANES;
   if (cap >= 16 && cavr_cpu_packet_has16()) return 16;
   if (cap >= 8 && cavr_cpu_packet_has8()) return 8;
   return 0;

@@ -651,6 +651,7 @@ CavrPacketWorker cavr_cpu_packet_caster(const Prep *p);
     benchmarks). Until called, the cap is CAVR_CPU_PACKET_LANES from the environment, else 8 (16 lanes measured no
     faster: cpu_packet.c). Thread-safe. */
 void cavr_cpu_packet_width(int lanes);
+
 /** The lanes a composite packet has on this CPU under the cap: 16 (AVX-512), 8 (AVX2 and FMA) or 0 (scalar). */
 int cavr_cpu_packet_lanes(void);
 /** Whether this CPU (and build) runs the 8-lane AVX2 caster (cpu_packet_avx2.c) and the 16-lane AVX-512 one

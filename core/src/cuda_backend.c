@@ -84,6 +84,25 @@ static _Atomic uint64_t nextTableStamp = 1;
 
 static CAVRGpuContext *context(CAVRDevice dev) { return ((CudaDevice *)dev->backendData)->ctx; }
 
+/* The kernels' settings from the device's environment snapshot (env.h); unset or unusable values: the defaults. */
+static void gpu_config(const CAVREnv *env, CAVRGpuConfig *c) {
+  memset(c, 0, sizeof *c);
+  int bw = 0, bh = 0;
+  char t = 0;
+  if (env->raycastBlock[0] && sscanf(env->raycastBlock, "%dx%d%c", &bw, &bh, &t) >= 2 && bw > 0 && bh > 0) {
+    c->raycastBlockW = bw;
+    c->raycastBlockH = bh;
+    c->raycastTransposed = t == 't';
+  }
+  c->raycastUncapped = env->raycastRegcap[0] == '0';
+  const long mib = atol(env->uploadChunkMiB);
+  c->uploadChunkBytes = mib >= 1 && mib <= 256 ? (size_t)mib << 20 : 0;
+  const int threads = atoi(env->uploadThreads);
+  c->uploadThreads = threads >= 1 ? threads : 0;
+  const int texture = atoi(env->maxTexture3D);
+  c->maxTexture3D = texture > 0 ? texture : 0;
+}
+
 static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   CAVRGpuContext *ctx = NULL;
   int code = cavr_cuda_context_create_on(&ctx, dev->gpu, msg, msgSize);
@@ -100,6 +119,9 @@ static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   if (cavr_cuda_device_info(dev->gpu, cd->gpu, sizeof cd->gpu, &bytes, why, sizeof why) != 0)
     snprintf(cd->gpu, sizeof cd->gpu, "unknown GPU");
   cd->memoryMiB = (int)(bytes >> 20);
+  CAVRGpuConfig config;
+  gpu_config(&dev->env, &config);
+  cavr_cuda_context_configure(ctx, &config);
   cavr_cuda_upload_prepare(ctx); /* volume upload staging, made in the background */
   dev->backendData = cd;
   return CAVR_ERROR_NONE;
@@ -131,7 +153,7 @@ static CAVRError measure_and_save(CAVRDevice dev, int storage, char *path, size_
   t->memoryMiB = cd->memoryMiB;
   *saved = 0;
   path[0] = '\0';
-  if (cavr_tune_path(path, pathSize, cd->gpu, storage) == 0) {
+  if (cavr_tune_path(path, pathSize, &dev->env, cd->gpu, storage) == 0) {
     /* mkdir -p of the directory part */
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
@@ -165,7 +187,7 @@ static const CAVRTuneTable *auto_table(CAVRDevice dev, int storage) {
   if (cd->tableState[storage] == 2) return NULL;
   char path[1024], text[1400], why[400] = "";
   const char *sname = cavr_storage_name(storage);
-  if (cavr_tune_path(path, sizeof path, cd->gpu, storage) == 0) {
+  if (cavr_tune_path(path, sizeof path, &dev->env, cd->gpu, storage) == 0) {
     FILE *f = fopen(path, "r");
     if (f) {
       CAVRTuneTable t;
@@ -186,8 +208,8 @@ static const CAVRTuneTable *auto_table(CAVRDevice dev, int storage) {
   } else {
     snprintf(why, sizeof why, "no cache directory (set CAVR_TUNE_DIR, XDG_CACHE_HOME or HOME)");
   }
-  const char *off = getenv("CAVR_TUNE");
-  if (off && (!strcmp(off, "0") || !strcmp(off, "off"))) {
+  const char *off = dev->env.tune;
+  if (!strcmp(off, "0") || !strcmp(off, "off")) {
     snprintf(text, sizeof text, "cavr AUTO: no measured table for %s voxels on this GPU (%s) and CAVR_TUNE=%s: "
              "using 16x16 thread blocks without rotation", sname, why, off);
     note(dev, text);
@@ -249,9 +271,9 @@ static void device_stats(CAVRVolume vol, const CudaVolume *cv) {
 }
 
 /* Fault injection for tests: CAVR_CUDA_VOLUME_LIMIT (bytes) makes larger arrays fail as out of memory. */
-static int over_limit(double bytes) {
-  const char *limit = getenv("CAVR_CUDA_VOLUME_LIMIT");
-  return limit && bytes > atof(limit);
+static int over_limit(CAVRDevice dev, double bytes) {
+  const char *limit = dev->env.cudaVolumeLimit;
+  return limit[0] && bytes > atof(limit);
 }
 
 /*
@@ -294,9 +316,9 @@ static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
     vol->cpuFallback = 0;
     cv = (CudaVolume *)calloc(1, sizeof *cv);
     if (!cv) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitVolume: out of host memory");
-    if (over_limit((double)cs->voxelBytes)) {
+    if (over_limit(dev, (double)cs->voxelBytes)) {
       code = CAVR_ERROR_CUDA_OUT_OF_MEMORY;
-      snprintf(msg, sizeof msg, "CAVR_CUDA_VOLUME_LIMIT is %s bytes", getenv("CAVR_CUDA_VOLUME_LIMIT"));
+      snprintf(msg, sizeof msg, "CAVR_CUDA_VOLUME_LIMIT is %s bytes", dev->env.cudaVolumeLimit);
     } else {
       code = cavr_cuda_volume_create(ctx, NULL, (int)vx->storage, vx->dims, 0, &cv->gpu, msg, sizeof msg);
       if (!code) code = cavr_cuda_volume_upload(ctx, cv->gpu, vx->data, &uploadMs, msg, sizeof msg);
@@ -373,8 +395,8 @@ static void *host_plane(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel, unsi
                 : channel == CAVR_FB_COLOR_RGBA32F ? (void *)fb->rgbaf
                                                    : (void *)fb->depth;
   if (!fb->pinned[channel] && !fb->pinFailed[channel]) {
-    const char *pin = getenv("CAVR_PIN_HOST"); /* "0": never page-lock (copies from pageable memory; a control) */
-    if (pin && !strcmp(pin, "0")) {
+    /* CAVR_PIN_HOST "0": never page-lock (copies from pageable memory; a control) */
+    if (!strcmp(fb->device->env.pinHost, "0")) {
       fb->pinFailed[channel] = 1;
       return plane;
     }
@@ -681,7 +703,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       if (!code) cv->rotation = CAVR_ROT_NONE, ++turns;
     }
     if (!code && wantRotation != CAVR_ROT_NONE) {
-      code = over_limit(2.0 * (double)cavr_cuda_volume_bytes(cv->gpu)) && !(cv->cube > 0 && cv->cube % 64 == 0)
+      code = over_limit(dev, 2.0 * (double)cavr_cuda_volume_bytes(cv->gpu)) && !(cv->cube > 0 && cv->cube % 64 == 0)
                  ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
                  : cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
       if (!code) cv->rotation = wantRotation, ++turns;
@@ -910,7 +932,7 @@ static const CAVRBackendOps cudaOps = {CAVR_BACKEND_CUDA, cuda_init, cuda_commit
                                        cuda_opaque_to_host, cuda_release_gl, cuda_memory_info, cuda_share,
                                        cuda_unshare};
 
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
+const CAVRBackendOps *cavr_cuda_backend(const CAVREnv *env, char *msg, size_t msgSize, CAVRError *err, int *gpu) {
   int count = 0;
   char why[256] = "";
   if (cavr_cuda_device_count(&count, why, sizeof why) != 0 || count == 0) {
@@ -918,7 +940,7 @@ const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *er
     *err = CAVR_ERROR_NO_GPU;
     return NULL;
   }
-  const int index = cavr_choose_gpu(*gpu, count, why, sizeof why);
+  const int index = cavr_choose_gpu(*gpu, count, env, why, sizeof why);
   if (index < 0) {
     snprintf(msg, msgSize, "%s", why);
     *err = CAVR_ERROR_INVALID_ARGUMENT;
@@ -934,7 +956,8 @@ const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *er
   return &cudaOps;
 }
 #else
-const CAVRBackendOps *cavr_cuda_backend(char *msg, size_t msgSize, CAVRError *err, int *gpu) {
+const CAVRBackendOps *cavr_cuda_backend(const CAVREnv *env, char *msg, size_t msgSize, CAVRError *err, int *gpu) {
+  (void)env;
   (void)gpu;
   snprintf(msg, msgSize, "this cavr library was built without CUDA");
   *err = CAVR_ERROR_UNSUPPORTED;

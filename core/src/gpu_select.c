@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "env.h"
 
 /* A non-negative decimal integer, the whole string; -1 otherwise. */
 static long parse_index(const char *s) {
@@ -17,7 +18,7 @@ static long parse_index(const char *s) {
   return errno || *end || v < 0 || v > 1000000 ? -1 : v;
 }
 
-int cavr_choose_gpu(int requested, int count, char *why, size_t whySize) {
+int cavr_choose_gpu(int requested, int count, const CAVREnv *env, char *why, size_t whySize) {
   if (count <= 0) {
     snprintf(why, whySize, "no CUDA device is visible");
     return -1;
@@ -31,23 +32,21 @@ int cavr_choose_gpu(int requested, int count, char *why, size_t whySize) {
              count == 1 ? "is" : "are", count - 1);
     return -1;
   }
-  const char *env = getenv("CAVR_GPU");
-  if (env && *env) {
-    const long v = parse_index(env);
+  if (env->gpu[0]) {
+    const long v = parse_index(env->gpu);
     if (v < 0 || v >= count) {
-      snprintf(why, whySize, "CAVR_GPU='%.40s' is not a GPU index below %d", env, count);
+      snprintf(why, whySize, "CAVR_GPU='%.40s' is not a GPU index below %d", env->gpu, count);
       return -1;
     }
     snprintf(why, whySize, "GPU %ld from CAVR_GPU", v);
     return (int)v;
   }
   /* The launchers' local-rank variables: Open MPI, MVAPICH2, MPICH/Intel MPI (Hydra), Slurm, PMI. */
-  static const char *ranks[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                                "SLURM_LOCALID", "PMI_LOCAL_RANK"};
-  for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; ++k) {
-    const long r = parse_index(getenv(ranks[k]));
+  for (int k = 0; k < CAVR_ENV_LOCAL_RANKS; ++k) {
+    const long r = parse_index(env->localRank[k]);
     if (r >= 0) {
-      snprintf(why, whySize, "GPU %ld: local rank %ld (%s) modulo %d visible", r % count, r, ranks[k], count);
+      snprintf(why, whySize, "GPU %ld: local rank %ld (%s) modulo %d visible", r % count, r,
+               cavr_env_local_rank_names[k], count);
       return (int)(r % count);
     }
   }

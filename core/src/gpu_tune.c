@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cavr_shared.h"
+#include "env.h"
 #include "gpu_tune.h"
 #include "view_policy.h"
 
@@ -183,13 +184,12 @@ int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
   return 0;
 }
 
-int cavr_tune_path(char *buf, size_t size, const char *gpu, int storage) {
-  const char *dir = getenv("CAVR_TUNE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  char base[1024];
+int cavr_tune_path(char *buf, size_t size, const struct CAVREnv *env, const char *gpu, int storage) {
+  char base[1100];
   int n;
-  if (dir && *dir) n = snprintf(base, sizeof base, "%s", dir);
-  else if (xdg && *xdg) n = snprintf(base, sizeof base, "%s/cavr", xdg);
-  else if (home && *home) n = snprintf(base, sizeof base, "%s/.cache/cavr", home);
+  if (env->tuneDir[0]) n = snprintf(base, sizeof base, "%s", env->tuneDir);
+  else if (env->xdgCacheHome[0]) n = snprintf(base, sizeof base, "%s/cavr", env->xdgCacheHome);
+  else if (env->home[0]) n = snprintf(base, sizeof base, "%s/.cache/cavr", env->home);
   else return -1;
   if (n < 0 || (size_t)n >= sizeof base) return -1;
   char name[128];

@@ -84,12 +84,15 @@ int cavr_tune_write(const CAVRTuneTable *t, FILE *f);
  */
 int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize);
 
+struct CAVREnv;
+
 /**
- * Where the table for (gpu, storage) is kept: $CAVR_TUNE_DIR, else $XDG_CACHE_HOME/cavr, else $HOME/.cache/cavr,
- * then a file name made of the GPU's name (letters and digits kept, the rest '_') and the storage. Returns 0, or
- * -1 when none of the variables is set or the path does not fit in `size`.
+ * Where the table for (gpu, storage) is kept: CAVR_TUNE_DIR, else XDG_CACHE_HOME/cavr, else HOME/.cache/cavr (as
+ * the device's environment snapshot `env` has them, env.h), then a file name made of the GPU's name (letters and
+ * digits kept, the rest '_') and the storage. Returns 0, or -1 when none of the variables is set or the path does
+ * not fit in `size`.
  */
-int cavr_tune_path(char *buf, size_t size, const char *gpu, int storage);
+int cavr_tune_path(char *buf, size_t size, const struct CAVREnv *env, const char *gpu, int storage);
 
 /**
  * The calibration run (cuda_tune.c, CUDA builds only): fills t->cost, t->storage and t->version for `storage` by

@@ -9,6 +9,7 @@
 
 #include "cavr/cavr.h"
 #include "cavr_shared.h"
+#include "env.h"
 
 struct CAVRBackendOps;
 
@@ -26,6 +27,7 @@ struct CAVRDeviceImpl {
   CAVRErrorCallback callback;
   void *callbackUser;
   char name[320];
+  CAVREnv env;                   /* the environment when the device was made (env.h) */
 };
 
 /** Largest voxel buffer a volume keeps for its next time step (bytes): 1 GiB. */

@@ -9,10 +9,18 @@
 
 #include "cavr/cavr.h"
 #include "backend.h"
+#include "env.h"
 #include "../common/check.h"
 
 static const char *RANKS[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
                               "SLURM_LOCALID", "PMI_LOCAL_RANK"};
+
+/* cavr_choose_gpu with the environment as a device made now would see it. */
+static int choose(int requested, int count, char *why, size_t whySize) {
+  CAVREnv env;
+  cavr_env_read(&env);
+  return cavr_choose_gpu(requested, count, &env, why, whySize);
+}
 
 static void clear_env(void) {
   unsetenv("CAVR_GPU");
@@ -23,20 +31,20 @@ int main(void) {
   char why[256];
   clear_env();
   /* Nothing set: GPU 0; none visible: refused. */
-  CHECK(cavr_choose_gpu(-1, 4, why, sizeof why) == 0 && strstr(why, "no MPI local rank"));
-  CHECK(cavr_choose_gpu(-1, 0, why, sizeof why) == -1 && strstr(why, "no CUDA device"));
+  CHECK(choose(-1, 4, why, sizeof why) == 0 && strstr(why, "no MPI local rank"));
+  CHECK(choose(-1, 0, why, sizeof why) == -1 && strstr(why, "no CUDA device"));
   /* An explicit index wins over everything, and must exist. */
   setenv("CAVR_GPU", "3", 1);
   setenv("OMPI_COMM_WORLD_LOCAL_RANK", "2", 1);
-  CHECK(cavr_choose_gpu(1, 2, why, sizeof why) == 1);
-  CHECK(cavr_choose_gpu(2, 2, why, sizeof why) == -1 && strstr(why, "2 are visible"));
+  CHECK(choose(1, 2, why, sizeof why) == 1);
+  CHECK(choose(2, 2, why, sizeof why) == -1 && strstr(why, "2 are visible"));
   /* $CAVR_GPU wins over the rank; out of range or not a number: refused, not wrapped. */
-  CHECK(cavr_choose_gpu(-1, 4, why, sizeof why) == 3 && strstr(why, "CAVR_GPU"));
-  CHECK(cavr_choose_gpu(-1, 2, why, sizeof why) == -1 && strstr(why, "CAVR_GPU='3'"));
+  CHECK(choose(-1, 4, why, sizeof why) == 3 && strstr(why, "CAVR_GPU"));
+  CHECK(choose(-1, 2, why, sizeof why) == -1 && strstr(why, "CAVR_GPU='3'"));
   const char *badValues[] = {"x", "-1", "1x", " 1", "99999999999999999999"};
   for (size_t k = 0; k < sizeof badValues / sizeof badValues[0]; ++k) {
     setenv("CAVR_GPU", badValues[k], 1);
-    CHECK(cavr_choose_gpu(-1, 8, why, sizeof why) == -1);
+    CHECK(choose(-1, 8, why, sizeof why) == -1);
     printf("CAVR_GPU='%s': %s\n", badValues[k], why);
   }
   unsetenv("CAVR_GPU");
@@ -44,15 +52,15 @@ int main(void) {
   for (size_t k = 0; k < sizeof RANKS / sizeof RANKS[0]; ++k) {
     clear_env();
     setenv(RANKS[k], "5", 1);
-    CHECK(cavr_choose_gpu(-1, 2, why, sizeof why) == 1 && strstr(why, RANKS[k]));
-    CHECK(cavr_choose_gpu(-1, 8, why, sizeof why) == 5);
+    CHECK(choose(-1, 2, why, sizeof why) == 1 && strstr(why, RANKS[k]));
+    CHECK(choose(-1, 8, why, sizeof why) == 5);
   }
   clear_env();
   setenv("SLURM_LOCALID", "1", 1);
   setenv("OMPI_COMM_WORLD_LOCAL_RANK", "2", 1);
-  CHECK(cavr_choose_gpu(-1, 4, why, sizeof why) == 2 && strstr(why, "OMPI"));
+  CHECK(choose(-1, 4, why, sizeof why) == 2 && strstr(why, "OMPI"));
   setenv("OMPI_COMM_WORLD_LOCAL_RANK", "junk", 1); /* unusable: the next variable decides */
-  CHECK(cavr_choose_gpu(-1, 4, why, sizeof why) == 1 && strstr(why, "SLURM_LOCALID"));
+  CHECK(choose(-1, 4, why, sizeof why) == 1 && strstr(why, "SLURM_LOCALID"));
   clear_env();
 
   /* The public calls: the CPU back end ignores the index; CUDA with an index that names no GPU is refused with a

@@ -11,6 +11,7 @@
 
 #include "cavr/cavr.h"
 #include "cavr_shared.h"
+#include "env.h"
 #include "gpu_tune.h"
 #include "view_policy.h"
 #include "../common/check.h"
@@ -34,6 +35,13 @@ static int read_text(const char *text, CAVRTuneTable *t, char *msg, size_t n) {
   int rc = cavr_tune_read(t, f, msg, n);
   fclose(f);
   return rc;
+}
+
+/* cavr_tune_path with the environment as a device made now would see it. */
+static int tune_path(char *buf, size_t size, const char *gpu, int storage) {
+  CAVREnv env;
+  cavr_env_read(&env);
+  return cavr_tune_path(buf, size, &env, gpu, storage);
 }
 
 int main(void) {
@@ -166,17 +174,17 @@ int main(void) {
   /* Cache path. */
   char path[512];
   setenv("CAVR_TUNE_DIR", "/tmp/tune dir", 1);
-  CHECK(cavr_tune_path(path, sizeof path, "NVIDIA H100 80GB HBM3", CAVR_STORE_U16) == 0);
+  CHECK(tune_path(path, sizeof path, "NVIDIA H100 80GB HBM3", CAVR_STORE_U16) == 0);
   CHECK(!strcmp(path, "/tmp/tune dir/auto-NVIDIA_H100_80GB_HBM3-uint16.txt"));
   unsetenv("CAVR_TUNE_DIR");
   setenv("XDG_CACHE_HOME", "/x/cache", 1);
-  CHECK(cavr_tune_path(path, sizeof path, "G/P:U", CAVR_STORE_F32) == 0 && !strcmp(path, "/x/cache/cavr/auto-G_P_U-float32.txt"));
+  CHECK(tune_path(path, sizeof path, "G/P:U", CAVR_STORE_F32) == 0 && !strcmp(path, "/x/cache/cavr/auto-G_P_U-float32.txt"));
   unsetenv("XDG_CACHE_HOME");
   setenv("HOME", "/home/u", 1);
-  CHECK(cavr_tune_path(path, sizeof path, "G", CAVR_STORE_U8) == 0 && !strcmp(path, "/home/u/.cache/cavr/auto-G-uint8.txt"));
-  CHECK(cavr_tune_path(path, 10, "G", CAVR_STORE_U8) == -1); /* does not fit */
+  CHECK(tune_path(path, sizeof path, "G", CAVR_STORE_U8) == 0 && !strcmp(path, "/home/u/.cache/cavr/auto-G-uint8.txt"));
+  CHECK(tune_path(path, 10, "G", CAVR_STORE_U8) == -1); /* does not fit */
   unsetenv("HOME");
-  CHECK(cavr_tune_path(path, sizeof path, "G", CAVR_STORE_U8) == -1);
+  CHECK(tune_path(path, sizeof path, "G", CAVR_STORE_U8) == -1);
 
   /* The CPU back end has no strategies to tune: an error with a message, nothing written. */
   CAVRDevice dev = cavrNewDevice(CAVR_BACKEND_CPU);
