@@ -213,6 +213,17 @@ CAVRError cavrSetDeviceThreadCount(CAVRDevice device, int threads) {
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetDeviceParam(CAVRDevice device, const char *name, const char *value) {
+  if (!device) return CAVR_ERROR_INVALID_ARGUMENT;
+  if (!name || cavr_env_set(&device->env, name, value) != 0)
+    return cavr_set_error(device, CAVR_ERROR_INVALID_ARGUMENT,
+                          "cavrSetDeviceParam: '%.60s' is not a device parameter that can be set, or its value is too "
+                          "long (docs/user-guide.md, \"Environment variables\")", name ? name : "(null)");
+  if (!strcmp(name, "CAVR_CPU_PACKET_LANES")) cavr_cpu_packet_width(value && *value ? atoi(value) : 8);
+  if (device->backend == CAVR_BACKEND_CUDA) cavr_cuda_configure(device);
+  return CAVR_ERROR_NONE;
+}
+
 /* ------------------------------------------------------------------------------------------------ helpers */
 
 #define CHECK_HANDLE(h, fn)                                                                                        \

@@ -162,6 +162,13 @@ void cavr_classify_cells(const CAVRVolume vol, const float *rgba, int count, flo
     environment snapshot ("" unset): taken when no cap was set before (by an earlier device or cavr_cpu_packet_width). */
 void cavr_cpu_packet_width_default(const char *lanes);
 
+/** The process-wide cap of cpu_packet.c (tests, cavrSetDeviceParam). */
+void cavr_cpu_packet_width(int lanes);
+
+/** Hand the device's environment snapshot (dev->env) to its CUDA context again, after cavrSetDeviceParam
+    (cuda_backend.c; a no-op without CUDA). */
+void cavr_cuda_configure(CAVRDevice dev);
+
 /** The CUDA back end (cuda_backend.c); NULL with a reason when no GPU or not built. */
 const CAVRBackendOps *cavr_cuda_backend(const struct CAVREnv *env, char *msg, size_t msgSize, CAVRError *err,
                                         int *gpu);

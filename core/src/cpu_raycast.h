@@ -650,7 +650,6 @@ CavrPacketWorker cavr_cpu_packet_caster(const Prep *p);
 /** Cap the packets' width at `lanes` (16: AVX-512 where the CPU has it, 8: AVX2 at most, 0: none; for tests and
     benchmarks). Until called, the cap is CAVR_CPU_PACKET_LANES from the environment, else 8 (16 lanes measured no
     faster: cpu_packet.c). Thread-safe. */
-void cavr_cpu_packet_width(int lanes);
 
 /** The lanes a composite packet has on this CPU under the cap: 16 (AVX-512), 8 (AVX2 and FMA) or 0 (scalar). */
 int cavr_cpu_packet_lanes(void);

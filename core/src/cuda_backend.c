@@ -127,6 +127,13 @@ static CAVRError cuda_init(CAVRDevice dev, char *msg, size_t msgSize) {
   return CAVR_ERROR_NONE;
 }
 
+void cavr_cuda_configure(CAVRDevice dev) {
+  if (!dev->backendData) return;
+  CAVRGpuConfig config;
+  gpu_config(&dev->env, &config);
+  cavr_cuda_context_configure(context(dev), &config);
+}
+
 static void cuda_shutdown(CAVRDevice dev) {
   CudaDevice *cd = (CudaDevice *)dev->backendData;
   cavr_cuda_context_destroy(cd->ctx);
@@ -963,4 +970,6 @@ const CAVRBackendOps *cavr_cuda_backend(const CAVREnv *env, char *msg, size_t ms
   *err = CAVR_ERROR_UNSUPPORTED;
   return NULL;
 }
+
+void cavr_cuda_configure(CAVRDevice dev) { (void)dev; }
 #endif

@@ -10,6 +10,33 @@
 const char *const cavr_env_local_rank_names[CAVR_ENV_LOCAL_RANKS] = {
     "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK"};
 
+#include <stddef.h>
+
+/* The variables a device's parameters may replace (cavrSetDeviceParam), with their fields. */
+static const struct {
+  const char *name;
+  size_t offset, size;
+} settable[] = {
+#define FIELD(n, f) {n, offsetof(CAVREnv, f), sizeof(((CAVREnv *)0)->f)}
+    FIELD("CAVR_TUNE_DIR", tuneDir),          FIELD("CAVR_TUNE", tune),
+    FIELD("CAVR_CUDA_VOLUME_LIMIT", cudaVolumeLimit), FIELD("CAVR_PIN_HOST", pinHost),
+    FIELD("CAVR_CPU_PACKET_LANES", cpuPacketLanes), FIELD("CAVR_RAYCAST_BLOCK", raycastBlock),
+    FIELD("CAVR_RAYCAST_REGCAP", raycastRegcap), FIELD("CAVR_UPLOAD_CHUNK_MIB", uploadChunkMiB),
+    FIELD("CAVR_UPLOAD_THREADS", uploadThreads), FIELD("CAVR_CUDA_MAX_TEXTURE3D", maxTexture3D),
+#undef FIELD
+};
+
+int cavr_env_set(CAVREnv *env, const char *name, const char *value) {
+  if (!value) value = "";
+  for (size_t k = 0; k < sizeof settable / sizeof settable[0]; ++k) {
+    if (strcmp(name, settable[k].name)) continue;
+    if (strlen(value) >= settable[k].size) return -1;
+    memcpy((char *)env + settable[k].offset, value, strlen(value) + 1);
+    return 0;
+  }
+  return -1;
+}
+
 static void copy(char *dst, size_t size, const char *name) {
   const char *v = getenv(name);
   snprintf(dst, size, "%s", v ? v : "");

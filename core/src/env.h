@@ -31,4 +31,8 @@ typedef struct CAVREnv {
 /** Fill *env from the process environment. */
 void cavr_env_read(CAVREnv *env);
 
+/** Set the field of variable `name` to `value` (NULL: ""). Returns 0; -1 for a name that is not settable after a
+    device is made (not in the list, or CAVR_GPU and the local ranks) or a value longer than its field. */
+int cavr_env_set(CAVREnv *env, const char *name, const char *value);
+
 #endif

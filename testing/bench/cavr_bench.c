@@ -227,11 +227,11 @@ typedef struct LeanVariant {
   int rotation;      /* in-place rotation allowed (strategy SHAPED, no shaping switch) */
 } LeanVariant;
 
-/* The launch shape: `block` through CAVR_RAYCAST_BLOCK (kernels/raycast.cu), NULL: the view policy's. */
-static void lean_env(const char *block) {
-  unsetenv("CAVR_RAYCAST_REGCAP");
-  if (block) setenv("CAVR_RAYCAST_BLOCK", block, 1);
-  else unsetenv("CAVR_RAYCAST_BLOCK");
+/* The launch shape: `block` through the device parameter CAVR_RAYCAST_BLOCK (kernels/raycast.cu), NULL: the view
+   policy's; the register-capped kernels. */
+static void lean_env(CAVRDevice dev, const char *block) {
+  cavrSetDeviceParam(dev, "CAVR_RAYCAST_REGCAP", NULL);
+  cavrSetDeviceParam(dev, "CAVR_RAYCAST_BLOCK", block);
 }
 
 /* Median kernel ms of `reps` frames after one warm-up (which also does any rotation). */
@@ -316,7 +316,7 @@ static void lean_real(CAVRDevice dev, const char *vname, const uint8_t *data, co
   printf("  %-14s %8s %8s %8s %9s %12s %10s\n", "variant", "mean ms", "min", "max", "worst at", "samples/s",
          "of ceiling");
   for (int k = 0; k < nv; ++k) {
-    lean_env(NULL);
+    lean_env(dev, NULL);
     OK(dev, cavrSetRenderEmptySpaceSkipping(set, vars[k].skip));
     OK(dev, cavrSetRenderStrategy(set, CAVR_STRATEGY_AUTO, 0, 1));
     OK(dev, cavrCommitRenderSettings(set));
@@ -423,7 +423,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
   double view[16], proj[16];
 
   if (profile) { /* "probe": 16x16 blocks at 90 degrees, no skipping (the probe's samples), default kernel */
-    lean_env("16x16");
+    lean_env(dev, "16x16");
     probe_settings(dev, set, &vars[1]);
     probe_camera(90, n, view, proj);
     OK(dev, cavrSetCameraMatrices(cam, view, proj));
@@ -453,7 +453,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
   for (int k = 0; k < nvProbe; ++k) {
     probe_settings(dev, set, &vars[k]);
     for (int s = 0; s < LEAN_SHAPES; ++s) {
-      lean_env(leanEnvShapes[s]);
+      lean_env(dev, leanEnvShapes[s]);
       printf("  %-18s %-7s", vars[k].name, leanShapes[s]);
       for (int a = 0; a < LEAN_ANGLES; ++a) {
         probe_camera(15.0 * a, n, view, proj);
@@ -467,7 +467,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
       printf("\n");
     }
   }
-  lean_env(NULL);
+  lean_env(dev, NULL);
   printf("  samples per frame (cavr-noskip, 16x16):");
   for (int a = 0; a < LEAN_ANGLES; ++a) printf(" %.4g", (double)smp[1][0][a]);
   printf("\n  samples per frame (cavr, 16x16):       ");
@@ -540,7 +540,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
     OK(dev, cavrCommitCamera(cam));
     OK(dev, cavrSetFrameBufferHostChannels(fb, CAVR_FB_HOST_RGBA8 | CAVR_FB_HOST_RGBA32F));
     for (int k = 0; k < 2; ++k) {
-      lean_env("16x16");
+      lean_env(dev, "16x16");
       probe_settings(dev, set, &vars[k]);
       CAVRRenderStats st;
       OK(dev, cavrRender(fb, vol, tf, cam, set, &st));
@@ -550,7 +550,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
         write_ppm(path, (const uint8_t *)cavrGetFrameBufferData(fb, CAVR_FB_COLOR_RGBA8), size, size);
       }
     }
-    lean_env(NULL);
+    lean_env(dev, NULL);
     CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
     if (!cpu) DIE("no CPU device");
     CAVRVolume cvol = cavrNewVolume(cpu);
@@ -1097,8 +1097,7 @@ int main(int argc, char **argv) {
           OK(dev, cavrCommitRenderSettings(set));
           CAVRRenderStats st;
           double t[3], rotMs = 0;
-          if (strategies[k].block) setenv("CAVR_RAYCAST_BLOCK", strategies[k].block, 1);
-          else unsetenv("CAVR_RAYCAST_BLOCK");
+          cavrSetDeviceParam(dev, "CAVR_RAYCAST_BLOCK", strategies[k].block);
           OK(dev, cavrRender(fb, vol, tf, cam, set, &st)); /* warm-up (and rotation, if any) */
           rotMs = st.rotationMilliseconds;
           for (int r = 0; r < 3; ++r) {
@@ -1118,7 +1117,7 @@ int main(int argc, char **argv) {
                   rotMs);
         }
       }
-      unsetenv("CAVR_RAYCAST_BLOCK");
+      cavrSetDeviceParam(dev, "CAVR_RAYCAST_BLOCK", NULL);
       printf("%s-sweep (%d-degree steps, %d views):\n", sweeps[sw], stepDeg, count);
       printf("  %-15s %9s %9s %9s %9s %8s %12s\n", "strategy", "mean ms", "median", "min", "max", "max/min", "mean speedup");
       double meanStd = 0;

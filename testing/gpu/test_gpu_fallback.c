@@ -56,18 +56,19 @@ int main(void) {
   CHECK_OK(gpu, cavrSetDeviceErrorCallback(gpu, on_error, NULL));
   render(gpu, &f, &st, a);
   CHECK(st.backend == CAVR_BACKEND_CUDA && ooms == 0); /* fits: on the GPU */
-  setenv("CAVR_CUDA_VOLUME_LIMIT", "500000", 1);     /* the 64 x 64 x 93 x 2-byte volume (761,856 bytes) does not */
+  /* the 64 x 64 x 93 x 2-byte volume (761,856 bytes) does not fit under 500,000 bytes */
+  CHECK_OK(gpu, cavrSetDeviceParam(gpu, "CAVR_CUDA_VOLUME_LIMIT", "500000"));
   render(gpu, &f, &st, a);
-  unsetenv("CAVR_CUDA_VOLUME_LIMIT");
+  CHECK_OK(gpu, cavrSetDeviceParam(gpu, "CAVR_CUDA_VOLUME_LIMIT", NULL));
   printf("fallback: backend %s, %d message(s): %s\n", st.backend == CAVR_BACKEND_CPU ? "CPU" : "CUDA", ooms, lastMessage);
   CHECK(st.backend == CAVR_BACKEND_CPU && ooms == 1 && strstr(lastMessage, "renders on the CPU"));
   CHECK(cavrGetDeviceError(gpu, NULL) == CAVR_ERROR_NONE); /* a fallback is not an error */
   CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
   render(cpu, &f, &st, c);
   CHECK(memcmp(a, c, sizeof a) == 0); /* the same CPU renderer */
-  setenv("CAVR_CUDA_MAX_TEXTURE3D", "64", 1); /* z = 93 exceeds a 64-voxel 3-D texture limit */
+  CHECK_OK(gpu, cavrSetDeviceParam(gpu, "CAVR_CUDA_MAX_TEXTURE3D", "64")); /* z = 93 exceeds a 64-voxel limit */
   render(gpu, &f, &st, a);
-  unsetenv("CAVR_CUDA_MAX_TEXTURE3D");
+  CHECK_OK(gpu, cavrSetDeviceParam(gpu, "CAVR_CUDA_MAX_TEXTURE3D", NULL));
   printf("too large: backend %s, %d message(s): %s\n", st.backend == CAVR_BACKEND_CPU ? "CPU" : "CUDA", tooLarge,
          lastMessage);
   CHECK(st.backend == CAVR_BACKEND_CPU && tooLarge == 1 && strstr(lastMessage, "texture") &&

@@ -94,15 +94,17 @@ static void kernel_checks(const CAVRVolumeFile *files, int count) {
   for (size_t i = 0; i < n; ++i) f[i] = (float)((i * 2654435761u) >> 16) * 0.01f - 300.0f;
   check_upload(ctx, f, 2, band, "bands");
   /* Other thread counts and chunk sizes (new staging buffers), uint16. */
-  setenv("CAVR_UPLOAD_THREADS", "3", 1);
-  setenv("CAVR_UPLOAD_CHUNK_MIB", "1", 1);
+  CAVRGpuConfig config = {0};
+  config.uploadThreads = 3;
+  config.uploadChunkBytes = (size_t)1 << 20;
+  cavr_cuda_context_configure(ctx, &config);
   int odd[3] = {333, 257, 71};
   n = (size_t)odd[0] * odd[1] * odd[2];
   uint16_t *u16 = malloc(n * 2);
   for (size_t i = 0; i < n; ++i) u16[i] = (uint16_t)((i * 2654435761u) >> 16);
   check_upload(ctx, u16, 1, odd, "3 threads, 1 MiB chunks");
-  unsetenv("CAVR_UPLOAD_THREADS");
-  unsetenv("CAVR_UPLOAD_CHUNK_MIB");
+  memset(&config, 0, sizeof config);
+  cavr_cuda_context_configure(ctx, &config);
   check_upload(ctx, u16, 1, odd, "default threads and chunks again");
   /* A padded cube: voxels in the corner, zeros elsewhere. */
   CAVRGpuVolume *v = NULL;
@@ -328,7 +330,7 @@ int main(void) {
     float table[4 * 1024];
     char msg[200];
     CHECK(cavrTransferFunctionPreset("ct-skin", table, 1024, msg, sizeof msg) == CAVR_ERROR_NONE);
-    setenv("CAVR_CUDA_VOLUME_LIMIT", "1000000", 1);
+    CHECK(cavrSetDeviceParam(gpu, "CAVR_CUDA_VOLUME_LIMIT", "1000000") == CAVR_ERROR_NONE);
     notes = 0;
     Scene sc = make(cpu, f, f->data, table, 0, 4000, size);
     Scene sg = make(gpu, f, f->data, table, 0, 4000, size);
@@ -342,7 +344,7 @@ int main(void) {
     render(&sg, 0, 90, CAVR_STRATEGY_SHAPED, 1, &gs, g, px);
     CHECK(notes == 1); /* said once */
     compare("headsq, side view, no room for the rotated copy: GPU vs CPU", g, c, px);
-    unsetenv("CAVR_CUDA_VOLUME_LIMIT");
+    CHECK(cavrSetDeviceParam(gpu, "CAVR_CUDA_VOLUME_LIMIT", NULL) == CAVR_ERROR_NONE);
     CHECK(cavrGetDeviceError(gpu, NULL) == CAVR_ERROR_NONE);
     release(&sc);
     release(&sg);

@@ -55,6 +55,19 @@ CAVR_API const char *cavrGetDeviceName(CAVRDevice device);
 CAVR_API CAVRError cavrSetDeviceThreadCount(CAVRDevice device, int threads);
 
 /**
+ * Set one of the device's parameters, named as its environment variable (docs/user-guide.md, "Environment
+ * variables"): a device starts with the environment's values, read once when it is made; this replaces one of them
+ * for the device's later commits and renders (value NULL or "": unset, the default). Settable: "CAVR_TUNE",
+ * "CAVR_TUNE_DIR", "CAVR_PIN_HOST", "CAVR_CPU_PACKET_LANES" (process-wide: the CPU packet casters' widest packet),
+ * "CAVR_UPLOAD_THREADS", "CAVR_UPLOAD_CHUNK_MIB", "CAVR_RAYCAST_BLOCK", "CAVR_RAYCAST_REGCAP",
+ * "CAVR_CUDA_VOLUME_LIMIT", "CAVR_CUDA_MAX_TEXTURE3D" (the last two are tests' fault injection). CAVR_GPU and the MPI
+ * local ranks choose the GPU when the device is made and cannot be set here. Values are text as in the environment
+ * (e.g. "16x8" for CAVR_RAYCAST_BLOCK, bytes for CAVR_CUDA_VOLUME_LIMIT); unusable values act as unset.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL device or name, a name not in the list, a value too long).
+ */
+CAVR_API CAVRError cavrSetDeviceParam(CAVRDevice device, const char *name, const char *value);
+
+/**
  * Return and clear the first error recorded on the device since the last call. When message is not
  * NULL it receives the error's text (owned by the device, valid until the next call on the device).
  * With device == NULL, reports the last failed cavrNewDevice on the calling thread.
