@@ -132,10 +132,10 @@ typedef enum CAVRStrategy {
 #define CAVR_SHAPING_ALL 0xFu
 
 /**
- * How compressive rendering rebuilds the pixels without rays (Rabbani 2018 thesis; SPEC 4). GLOBAL:
+ * How compressive rendering rebuilds the pixels without rays (Rabbani 2018 thesis). GLOBAL:
  * conjugate gradients over the whole image (thesis ch. 3). LOCAL: 16x16 pixel blocks solved independently,
  * each with a ghost ring of 3 pixels (the 7x7 filter's half width) from its neighbours (thesis ch. 4).
- * REFINE (CPU back end only; issue 13): adaptive by itself, in three passes: a grid of one ray per 4x4 pixels
+ * REFINE (CPU back end only): adaptive by itself, in three passes: a grid of one ray per 4x4 pixels
  * (the pilot), then, pixel by pixel, the points on every second row and column whose two (edge) or four
  * (centre) pilot neighbours differ most, then the other pixels whose nearest lattice values differ most
  * (Levoy 1990's adaptive image-space refinement, in the spirit of the thesis's adaptive sampling, sec. 4.3);

@@ -24,7 +24,7 @@ typedef void (*CAVRErrorCallback)(void *user, CAVRError code, const char *messag
 CAVR_API CAVRDevice cavrNewDevice(CAVRBackend backend);
 
 /**
- * cavrNewDevice on a chosen GPU (issue 14, item 4: one GPU per MPI rank). `gpu` >= 0: that CUDA device index
+ * cavrNewDevice on a chosen GPU (one GPU per MPI rank). `gpu` >= 0: that CUDA device index
  * (0 .. visible GPUs - 1); -1 (what cavrNewDevice does): $CAVR_GPU if set, else the process's MPI local rank
  * (OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID or PMI_LOCAL_RANK)
  * modulo the visible GPUs, else 0. The device's name then ends in "GPU i of n" when more than one is visible.
@@ -85,7 +85,7 @@ CAVR_API CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallba
 CAVR_API CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes, size_t *totalBytes);
 
 /**
- * Measure AUTO's table for voxels of `type` on this device's GPU and save it (issue 11, item 4): thread-block shape
+ * Measure AUTO's table for voxels of `type` on this device's GPU and save it: thread-block shape
  * and in-place rotation chosen per view from measured cost, the view classes of thread-block shaping (Sugimoto et
  * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 8
  * block shapes (16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed) and every rotation state (Misaki et

@@ -49,7 +49,7 @@ CAVR_API const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferC
 CAVR_API CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count);
 
 /**
- * Depth of opaque geometry already in the scene, read on the GPU (CUDA-OpenGL interop; issue 14, item 3): OpenGL
+ * Depth of opaque geometry already in the scene, read on the GPU (CUDA-OpenGL interop): OpenGL
  * buffer object `buffer`, in the context current on the calling thread, holds width*height GL_FLOAT window depths in
  * [0,1], rows bottom to top, as glReadPixels(x, y, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, 0) with the buffer
  * bound to GL_PIXEL_PACK_BUFFER writes them. The values are copied now, on the GPU (queued on the device's stream
@@ -105,7 +105,7 @@ CAVR_API CAVRError cavrSetFrameBufferHostCopy(CAVRFrameBuffer fb, int enabled);
 CAVR_API void *cavrGetFrameBufferDeviceData(CAVRFrameBuffer fb, CAVRFrameBufferChannel channel);
 
 /**
- * Copy planes of the last render, on the GPU, into OpenGL textures (CUDA-OpenGL interop; issue 14, item 3): a display
+ * Copy planes of the last render, on the GPU, into OpenGL textures (CUDA-OpenGL interop): a display
  * path with no trip through host memory, for a window whose OpenGL context runs on the device's GPU.
  * textures[c] names the GL_TEXTURE_2D that receives plane c (a CAVRFrameBufferChannel), 0 for a plane not copied, in
  * the OpenGL context current on the calling thread; each of the frame buffer's size, with internal format GL_RGBA8
@@ -134,7 +134,7 @@ CAVR_API CAVRError cavrCopyFrameBufferToGLTextures(CAVRFrameBuffer fb, const uns
 CAVR_API CAVRError cavrReleaseFrameBufferGLTextures(CAVRFrameBuffer fb);
 
 /**
- * Share the frame buffer's colour and depth planes with another graphics API on the same GPU (issue 14, item 3): a
+ * Share the frame buffer's colour and depth planes with another graphics API on the same GPU: a
  * display path with no map, unmap or copy on the importer's side. The CUDA back end makes device memory with the
  * driver's virtual memory API, exported as POSIX file descriptors, which OpenGL imports with GL_EXT_memory_object_fd
  * (glImportMemoryFdEXT with GL_HANDLE_TYPE_OPAQUE_FD_EXT, then glBufferStorageMemEXT: a buffer object; read it as a

@@ -37,7 +37,7 @@ typedef struct CAVRRenderStats {
 } CAVRRenderStats;
 
 /**
- * Ray-cast `volume` into `fb` (SPEC 2): one ray per pixel (or, with a sample fraction below 1, per sampled
+ * Ray-cast `volume` into `fb`: one ray per pixel (or, with a sample fraction below 1, per sampled
  * pixel, the others rebuilt by compressive reconstruction: cavrSetRenderCompressive), emission-absorption front to back with early
  * ray termination and opacity correction (composite), or maximum/minimum/average intensity. Every
  * pixel of the frame buffer is written (on the host: the planes cavrSetFrameBufferHostChannels requests; the CPU

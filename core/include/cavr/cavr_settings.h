@@ -29,7 +29,7 @@ CAVR_API CAVRError cavrSetRenderSampleDistance(CAVRRenderSettings settings, doub
 /** Early ray termination: a ray stops once its accumulated opacity reaches this; (0, 1], 1 disables. Default 0.99. */
 CAVR_API CAVRError cavrSetRenderEarlyTermination(CAVRRenderSettings settings, double opacityThreshold);
 /**
- * Opacity correction a' = 1 - (1 - a)^(l / unitDistance) for a segment of length l world units (SPEC 2),
+ * Opacity correction a' = 1 - (1 - a)^(l / unitDistance) for a segment of length l world units,
  * so the image does not change when the sample distance changes. `unitDistance` is in world units, > 0
  * (ParaView's "Scalar Opacity Unit Distance"). With correction off, a is used per sample as is.
  */
@@ -75,7 +75,7 @@ CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrate
                                          int rotation);
 
 /**
- * Compressive rendering (Rabbani 2018 thesis, after Liu & Alim 2015; SPEC 4): cast rays for a fraction of
+ * Compressive rendering (Rabbani 2018 thesis, after Liu & Alim 2015): cast rays for a fraction of
  * the pixels, chosen by linear pixel shuffling (Anderson 1993), and rebuild the others by solving
  * (S^T S + lambda H) x = S^T y per RGBA channel with conjugate gradients. `sampleFraction` in (0, 1]
  * (1 = every pixel, the normal path: no reconstruction). `adaptive` (LOCAL only; thesis sec. 4.3): first 12.5%
