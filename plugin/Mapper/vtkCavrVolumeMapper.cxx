@@ -63,16 +63,27 @@ constexpr int TableSize = 1024;
 // One phase of a frame in VTK's timer log (ParaView: Tools > Timer Log; a VTK program: vtkTimerLog::LoggingOn()), as
 // "cavr Volume: <phase>" events nested in the renderer's: the whole Render(), the render call and the display (image
 // into the window); the rest of Render() is the preparation (device, volume, transfer function, settings, camera,
-// opaque depth). Nothing is recorded while logging is off.
+// opaque depth). Nothing is recorded while logging is off, or for a null name; End() ends the event before the scope.
 struct TimerEvent
 {
   const char* Name;
   explicit TimerEvent(const char* name)
     : Name(name)
   {
-    vtkTimerLog::MarkStartEvent(name);
+    if (name)
+    {
+      vtkTimerLog::MarkStartEvent(name);
+    }
   }
-  ~TimerEvent() { vtkTimerLog::MarkEndEvent(this->Name); }
+  void End()
+  {
+    if (this->Name)
+    {
+      vtkTimerLog::MarkEndEvent(this->Name);
+      this->Name = nullptr;
+    }
+  }
+  ~TimerEvent() { this->End(); }
   TimerEvent(const TimerEvent&) = delete;
   TimerEvent& operator=(const TimerEvent&) = delete;
 };
@@ -1594,7 +1605,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   in.DepthTest = opaque;
   in.DepthRead = false;
   // IntensityDepth's second render takes the depth from the host (Depth): the GPU read only without it.
-  std::unique_ptr<TimerEvent> depthEvent(opaque ? new TimerEvent("cavr Volume: opaque depth") : nullptr);
+  TimerEvent depthEvent(opaque ? "cavr Volume: opaque depth" : nullptr);
   if (opaque && interop && this->OpaqueDepthPath == DEPTH_GPU && !this->IntensityDepth &&
     in.OpaqueDepthOnGpu(glWin, x0, y0, width, height))
   {
@@ -1613,7 +1624,7 @@ void vtkCavrVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
     in.LastDepthPath = "none";
   }
 
-  depthEvent.reset();
+  depthEvent.End();
 
   // 7. Render with the core.
   CAVRRenderStats stats;

@@ -39,7 +39,7 @@ from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pvpython"))
 from cavr_pvtest import cavr_info, view  # noqa: E402 - the read-only properties, one at a time; the render view
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pv_bench_scene import apply_tf, centre_radius, orbit_view  # noqa: E402
+from pv_bench_scene import apply_tf, centre_radius, orbit_view, timer_sums  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("--plugin", default=os.environ.get("CAVR_PLUGIN"))
@@ -278,18 +278,6 @@ def memory_series(path):
 
 
 PROFILER = []
-
-
-def timer_sums():
-    """The durations (ms) of the timer log's events since its last reset, summed by name (start/end matched)."""
-    sums, opened = {}, {}
-    for i in range(vtkTimerLog.GetNumberOfEvents()):
-        kind, name, t = vtkTimerLog.GetEventType(i), vtkTimerLog.GetEventString(i), vtkTimerLog.GetEventWallTime(i)
-        if kind == 1:
-            opened.setdefault(name, []).append(t)
-        elif kind == 2 and opened.get(name):
-            sums[name] = sums.get(name, 0.0) + 1e3 * (t - opened[name].pop())
-    return sums
 
 
 def profile_start():

@@ -1,8 +1,10 @@
-"""The scene of the in-ParaView benchmarks (bench_pv_gpu.py, bench_pv_mpi.py): a CT-like transfer function on the
-array's range and an orbit camera around the volume's bounds."""
+"""The scene of the in-ParaView benchmarks (bench_pv_gpu.py, bench_pv_mpi.py, the lab's frame_split.py): a CT-like
+transfer function on the array's range, an orbit camera around the volume's bounds, and VTK's timer log summed by
+event."""
 import math
 
 from paraview.simple import GetColorTransferFunction, GetOpacityTransferFunction
+from vtkmodules.vtkCommonSystem import vtkTimerLog
 
 # (fraction of the range, r, g, b, opacity per unit distance)
 TF = [(0.0, 0, 0, 0, 0), (0.16, 0.55, 0.25, 0.15, 0), (0.27, 0.88, 0.6, 0.45, 0.02), (0.41, 0.95, 0.75, 0.62, 0.04),
@@ -33,3 +35,15 @@ def orbit_view(v, centre, radius, k, views):
                         centre[2] + 0.8 * radius]
     v.CameraViewUp = [0, 0, 1]
     v.CameraViewAngle = 30
+
+
+def timer_sums():
+    """The durations (ms) of VTK's timer-log events since its last reset, summed by name (start and end matched)."""
+    sums, opened = {}, {}
+    for i in range(vtkTimerLog.GetNumberOfEvents()):
+        kind, name, t = vtkTimerLog.GetEventType(i), vtkTimerLog.GetEventString(i), vtkTimerLog.GetEventWallTime(i)
+        if kind == 1:
+            opened.setdefault(name, []).append(t)
+        elif kind == 2 and opened.get(name):
+            sums[name] = sums.get(name, 0.0) + 1e3 * (t - opened[name].pop())
+    return sums

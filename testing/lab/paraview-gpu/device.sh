@@ -208,6 +208,20 @@ step_series() {
     --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
 }
 
+# rank_gpus N LOG: the ranks' device lines in LOG ("cavr Volume: rendering on ..."), printed; fails (and says so) when
+# N ranks name fewer than N distinct GPUs on a machine that has N (on one GPU: every rank on CUDA).
+rank_gpus() {
+  local n=$1 gpus distinct
+  gpus=$(grep -o "cavr Volume: rendering on .*" "$2" | sed 's/\x1b\[[0-9;]*m//g' | sort -u)
+  echo "$gpus"
+  distinct=$(echo "$gpus" | grep "rendering on CUDA" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
+  [ "$(ngpus)" -eq 1 ] && distinct=$(echo "$gpus" | grep -c "CUDA")
+  if [ "$n" -le "$(ngpus)" ] && [ "$distinct" -lt "$n" ]; then
+    echo "FAIL: $n ranks but $distinct distinct GPUs in $(basename "$2")"
+    return 1
+  fi
+}
+
 # mpi_run N VOLUME PREFIX [bench args]: pvbatch with N ranks, the ranks' device lines checked (N distinct GPUs when
 # the machine has N), GPU memory sampled while it runs.
 mpi_run() {
@@ -227,15 +241,7 @@ mpi_run() {
   grep -E "^ranks|^rank|Error|error|FAIL" "$prefix.log" | grep -v "^ *[0-9]* *0x" | head -12
   awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
     "$prefix.host" | sort
-  local gpus
-  gpus=$(grep -o "cavr Volume: rendering on .*" "$prefix.log" | sort -u)
-  echo "$gpus"
-  local distinct
-  distinct=$(echo "$gpus" | grep "rendering on CUDA" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
-  [ "$(ngpus)" -eq 1 ] && distinct=$(echo "$gpus" | grep -c "CUDA")
-  if [ "$n" -le "$(ngpus)" ] && [ "$distinct" -lt "$n" ]; then
-    echo "FAIL: $n ranks but $distinct distinct GPUs in the ranks' lines"; rc=1
-  fi
+  rank_gpus "$n" "$prefix.log" || rc=1
   awk -F', ' '{ if ($2 > m[$1]) m[$1] = $2 } END { for (g in m) printf "GPU %s: at most %d MiB used\n", g, m[g] }' \
     "$prefix.mem" | sort
   return $rc
@@ -281,12 +287,7 @@ step_pvserver() {
       { grep -v "^ *[0-9]* *0x" "$prefix.log" | tail -15; echo "FAIL: client with $n ranks"; }
     kill -TERM -- -$server 2>/dev/null; sleep 2; pkill -x pvserver 2>/dev/null
     grep -E "^pvserver ranks" "$prefix.log"
-    local gpus distinct
-    gpus=$(grep -o "cavr Volume: rendering on .*" "$prefix.server.log" | sed 's/\x1b\[[0-9;]*m//g' | sort -u)
-    echo "$gpus"
-    distinct=$(echo "$gpus" | grep "rendering on CUDA" | grep -o "GPU [0-9]* of" | sort -u | wc -l)
-    [ "$(ngpus)" -eq 1 ] && distinct=$(echo "$gpus" | grep -c "CUDA")
-    [ "$n" -le "$(ngpus)" ] && [ "$distinct" -lt "$n" ] && echo "FAIL: $n ranks but $distinct distinct GPUs in the server's log"
+    rank_gpus "$n" "$prefix.server.log"
     [ "$n" -gt 1 ] && mpi_compare "$out/s1" "$prefix"
   done
   cat "$out"/s*.csv

@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "pvpython"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 from cavr_pvtest import cavr_info, view  # noqa: E402
-from pv_bench_scene import apply_tf, centre_radius, orbit_view  # noqa: E402
+from pv_bench_scene import apply_tf, centre_radius, orbit_view, timer_sums  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("--plugin", default=os.environ.get("CAVR_PLUGIN"))
@@ -46,18 +46,6 @@ print("GL_RENDERER:", win.ReportCapabilities().split("OpenGL renderer string:")[
 rows = []
 
 
-def events():
-    """The timer log's events since the last reset as (name, duration ms) pairs, start/end matched by name."""
-    out, open_ = [], {}
-    for i in range(vtkTimerLog.GetNumberOfEvents()):
-        kind, name, t = vtkTimerLog.GetEventType(i), vtkTimerLog.GetEventString(i), vtkTimerLog.GetEventWallTime(i)
-        if kind == 1:
-            open_.setdefault(name, []).append(t)
-        elif kind == 2 and open_.get(name):
-            out.append((name, 1e3 * (t - open_[name].pop())))
-    return out
-
-
 def orbit(label, name, centre, radius, d=None):
     for k in range(2):  # warm-up (delivery, upload)
         orbit_view(v, centre, radius, k, args.views)
@@ -74,11 +62,7 @@ def orbit(label, name, centre, radius, d=None):
         win.WaitForCompletion()
         frames.append(1e3 * (time.perf_counter() - t))
         vtkTimerLog.LoggingOff()
-        sums = {}
-        for n, ms in events():
-            n = n.split(" (")[0] if n.startswith("Render (") else n
-            sums[n] = sums.get(n, 0.0) + ms
-        for n, ms in sums.items():
+        for n, ms in timer_sums().items():
             per_name.setdefault(n, []).append(ms)
         if d is not None:
             calls.append((cavr_info(d, "CavrLastRenderTime"), cavr_info(d, "CavrLastDrawTime")))
