@@ -3,7 +3,7 @@
    its mmap threshold when a large mapped block is freed; later blocks up to that size then come from the heap).
    gcc -shared -fPIC -O1 -o /tmp/bigalloc.so testing/lab/probes/bigalloc_probe.c -ldl
    LD_PRELOAD=/tmp/bigalloc.so build-vtk/testing/vtk/cavr-vtk-mapper-check soak 2000 2>&1 | grep bigalloc
-   Used for docs/data/vtk_mapper_soak_bigalloc_probe_2026-11-25_h100.txt (issue 14 item 5). */
+   Used for testing/bench/results/vtk_mapper_soak_bigalloc_probe_2026-11-25_h100.txt (issue 14 item 5). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
