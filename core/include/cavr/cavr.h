@@ -11,6 +11,11 @@
  *
  * Objects follow stage-then-commit: setters stage, cavrCommit* publishes; rendering with an object that
  * has uncommitted changes is CAVR_ERROR_NOT_COMMITTED. The library never prints or exits.
+ *
+ * Errors: a NULL handle returns CAVR_ERROR_INVALID_ARGUMENT without recording it (there is no device to record it
+ * on); every other error is recorded on the handle's device (cavrGetDeviceError, cavrSetDeviceErrorCallback).
+ * Thread safety: Retain and Release are thread safe; other calls on one object are not. docs/api/ has a page per
+ * function.
  */
 #ifndef CAVR_H
 #define CAVR_H

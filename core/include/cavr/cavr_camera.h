@@ -10,10 +10,12 @@
 extern "C" {
 #endif
 
-/** Create a camera (count 1; retains the device). Its default is identity view and projection. */
+/** Create a camera (count 1; retains the device). Its default is identity view and projection, staged: commit it
+    before rendering. NULL on failure (CAVR_ERROR_INVALID_ARGUMENT for a NULL device, CAVR_ERROR_OUT_OF_MEMORY). */
 CAVR_API CAVRCamera cavrNewCamera(CAVRDevice device);
+/** Add a reference (thread safe). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrRetainCamera(CAVRCamera camera);
-/** NULL is a no-op. */
+/** Drop a reference; the last frees the camera and releases the device. NULL is a no-op. */
 CAVR_API void cavrReleaseCamera(CAVRCamera camera);
 
 /**
@@ -32,17 +34,21 @@ CAVR_API CAVRError cavrSetCameraMatrices(CAVRCamera camera, const double view[16
  * then ryDeg about y, then rzDeg about z (degrees, right-handed, world axes). The distance and the
  * orthographic height are chosen so the bounding sphere fills the smaller image side (30 degree vertical
  * field of view in perspective). `aspect` = width / height of the image (> 0).
- * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, empty or non-finite bounds, aspect <= 0, unknown projection).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, non-finite bounds or a min above its max, non-finite angles, aspect
+ * <= 0, unknown projection).
  */
 CAVR_API CAVRError cavrSetCameraOrbit(CAVRCamera camera, const double bounds[6], double rxDeg, double ryDeg,
                                       double rzDeg, CAVRProjection projection, double aspect);
 
-/** Publish staged matrices. */
+/** Publish staged matrices. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL; projection * view not invertible, which the
+    setters already refuse). */
 CAVR_API CAVRError cavrCommitCamera(CAVRCamera camera);
 
 /**
- * The committed ray of pixel (px, py) in a width x height image: origin on the near plane and unit
- * direction, both in world units. Used by tests and by callers that need the rays the renderer casts.
+ * The committed ray of pixel (px, py) in a width x height image (pixels, row 0 at the bottom; (0,0) is the first
+ * pixel's centre): origin on the near plane and unit direction, 3 doubles each, world units. Used by tests and by
+ * callers that need the rays the renderer casts. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, width or height < 1),
+ * CAVR_ERROR_NOT_COMMITTED.
  */
 CAVR_API CAVRError cavrGetCameraRay(CAVRCamera camera, int width, int height, double px, double py,
                                     double origin[3], double direction[3]);

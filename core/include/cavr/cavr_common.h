@@ -114,8 +114,8 @@ typedef enum CAVRInterpolation {
 /**
  * GPU ray-casting strategies. STANDARD: one thread per ray in 16x16 blocks, the volume as uploaded (the
  * papers' baseline). SHAPED: thread-block shaping (Sugimoto et al. 2013) with the CAVR_SHAPING_* switches
- * given, and in-place rotation (Misaki et al. 2017) if enabled. AUTO: what measured fastest on H200
- * (docs/benchmarks.md): today 16x16 blocks without rotation, since neither paid there. The CPU back end
+ * given, and in-place rotation (Misaki et al. 2017) if enabled. AUTO: block shape and rotation per view from the
+ * table measured on this GPU (cavrTuneDevice); 16x16 blocks without rotation when there is none. The CPU back end
  * ignores the strategy.
  */
 typedef enum CAVRStrategy {
@@ -168,7 +168,8 @@ typedef enum CAVRProjection {
   CAVR_PROJECTION_PERSPECTIVE = 1
 } CAVRProjection;
 
-/** Name of an error code, e.g. "CAVR_ERROR_INVALID_ARGUMENT". Never NULL; thread safe. */
+/** Name of an error code, e.g. "CAVR_ERROR_INVALID_ARGUMENT"; "CAVR_ERROR_UNKNOWN" for a value that is none.
+    Never NULL (a static string); thread safe. */
 CAVR_API const char *cavrGetErrorString(CAVRError code);
 
 /** Library version as a number (major*10000 + minor*100 + patch), same as CAVR_VERSION. */

@@ -18,8 +18,9 @@ typedef void (*CAVRErrorCallback)(void *user, CAVRError code, const char *messag
 /**
  * Create a device on the given back end. CAVR_BACKEND_AUTO picks CUDA when the library was built with
  * CUDA and a GPU answers, the CPU otherwise. Returns a handle with reference count 1, or NULL; on
- * NULL, cavrGetDeviceError(NULL, &msg) gives the reason: CAVR_ERROR_UNSUPPORTED (back end not built),
- * CAVR_ERROR_NO_GPU, CAVR_ERROR_OUT_OF_MEMORY. Thread safe.
+ * NULL, cavrGetDeviceError(NULL, &msg) on the same thread gives the reason: CAVR_ERROR_INVALID_ARGUMENT (not a
+ * CAVRBackend), CAVR_ERROR_UNSUPPORTED (back end not built), CAVR_ERROR_NO_GPU, CAVR_ERROR_CUDA (the CUDA back end
+ * failed to start), CAVR_ERROR_OUT_OF_MEMORY. Thread safe.
  */
 CAVR_API CAVRDevice cavrNewDevice(CAVRBackend backend);
 
@@ -44,7 +45,8 @@ CAVR_API void cavrReleaseDevice(CAVRDevice device);
 
 /** The back end the device actually uses (never AUTO). Returns CAVR_BACKEND_CPU for NULL. */
 CAVR_API CAVRBackend cavrGetDeviceBackend(CAVRDevice device);
-/** Human-readable back-end description, e.g. "CPU (2 threads)". Owned by the device. */
+/** Human-readable back-end description, e.g. "CPU", "CPU (CUDA unavailable: ...)" or "CUDA (<GPU name>, 80 GiB)".
+    Owned by the device, valid while it lives; "" for NULL. */
 CAVR_API const char *cavrGetDeviceName(CAVRDevice device);
 
 /**
@@ -70,11 +72,14 @@ CAVR_API CAVRError cavrSetDeviceParam(CAVRDevice device, const char *name, const
 /**
  * Return and clear the first error recorded on the device since the last call. When message is not
  * NULL it receives the error's text (owned by the device, valid until the next call on the device).
- * With device == NULL, reports the last failed cavrNewDevice on the calling thread.
+ * With device == NULL, reports the last failed cavrNewDevice (or cavrNew* given a NULL device) on the calling
+ * thread. Returns the recorded code (CAVR_ERROR_NONE: none); the call itself cannot fail. Thread safe.
  */
 CAVR_API CAVRError cavrGetDeviceError(CAVRDevice device, const char **message);
 
-/** Install a callback called for every error recorded on the device (NULL removes it). */
+/** Install a callback called for every error recorded on the device, and for notes (NULL removes it). The callback
+    runs on the thread that hit the error, outside the device's lock. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL
+    device). Thread safe. */
 CAVR_API CAVRError cavrSetDeviceErrorCallback(CAVRDevice device, CAVRErrorCallback callback, void *user);
 
 /**
@@ -90,8 +95,9 @@ CAVR_API CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes,
  * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 8
  * block shapes (16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed) and every rotation state (Misaki et
  * al. 2017). The run renders a dense 768^3 synthetic volume (smaller when device memory is short) into a 1024^2
- * image from 36 views with each shape (about 2-4 s; 0.45-1.8 GB of device memory for uint8-float32). AUTO does the same by itself at its first render of a storage type with no
- * valid table (unless the environment sets CAVR_TUNE=0); this call re-measures regardless (`cavr-bench --tune`).
+ * image from 36 views with each shape (about 2-4 s; 0.45-1.8 GB of device memory for uint8-float32). AUTO does
+ * the same by itself at its first render of a storage type with no valid table (unless the device's CAVR_TUNE is
+ * 0); this call re-measures regardless (`cavr-bench --tune`).
  * The table goes to $CAVR_TUNE_DIR, else $XDG_CACHE_HOME/cavr, else $HOME/.cache/cavr, one file per GPU model and
  * storage (uint8/int8, uint16/int16, float32 and the types stored as float32); a table of another GPU, storage or
  * cavr version is stale and measured again. `path` (may be NULL) receives the file's path (pathSize bytes).

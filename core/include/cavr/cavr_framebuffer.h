@@ -26,11 +26,13 @@ typedef enum CAVRFrameBufferChannel {
  * the host (cavrSetFrameBufferHostChannels). NULL on failure (CAVR_ERROR_INVALID_ARGUMENT, OUT_OF_MEMORY).
  */
 CAVR_API CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height);
+/** Add a reference (thread safe). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrRetainFrameBuffer(CAVRFrameBuffer fb);
-/** NULL is a no-op. */
+/** Drop a reference; the last frees the planes, drops OpenGL registrations and shared memory (make the OpenGL
+    context current first when they were used) and releases the device. NULL is a no-op. */
 CAVR_API void cavrReleaseFrameBuffer(CAVRFrameBuffer fb);
 
-/** Size in pixels. */
+/** Size in pixels. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL handle or output). */
 CAVR_API CAVRError cavrGetFrameBufferSize(CAVRFrameBuffer fb, int *width, int *height);
 
 /**
@@ -44,7 +46,7 @@ CAVR_API const void *cavrGetFrameBufferData(CAVRFrameBuffer fb, CAVRFrameBufferC
 /**
  * Depth of opaque geometry already in the scene: width*height floats, window depth in [0,1] as OpenGL
  * writes it (1 = nothing). Rays stop at it. The values are copied; NULL removes the limit.
- * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb, count != width*height).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL fb, count != width*height), CAVR_ERROR_OUT_OF_MEMORY.
  */
 CAVR_API CAVRError cavrSetFrameBufferOpaqueDepth(CAVRFrameBuffer fb, const float *depth, size_t count);
 

@@ -36,14 +36,18 @@ typedef struct CAVRVolumeFile {
  * file or data file, or not a regular file), CAVR_ERROR_FILE_FORMAT (no NRRD magic, malformed header, data
  * file "-", not 3-D, unsupported type such as 64-bit integers or block, unsupported encoding (zrl)),
  * CAVR_ERROR_FILE_TRUNCATED (data shorter than the header says), CAVR_ERROR_INVALID_DATA (a dimension
- * below 2 or above CAVR_MAX_VOLUME_DIM), CAVR_ERROR_OUT_OF_MEMORY.
+ * below 2 or above CAVR_MAX_VOLUME_DIM, fewer than 3 axes), CAVR_ERROR_OUT_OF_MEMORY, CAVR_ERROR_INVALID_ARGUMENT (NULL
+ * path, out or msg, msgSize 0: no message), CAVR_ERROR_UNSUPPORTED (cavr_io built without teem). On an error *out is
+ * zeroed. Thread safe.
  */
 CAVR_API CAVRError cavrLoadNrrd(const char *path, CAVRVolumeFile *out, char *msg, size_t msgSize);
 
 /**
  * Read a headerless raw file of dims[0]*dims[1]*dims[2] little-endian values of `type`, x fastest.
- * `spacing` may be NULL (1,1,1). Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_TRUNCATED (file shorter than
- * the dims say), CAVR_ERROR_FILE_FORMAT (file longer), CAVR_ERROR_INVALID_DATA (dims), CAVR_ERROR_UNSUPPORTED.
+ * `spacing` (world units per voxel) may be NULL (1,1,1); the origin is 0. Errors (message in msg): CAVR_ERROR_IO,
+ * CAVR_ERROR_FILE_TRUNCATED (file shorter than the dims say), CAVR_ERROR_FILE_FORMAT (file longer),
+ * CAVR_ERROR_INVALID_DATA (dims), CAVR_ERROR_UNSUPPORTED (type), CAVR_ERROR_OUT_OF_MEMORY,
+ * CAVR_ERROR_INVALID_ARGUMENT (NULL path, out, dims or msg, msgSize 0: no message). Thread safe.
  */
 CAVR_API CAVRError cavrLoadRaw(const char *path, CAVRScalarType type, const int dims[3], const double spacing[3],
                                CAVRVolumeFile *out, char *msg, size_t msgSize);
@@ -54,7 +58,8 @@ CAVR_API void cavrFreeVolumeFile(CAVRVolumeFile *file);
 /**
  * Write a width x height premultiplied RGBA8 image (rows bottom to top, as a frame buffer holds it) as an
  * 8-bit RGB PNG composited over a black background (top row first, as PNG viewers expect).
- * Errors: CAVR_ERROR_INVALID_ARGUMENT, CAVR_ERROR_IO.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, a side < 1, msgSize 0), CAVR_ERROR_IO (libpng's reason in msg),
+ * CAVR_ERROR_OUT_OF_MEMORY, CAVR_ERROR_UNSUPPORTED (cavr_io built without libpng). Thread safe.
  */
 CAVR_API CAVRError cavrWritePng(const char *path, const uint8_t *rgba, int width, int height, char *msg,
                                 size_t msgSize);
@@ -64,7 +69,7 @@ CAVR_API CAVRError cavrWritePng(const char *path, const uint8_t *rgba, int width
  * (entry 0 = the low end of the chosen scalar range). Presets: "ramp" (grey, opacity rising linearly),
  * "ct-skin" (soft tissue translucent, bone opaque), "ct-bone" (bone only), "mri" (brain tissue).
  * Opacities are per unit distance (see cavrSetRenderOpacityCorrection).
- * Errors: CAVR_ERROR_INVALID_ARGUMENT (unknown name: the message lists the presets).
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (unknown name: the message lists the presets; NULL, count < 2, msgSize 0).
  */
 CAVR_API CAVRError cavrTransferFunctionPreset(const char *name, float *rgba, int count, char *msg, size_t msgSize);
 
@@ -78,7 +83,8 @@ CAVR_API CAVRError cavrTransferFunctionPreset(const char *name, float *rgba, int
  * `normalized`, whose VALUEs are in [0,1].
  * Errors: CAVR_ERROR_IO, CAVR_ERROR_FILE_FORMAT (with the line number; also for values spanning more than
  * a double holds, e.g. +-1e308, for normalized values outside [0,1], and for points too close together for the
- * table's index arithmetic).
+ * table's index arithmetic), CAVR_ERROR_INVALID_ARGUMENT (NULL path, rgba, range or msg, count < 2, msgSize 0).
+ * normalizedRange may be NULL for a `scalar` file. At most 1024 points. Thread safe.
  */
 CAVR_API CAVRError cavrLoadTransferFunctionFile(const char *path, const double normalizedRange[2], float *rgba,
                                                 int count, double range[2], char *msg, size_t msgSize);

@@ -14,27 +14,34 @@ extern "C" {
  * Create render settings with the defaults below (count 1; retains the device):
  * sample distance 0.5 voxels, early-ray-termination threshold 0.99, opacity correction on, opacity unit
  * distance 1 world unit, composite blending, trilinear interpolation, no shading, ambient 0.1,
- * diffuse 0.7, specular 0.2, specular power 10, empty-space skipping on.
+ * diffuse 0.7, specular 0.2, specular power 10, empty-space skipping on (and the defaults each setter names).
+ * The defaults are committed: the object can be rendered as it is. NULL on failure (CAVR_ERROR_INVALID_ARGUMENT
+ * for a NULL device, CAVR_ERROR_OUT_OF_MEMORY). Every setter below stages a copy of its values and returns
+ * CAVR_ERROR_INVALID_ARGUMENT for a NULL handle; none is thread safe with other calls on the same object.
  */
 CAVR_API CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device);
+/** Add a reference (thread safe). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrRetainRenderSettings(CAVRRenderSettings settings);
-/** NULL is a no-op. */
+/** Drop a reference; the last frees the settings and releases the device. NULL is a no-op. */
 CAVR_API void cavrReleaseRenderSettings(CAVRRenderSettings settings);
 
 /**
  * Distance between samples along a ray, in voxels of the finest axis (a step of d voxels is
- * d * min(spacing) world units, for every ray). Range (0, 64]. Default 0.5.
+ * d * min(spacing) world units, for every ray). Range [0.01, 64]. Default 0.5.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (outside the range, NaN).
  */
 CAVR_API CAVRError cavrSetRenderSampleDistance(CAVRRenderSettings settings, double voxels);
-/** Early ray termination: a ray stops once its accumulated opacity reaches this; (0, 1], 1 disables. Default 0.99. */
+/** Early ray termination: a ray stops once its accumulated opacity reaches this; (0, 1], 1 disables. Default 0.99.
+    Errors: CAVR_ERROR_INVALID_ARGUMENT (outside (0, 1], NaN). */
 CAVR_API CAVRError cavrSetRenderEarlyTermination(CAVRRenderSettings settings, double opacityThreshold);
 /**
  * Opacity correction a' = 1 - (1 - a)^(l / unitDistance) for a segment of length l world units,
  * so the image does not change when the sample distance changes. `unitDistance` is in world units, > 0
- * (ParaView's "Scalar Opacity Unit Distance"). With correction off, a is used per sample as is.
+ * (ParaView's "Scalar Opacity Unit Distance"). With correction off, a is used per sample as is. Default on, 1.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (unitDistance not finite and > 0).
  */
 CAVR_API CAVRError cavrSetRenderOpacityCorrection(CAVRRenderSettings settings, int enabled, double unitDistance);
-/** Blend mode (CAVRBlendMode). Default composite. */
+/** Blend mode (CAVRBlendMode). Default composite. Errors: CAVR_ERROR_INVALID_ARGUMENT (not a CAVRBlendMode). */
 CAVR_API CAVRError cavrSetRenderBlendMode(CAVRRenderSettings settings, CAVRBlendMode mode);
 /**
  * Interpolation (CAVRInterpolation), for every blend mode and for the shading gradients. Default trilinear.
@@ -47,12 +54,14 @@ CAVR_API CAVRError cavrSetRenderInterpolation(CAVRRenderSettings settings, CAVRI
  * Phong shading with a headlight and central-difference gradients (6 extra samples per shaded sample),
  * two-sided. Coefficients >= 0; power > 0. Colour = c*(ambient + diffuse*|N.L|) + specular*|N.H|^power.
  * Composite and isosurface blending. Default off, 0.1, 0.7, 0.2, 10.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (a coefficient negative or not finite, power <= 0).
  */
 CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled, double ambient, double diffuse,
                                         double specular, double specularPower);
 /**
  * Empty-space skipping over 8^3-voxel macro cells (composite; isosurface: cells whose neighbourhood cannot hold
  * an iso-value, at sample distances up to 8 voxels). It never changes a pixel. Default on.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL).
  */
 CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
 /**
@@ -69,7 +78,8 @@ CAVR_API CAVRError cavrSetRenderCropBox(CAVRRenderSettings settings, const doubl
  * GPU strategy (CAVRStrategy), the CAVR_SHAPING_* switches used by CAVR_STRATEGY_SHAPED, and whether the
  * volume may be rotated in place by quarter turns when x runs along the rays (Misaki et al. 2017, with
  * 5 degrees of hysteresis; SHAPED only: AUTO decides itself). Default AUTO, CAVR_SHAPING_ALL, rotation on. Images do
- * not depend on the strategy beyond floating-point rounding. Errors: CAVR_ERROR_INVALID_ARGUMENT.
+ * not depend on the strategy beyond floating-point rounding. Errors: CAVR_ERROR_INVALID_ARGUMENT (not a
+ * CAVRStrategy, flags outside CAVR_SHAPING_ALL).
  */
 CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrategy strategy, unsigned shapingFlags,
                                          int rotation);
@@ -110,7 +120,7 @@ CAVR_API CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings settings
  * bisection steps and a linear interpolation in the last bracket. Its colour and opacity are the transfer
  * function's at that iso-value (as VTK's isosurface mode), Phong-shaded from the gradient when shading is on; the
  * depth plane holds its window depth. Default 1 value, 0. Errors: CAVR_ERROR_INVALID_ARGUMENT (count out of range,
- * NULL values, NaN or infinite value).
+ * NULL values, a NaN or infinite value or one beyond float range).
  */
 CAVR_API CAVRError cavrSetRenderIsoValues(CAVRRenderSettings settings, int count, const double *values);
 
@@ -201,7 +211,7 @@ typedef struct CAVRLight {
  */
 CAVR_API CAVRError cavrSetRenderLights(CAVRRenderSettings settings, int count, const CAVRLight *lights, int twoSided);
 
-/** Publish staged settings. */
+/** Publish staged settings (all of them at once). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
 
 #ifdef __cplusplus

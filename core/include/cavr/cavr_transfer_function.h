@@ -16,8 +16,9 @@ extern "C" {
 
 /** Create a transfer function (count 1; retains the device). NULL on failure. */
 CAVR_API CAVRTransferFunction cavrNewTransferFunction(CAVRDevice device);
+/** Add a reference (thread safe). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrRetainTransferFunction(CAVRTransferFunction tf);
-/** NULL is a no-op. */
+/** Drop a reference; the last frees the table and releases the device. NULL is a no-op. */
 CAVR_API void cavrReleaseTransferFunction(CAVRTransferFunction tf);
 
 /**
@@ -29,17 +30,19 @@ CAVR_API void cavrReleaseTransferFunction(CAVRTransferFunction tf);
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL rgba, count outside [CAVR_TF_MIN_ENTRIES,
  * CAVR_TF_MAX_ENTRIES] - an empty table is an error -, minValue >= maxValue, non-finite range, a range so narrow
  * for its distance from 0 that (count - 1) / (maxValue - minValue) times |minValue| or |maxValue| reaches 1e28),
- * CAVR_ERROR_INVALID_DATA (an entry outside [0,1] or NaN).
+ * CAVR_ERROR_INVALID_DATA (an entry outside [0,1] or NaN), CAVR_ERROR_OUT_OF_MEMORY.
  */
 CAVR_API CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const float *rgba, int count,
                                                 double minValue, double maxValue);
 
-/** Publish the staged table. CAVR_ERROR_NOT_COMMITTED if no table was ever set. */
+/** Publish the staged table. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL), CAVR_ERROR_NOT_COMMITTED (no table was
+    ever set). */
 CAVR_API CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf);
 
 /**
  * Sample the committed table at a scalar value, as the renderers do (linear between entries, clamped).
- * rgba receives 4 floats. Errors: CAVR_ERROR_INVALID_ARGUMENT, CAVR_ERROR_NOT_COMMITTED.
+ * rgba receives 4 floats, not premultiplied. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, NaN value),
+ * CAVR_ERROR_NOT_COMMITTED.
  */
 CAVR_API CAVRError cavrSampleTransferFunction(CAVRTransferFunction tf, double value, float rgba[4]);
 

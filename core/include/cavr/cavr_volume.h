@@ -15,8 +15,9 @@ extern "C" {
 
 /** Create an empty volume on a device (count 1; retains the device). NULL on failure (device error set). */
 CAVR_API CAVRVolume cavrNewVolume(CAVRDevice device);
+/** Add a reference (thread safe). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrRetainVolume(CAVRVolume volume);
-/** NULL is a no-op. */
+/** Drop a reference; the last frees the voxels (host and GPU) and releases the device. NULL is a no-op. */
 CAVR_API void cavrReleaseVolume(CAVRVolume volume);
 
 /**
@@ -31,9 +32,11 @@ CAVR_API void cavrReleaseVolume(CAVRVolume volume);
  */
 CAVR_API CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int dims[3],
                                      const void *data, size_t bytes);
-/** Stage the voxel spacing in world units per voxel (each > 0 and finite; default 1,1,1). */
+/** Stage the voxel spacing, 3 doubles in world units per voxel (each > 0 and finite; default 1,1,1), copied.
+    Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, a value not finite and > 0). */
 CAVR_API CAVRError cavrSetVolumeSpacing(CAVRVolume volume, const double spacing[3]);
-/** Stage the world position of voxel (0,0,0) (default 0,0,0). */
+/** Stage the world position of voxel (0,0,0), 3 doubles in world units (default 0,0,0), copied.
+    Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, a value not finite). */
 CAVR_API CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]);
 
 /**
@@ -41,7 +44,8 @@ CAVR_API CAVRError cavrSetVolumeOrigin(CAVRVolume volume, const double origin[3]
  * only inside the box these voxels span, while voxels outside it still feed trilinear interpolation and
  * gradients. This is how a piece of a distributed volume keeps a ghost layer so that pieces meet without a
  * seam, and how cropping is done. NULL (default) renders the whole volume. Checked at commit against the
- * dims: 0 <= x0 < x1 <= Nx-1 and likewise for y and z, else CAVR_ERROR_INVALID_ARGUMENT.
+ * dims: 0 <= x0 < x1 <= Nx-1 and likewise for y and z, else cavrCommitVolume returns CAVR_ERROR_INVALID_ARGUMENT.
+ * Copied. Errors here: CAVR_ERROR_INVALID_ARGUMENT (NULL volume).
  */
 CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent[6]);
 
@@ -62,7 +66,10 @@ CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent
  * GPUs), the volume renders on the CPU instead: the call succeeds, the device's error callback receives
  * CAVR_ERROR_CUDA_OUT_OF_MEMORY (memory) or CAVR_ERROR_UNSUPPORTED (size limit) with a message, and
  * cavrRender's stats report CAVR_BACKEND_CPU. Timings: cavrGetVolumeCommitStats.
- * Errors: CAVR_ERROR_NOT_COMMITTED (no data was ever set), CAVR_ERROR_OUT_OF_MEMORY, back-end errors.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, a render extent outside the dims), CAVR_ERROR_NOT_COMMITTED (no data
+ * was ever set), CAVR_ERROR_OUT_OF_MEMORY, CAVR_ERROR_CUDA and CAVR_ERROR_CUDA_OUT_OF_MEMORY (a failing upload,
+ * re-upload of a time step or macro-cell pass; a new GPU array that does not fit falls back to the CPU, above).
+ * Blocking; not thread safe with other calls on the same volume or a render that uses it.
  */
 CAVR_API CAVRError cavrCommitVolume(CAVRVolume volume);
 
@@ -91,11 +98,12 @@ typedef struct CAVRVolumeCommitStats {
  */
 CAVR_API CAVRError cavrGetVolumeCommitStats(CAVRVolume volume, CAVRVolumeCommitStats *stats);
 
-/** Range of the committed scalar values, in the original (unconverted) units. */
+/** Range {min, max} of the committed scalar values, in the original (unconverted) units. Errors (also for the
+    two below): CAVR_ERROR_INVALID_ARGUMENT (NULL), CAVR_ERROR_NOT_COMMITTED (never committed). */
 CAVR_API CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]);
-/** Committed dimensions in voxels. */
+/** Committed dimensions {Nx, Ny, Nz} in voxels. */
 CAVR_API CAVRError cavrGetVolumeDims(CAVRVolume volume, int dims[3]);
-/** World-space bounds of what is rendered (the render extent): {xmin, xmax, ymin, ymax, zmin, zmax}. */
+/** World-space bounds of what is rendered (the render extent): {xmin, xmax, ymin, ymax, zmin, zmax}, world units. */
 CAVR_API CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]);
 
 #ifdef __cplusplus
