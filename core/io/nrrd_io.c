@@ -136,49 +136,169 @@ static int int_format(const char *f) {
   return conv == 1;
 }
 
-/* Read the header: check the magic, find the data files, measure them. headerLen receives the bytes before
-   attached data (the header and its blank line); df stays empty for attached data. */
-static CAVRError scan_header(const char *path, long long fileSize, size_t *headerLen, DataFiles *df, char *msg,
-                             size_t msgSize) {
+/* Read up to HEADER_MAX bytes of the file's start into a new NUL-terminated buffer: *buf (free it), *got bytes read,
+   *cap bytes asked for. */
+static CAVRError read_head(const char *path, long long fileSize, char **buf, size_t *got, size_t *cap, char *msg,
+                           size_t msgSize) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(msg, msgSize, "%s: cannot open: %s", path, strerror(errno));
     return CAVR_ERROR_IO;
   }
-  size_t cap = fileSize < (long long)HEADER_MAX ? (size_t)fileSize : HEADER_MAX;
-  char *buf = malloc(cap + 1);
-  if (!buf) {
+  *cap = fileSize < (long long)HEADER_MAX ? (size_t)fileSize : HEADER_MAX;
+  *buf = malloc(*cap + 1);
+  if (!*buf) {
     fclose(f);
     snprintf(msg, msgSize, "%s: out of memory", path);
     return CAVR_ERROR_OUT_OF_MEMORY;
   }
-  size_t got = fread(buf, 1, cap, f);
+  *got = fread(*buf, 1, *cap, f);
   fclose(f);
-  buf[got] = '\0';
-  CAVRError code = CAVR_ERROR_NONE;
+  (*buf)[*got] = '\0';
+  return CAVR_ERROR_NONE;
+}
+
+/* The first line must be a NRRD magic, alone on its line, with more after it. *eol receives its length. */
+static CAVRError check_magic(const char *path, char *buf, size_t got, size_t *eol, char *msg, size_t msgSize) {
   static const char *magic[] = {"NRRD00.01", "NRRD0001", "NRRD0002", "NRRD0003", "NRRD0004", "NRRD0005", "NRRD0006"};
   /* Lines end at '\n' only; teem then reads each line as a C string (up to a NUL), and so do we. */
   const char *nl0 = memchr(buf, '\n', got);
-  size_t eol = nl0 ? (size_t)(nl0 - buf) : got;
-  buf[eol] = '\0';
+  *eol = nl0 ? (size_t)(nl0 - buf) : got;
+  buf[*eol] = '\0';
   size_t mlen = strlen(buf);
-  const int nulInMagic = mlen != eol;
+  const int nulInMagic = mlen != *eol;
   if (mlen > 0 && buf[mlen - 1] == '\r') buf[--mlen] = '\0';
   int isNrrd = 0;
   for (int i = 0; i < 7; ++i) isNrrd |= !strcmp(buf, magic[i]);
   /* A NUL inside the magic line: the magic matches up to it, but teem then takes the file for its plain-text format,
      whose error paths leak (teem 1.12, found by fuzz_render): not a NRRD file. */
   if (nulInMagic) isNrrd = 0;
-  if (!isNrrd || eol == got) {
+  if (!isNrrd || *eol == got) {
     snprintf(msg, msgSize,
              "%s: not a NRRD file: it does not start with a NRRD magic line (NRRD0001 ... NRRD0006, alone on its line)",
              path);
-    free(buf);
     return CAVR_ERROR_FILE_FORMAT;
+  }
+  return CAVR_ERROR_NONE;
+}
+
+/* A line after "data file: LIST": a data file's name, optionally followed by a byte skip (NRRD0006). */
+static CAVRError scan_list_line(const char *path, const char *line, size_t len, DataFiles *df, char *msg,
+                                size_t msgSize) {
+  char name[4096];
+  int used = 0;
+  if (len == 0 || sscanf(line, "%4095s%n", name, &used) != 1) return CAVR_ERROR_NONE;
+  /* Anything after the name must be one integer: teem's error message for an unparsable byte skip reads past
+     the line's buffer when the line is the file's last and has no newline (teem 1.12, found by fuzz_nrrd). */
+  const char *p = line + used;
+  while (*p == ' ' || *p == '\t') ++p;
+  if (*p) {
+    char *end;
+    (void)strtoll(p, &end, 10);
+    const char *digitsEnd = end;
+    while (*end == ' ' || *end == '\t') ++end;
+    if (digitsEnd == p || *end) {
+      snprintf(msg, msgSize, "%s: LIST line for '%.200s': what follows the file name must be a byte skip (an integer)",
+               path, name);
+      return CAVR_ERROR_FILE_FORMAT;
+    }
+  }
+  return add_file(df, path, name, msg, msgSize);
+}
+
+/* teem's parsers of per-axis and space fields return without freeing their scratch strings when the dimension (or
+   space) is not yet known: refuse that order here (the format requires it anyway). `b` is the field's name, n long. */
+static CAVRError check_field_order(const char *path, const char *b, size_t n, int seenDim, int seenSpace, char *msg,
+                                   size_t msgSize) {
+  static const char *perAxis[] = {"sizes", "spacings", "thicknesses", "axis mins", "axismins", "axis maxs",
+                                  "axismaxs", "centers", "centerings", "kinds", "labels", "units"};
+  static const char *perSpace[] = {"space directions", "space units", "space origin", "measurement frame"};
+  for (size_t k = 0; k < sizeof perAxis / sizeof *perAxis; ++k)
+    if (n == strlen(perAxis[k]) && !strncasecmp(b, perAxis[k], n) && !seenDim) {
+      snprintf(msg, msgSize, "%s: field '%s' comes before 'dimension'", path, perAxis[k]);
+      return CAVR_ERROR_FILE_FORMAT;
+    }
+  for (size_t k = 0; k < sizeof perSpace / sizeof *perSpace; ++k)
+    if (n == strlen(perSpace[k]) && !strncasecmp(b, perSpace[k], n) && (!seenDim || !seenSpace)) {
+      snprintf(msg, msgSize, "%s: field '%s' comes before 'dimension' and 'space' (or 'space dimension')", path,
+               perSpace[k]);
+      return CAVR_ERROR_FILE_FORMAT;
+    }
+  return CAVR_ERROR_NONE;
+}
+
+/* The value of a "data file" field (v, trailing blanks removed here): LIST (*list set: the lines that follow name
+   the files), "FORMAT MIN MAX STEP [DIM]" (numbered files) or one file name. */
+static CAVRError scan_data_file_field(const char *path, char *v, int *list, DataFiles *df, char *msg, size_t msgSize) {
+  CAVRError code = CAVR_ERROR_NONE;
+  while (*v == ' ' || *v == '\t') ++v;
+  char *ve = v + strlen(v);
+  while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) *--ve = '\0';
+  char fmt[4096];
+  int lo, hi, step, dim, nf = sscanf(v, "%4095s %d %d %d %d", fmt, &lo, &hi, &step, &dim);
+  if (!strncmp(v, "LIST", 4) && (v[4] == '\0' || v[4] == ' ' || v[4] == '\t')) {
+    *list = 1;
+  } else if (nf >= 4) { /* "format min max step [dim]": numbered data files */
+    if (!int_format(fmt) || step == 0 || (step > 0 ? lo > hi : lo < hi)) {
+      snprintf(msg, msgSize, "%s: data file '%s': expected 'FORMAT MIN MAX STEP' with one %%d in FORMAT", path, v);
+      code = CAVR_ERROR_FILE_FORMAT;
+    }
+    for (long long i = lo; code == CAVR_ERROR_NONE && (step > 0 ? i <= hi : i >= hi); i += step) {
+      char name[4096 + 16];
+      snprintf(name, sizeof name, fmt, (int)i);
+      code = add_file(df, path, name, msg, msgSize);
+    }
+  } else if (nf == 1 && !strchr(v, ' ') && !strchr(v, '\t')) {
+    code = add_file(df, path, v, msg, msgSize);
+  } else {
+    snprintf(msg, msgSize, "%s: cannot read the data file field '%s'", path, v);
+    code = CAVR_ERROR_FILE_FORMAT;
+  }
+  return code;
+}
+
+/* Where scan_header is in the header. */
+typedef struct HeaderScan {
+  int list, seenDim, seenSpace; /* after "data file: LIST"; "dimension" and "space" (or "space dimension") seen */
+} HeaderScan;
+
+/* One "field: value" line (line[0] is not '#'; colon points into line): the field order, the data files. */
+static CAVRError scan_field(const char *path, char *line, char *colon, HeaderScan *hs, DataFiles *df, char *msg,
+                            size_t msgSize) {
+  char *b = line, *e = colon;
+  while (*b == ' ' || *b == '\t') ++b;
+  while (e > b && (e[-1] == ' ' || e[-1] == '\t')) --e;
+  size_t n = (size_t)(e - b);
+  CAVRError code = check_field_order(path, b, n, hs->seenDim, hs->seenSpace, msg, msgSize);
+  if (code != CAVR_ERROR_NONE) return code;
+  hs->seenDim |= n == 9 && !strncasecmp(b, "dimension", 9) && colon[1] != '=';
+  hs->seenSpace |= ((n == 5 && !strncasecmp(b, "space", 5)) || (n == 15 && !strncasecmp(b, "space dimension", 15))) &&
+                   colon[1] != '=';
+  if (!((n == 9 && !strncasecmp(b, "data file", 9)) || (n == 8 && !strncasecmp(b, "datafile", 8)))) return code;
+  if (colon[1] == '=') return code; /* a key/value pair "data file:=...", not the field */
+  if (!hs->seenDim) { /* teem's parser would leak here, as above */
+    snprintf(msg, msgSize, "%s: field 'data file' comes before 'dimension'", path);
+    return CAVR_ERROR_FILE_FORMAT;
+  }
+  return scan_data_file_field(path, colon + 1, &hs->list, df, msg, msgSize);
+}
+
+/* Read the header: check the magic, find the data files, measure them. headerLen receives the bytes before
+   attached data (the header and its blank line); df stays empty for attached data. */
+static CAVRError scan_header(const char *path, long long fileSize, size_t *headerLen, DataFiles *df, char *msg,
+                             size_t msgSize) {
+  char *buf;
+  size_t got, cap, eol;
+  CAVRError code = read_head(path, fileSize, &buf, &got, &cap, msg, msgSize);
+  if (code != CAVR_ERROR_NONE) return code;
+  code = check_magic(path, buf, got, &eol, msg, msgSize);
+  if (code != CAVR_ERROR_NONE) {
+    free(buf);
+    return code;
   }
   *headerLen = 0;
   char *line = buf + eol + 1;
-  int list = 0, seenDim = 0, seenSpace = 0;
+  HeaderScan hs = {0, 0, 0};
   while (code == CAVR_ERROR_NONE && line < buf + got) {
     const char *nl = memchr(line, '\n', (size_t)(buf + got - line));
     size_t len = nl ? (size_t)(nl - line) : (size_t)(buf + got - line);
@@ -200,97 +320,14 @@ static CAVRError scan_header(const char *path, long long fileSize, size_t *heade
     int blank = len == 0 || (len == 1 && line[0] == '\r');
     len = strlen(line);
     if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';
-    if (list) { /* LIST: every further line names a data file (NRRD0006: "name [byte skip]") */
-      char name[4096];
-      int used = 0;
-      if (len > 0 && sscanf(line, "%4095s%n", name, &used) == 1) {
-        /* Anything after the name must be one integer: teem's error message for an unparsable byte skip reads past
-           the line's buffer when the line is the file's last and has no newline (teem 1.12, found by fuzz_nrrd). */
-        const char *p = line + used;
-        while (*p == ' ' || *p == '\t') ++p;
-        if (*p) {
-          char *end;
-          (void)strtoll(p, &end, 10);
-          const char *digitsEnd = end;
-          while (*end == ' ' || *end == '\t') ++end;
-          if (digitsEnd == p || *end) {
-            snprintf(msg, msgSize,
-                     "%s: LIST line for '%.200s': what follows the file name must be a byte skip (an integer)", path,
-                     name);
-            code = CAVR_ERROR_FILE_FORMAT;
-            break;
-          }
-        }
-        code = add_file(df, path, name, msg, msgSize);
-      }
-      line = next;
-      continue;
-    }
-    if (blank) { /* the blank line: attached data follows */
+    if (hs.list) { /* LIST: every further line names a data file (NRRD0006: "name [byte skip]") */
+      code = scan_list_line(path, line, len, df, msg, msgSize);
+    } else if (blank) { /* the blank line: attached data follows */
       *headerLen = (size_t)(next - buf);
       break;
-    }
-    char *colon = line[0] == '#' ? NULL : strchr(line, ':');
-    if (colon) {
-      char *b = line, *e = colon;
-      while (*b == ' ' || *b == '\t') ++b;
-      while (e > b && (e[-1] == ' ' || e[-1] == '\t')) --e;
-      size_t n = (size_t)(e - b);
-      /* teem's parsers of per-axis and space fields return without freeing their scratch strings when the
-         dimension (or space) is not yet known: refuse that order here (the format requires it anyway). */
-      static const char *perAxis[] = {"sizes", "spacings", "thicknesses", "axis mins", "axismins", "axis maxs",
-                                      "axismaxs", "centers", "centerings", "kinds", "labels", "units"};
-      static const char *perSpace[] = {"space directions", "space units", "space origin", "measurement frame"};
-      for (size_t k = 0; k < sizeof perAxis / sizeof *perAxis && code == CAVR_ERROR_NONE; ++k)
-        if (n == strlen(perAxis[k]) && !strncasecmp(b, perAxis[k], n) && !seenDim) {
-          snprintf(msg, msgSize, "%s: field '%s' comes before 'dimension'", path, perAxis[k]);
-          code = CAVR_ERROR_FILE_FORMAT;
-        }
-      for (size_t k = 0; k < sizeof perSpace / sizeof *perSpace && code == CAVR_ERROR_NONE; ++k)
-        if (n == strlen(perSpace[k]) && !strncasecmp(b, perSpace[k], n) && (!seenDim || !seenSpace)) {
-          snprintf(msg, msgSize, "%s: field '%s' comes before 'dimension' and 'space' (or 'space dimension')", path,
-                   perSpace[k]);
-          code = CAVR_ERROR_FILE_FORMAT;
-        }
-      if (code != CAVR_ERROR_NONE) break;
-      seenDim |= n == 9 && !strncasecmp(b, "dimension", 9) && colon[1] != '=';
-      seenSpace |= ((n == 5 && !strncasecmp(b, "space", 5)) || (n == 15 && !strncasecmp(b, "space dimension", 15))) &&
-                   colon[1] != '=';
-      if ((n == 9 && !strncasecmp(b, "data file", 9)) || (n == 8 && !strncasecmp(b, "datafile", 8))) {
-        char *v = colon + 1;
-        if (*v == '=') { /* a key/value pair "data file:=...", not the field */
-          line = next;
-          continue;
-        }
-        if (!seenDim) { /* teem's parser would leak here, as above */
-          snprintf(msg, msgSize, "%s: field 'data file' comes before 'dimension'", path);
-          code = CAVR_ERROR_FILE_FORMAT;
-          break;
-        }
-        while (*v == ' ' || *v == '\t') ++v;
-        char *ve = v + strlen(v);
-        while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) *--ve = '\0';
-        char fmt[4096];
-        int lo, hi, step, dim, nf = sscanf(v, "%4095s %d %d %d %d", fmt, &lo, &hi, &step, &dim);
-        if (!strncmp(v, "LIST", 4) && (v[4] == '\0' || v[4] == ' ' || v[4] == '\t')) {
-          list = 1;
-        } else if (nf >= 4) { /* "format min max step [dim]": numbered data files */
-          if (!int_format(fmt) || step == 0 || (step > 0 ? lo > hi : lo < hi)) {
-            snprintf(msg, msgSize, "%s: data file '%s': expected 'FORMAT MIN MAX STEP' with one %%d in FORMAT", path, v);
-            code = CAVR_ERROR_FILE_FORMAT;
-          }
-          for (long long i = lo; code == CAVR_ERROR_NONE && (step > 0 ? i <= hi : i >= hi); i += step) {
-            char name[4096 + 16];
-            snprintf(name, sizeof name, fmt, (int)i);
-            code = add_file(df, path, name, msg, msgSize);
-          }
-        } else if (nf == 1 && !strchr(v, ' ') && !strchr(v, '\t')) {
-          code = add_file(df, path, v, msg, msgSize);
-        } else {
-          snprintf(msg, msgSize, "%s: cannot read the data file field '%s'", path, v);
-          code = CAVR_ERROR_FILE_FORMAT;
-        }
-      }
+    } else {
+      char *colon = line[0] == '#' ? NULL : strchr(line, ':');
+      if (colon) code = scan_field(path, line, colon, &hs, df, msg, msgSize);
     }
     line = next;
   }
