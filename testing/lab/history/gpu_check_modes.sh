@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# One full GPU check-and-benchmark pass, for one `device` call (H100/H200, nvcc + cmake, no ParaView):
-# build, run the C and GPU tests, compute-sanitizer memcheck and racecheck, then cavr-bench and its plots.
-# Needs .devdata/ct_shoulder_512x512x450_uint8.raw.gz (carried). Results under $OUT (or ./gpu-out).
+# The one-off measurement modes of the dated benchmark log (docs/history/benchmarks-2026-11.md, where it is quoted as
+# testing/gpu_check.sh MODE; docs/benchmarks.md cites its modes): each mode builds what it needs on the GPU machine
+# (H100/H200, nvcc + cmake, no ParaView) and repeats one run of that log. Run from the repository root:
+#   bash testing/lab/history/gpu_check_modes.sh MODE
+# The device check (build, GPU tests, sanitizers, benchmark) is testing/lab/device_check.sh, over ctest labels; the
+# modes `tests` and `all` below are its older form, kept so that the log's commands still run as quoted.
+# Needs .devdata/ct_shoulder_512x512x450_uint8.raw.gz (carried) for the benchmark modes. Results under $OUT (or ./gpu-out).
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
