@@ -41,7 +41,8 @@
 #include "compressive.h" /* cavr_refine_allow_hint */
 #include "objects.h"     /* the frame buffer's sampling mask */
 
-#define DIE(...) (fprintf(stderr, "cavr-compressive-bench: " __VA_ARGS__), fprintf(stderr, "\n"), exit(1))
+#define BENCH_NAME "cavr-compressive-bench"
+#include "bench_util.h" /* DIE, bench_cmp_double */
 
 typedef struct Bench {
   CAVRDevice dev;
@@ -60,11 +61,6 @@ static void check(Bench *b, CAVRError e, const char *what) {
   const char *m = "";
   cavrGetDeviceError(b->dev, &m);
   DIE("%s: %s: %s", what, cavrGetErrorString(e), m);
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
 }
 
 static double psnr(const float *a, const float *b, size_t px) {
@@ -118,7 +114,7 @@ static double timed(Bench *b, CAVRRenderStats *st, int hostCopy) {
     check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, st), "cavrRender");
     t[i] = st->milliseconds;
   }
-  qsort(t, (size_t)r, sizeof(double), cmp);
+  qsort(t, (size_t)r, sizeof(double), bench_cmp_double);
   return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
 }
 
@@ -145,9 +141,9 @@ static double paired(Bench *b, CAVRRenderStats *st, double *frameMs, double *ful
     const double c2 = cpu_ms();
     f[i] = cpuClock ? c1 - c0 : fs.milliseconds, t[i] = cpuClock ? c2 - c1 : st->milliseconds, q[i] = t[i] / f[i];
   }
-  qsort(t, (size_t)r, sizeof(double), cmp);
-  qsort(f, (size_t)r, sizeof(double), cmp);
-  qsort(q, (size_t)r, sizeof(double), cmp);
+  qsort(t, (size_t)r, sizeof(double), bench_cmp_double);
+  qsort(f, (size_t)r, sizeof(double), bench_cmp_double);
+  qsort(q, (size_t)r, sizeof(double), bench_cmp_double);
   *frameMs = r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
   *fullMs = r % 2 ? f[r / 2] : 0.5 * (f[r / 2 - 1] + f[r / 2]);
   return r % 2 ? q[r / 2] : 0.5 * (q[r / 2 - 1] + q[r / 2]);
@@ -446,7 +442,7 @@ int main(int argc, char **argv) {
             check(&b, cavrRender(b.fb, b.vol, b.tf, b.cam, b.set, &st), "cavrRender");
             t[i] = st.solveMilliseconds;
           }
-          qsort(t, (size_t)r, sizeof(double), cmp);
+          qsort(t, (size_t)r, sizeof(double), bench_cmp_double);
           row(&b, sizes[k], 0, frac, m ? "local" : "global", 0.0, 0.0, (unsigned long long)st.raysCast, st.iterations,
               st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0, 0.0, 0.0);
         }
