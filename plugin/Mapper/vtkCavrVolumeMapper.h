@@ -110,7 +110,7 @@ public:
 
   ///@{
   /**
-   * Expensive-ray options (issue 12). CubicInterpolation (default off): the cubic B-spline filter (Sigg and
+   * Expensive-ray options. CubicInterpolation (default off): the cubic B-spline filter (Sigg and
    * Hadwiger 2005; cavrSetRenderInterpolation, CAVR_INTERPOLATION_CUBIC) instead of the volume property's
    * linear interpolation (vtkVolumeProperty offers only nearest and linear; nearest stays nearest).
    * Supersampling: rays per pixel, 1 (default), 4 (2x2 sub-pixel), 5 (4 + the centre, the thesis's pattern),
@@ -196,7 +196,7 @@ public:
 
   ///@{
   /**
-   * Maximum and minimum intensity under MPI (issue 15 item 7). When on and the blend mode is one of them, the
+   * Maximum and minimum intensity under MPI. When on and the blend mode is one of them, the
    * mapper also writes each pixel's maximum (minimum) scalar into the window's depth buffer: window depth
    * 0.75 - 0.5 u for the maximum, 0.25 + 0.5 u for the minimum, u the scalar's place in the transfer function's
    * range (clamped to [0, 1]); a pixel whose ray misses the volume keeps its depth. Z-buffer compositing of the

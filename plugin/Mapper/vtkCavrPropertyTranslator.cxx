@@ -1,0 +1,378 @@
+// vtkCavrPropertyTranslator: vtkCavrVolumeMapper's scene as cavr objects (see the header).
+#include "vtkCavrPropertyTranslator.h"
+
+#include "vtkCavrDeviceError.h"
+#include "vtkCavrVolumeMapper.h"
+
+#include "vtkCamera.h"
+#include "vtkColorTransferFunction.h"
+#include "vtkContourValues.h"
+#include "vtkLight.h"
+#include "vtkLightCollection.h"
+#include "vtkMatrix4x4.h"
+#include "vtkNew.h"
+#include "vtkPiecewiseFunction.h"
+#include "vtkPlane.h"
+#include "vtkRenderWindow.h"
+#include "vtkRenderer.h"
+#include "vtkVolume.h"
+#include "vtkVolumeProperty.h"
+
+#include <algorithm>
+#include <ios>
+
+namespace
+{
+// The renderer's lights that are on, for cavrSetRenderLights (at most CAVR_MAX_LIGHTS; later ones are dropped
+// with the count of them in *dropped): headlights and camera lights (ParaView's light kit) in their own frames,
+// scene lights moved from world to the volume's data space (the inverse of the volume's matrix), as
+// vtkEncodedGradientShader takes them. With no light on, one light of intensity 0, as VTK's ray casters add then
+// (ambient 0: a black volume).
+int GatherLights(vtkRenderer* ren, vtkVolume* vol, CAVRLight* out, int* dropped)
+{
+  int n = 0;
+  *dropped = 0;
+  vtkNew<vtkMatrix4x4> worldToData;
+  vtkMatrix4x4::Invert(vol->GetMatrix(), worldToData);
+  vtkLightCollection* lights = ren->GetLights();
+  vtkCollectionSimpleIterator it;
+  lights->InitTraversal(it);
+  while (vtkLight* light = lights->GetNextLight(it))
+  {
+    if (!light->GetSwitch())
+    {
+      continue;
+    }
+    if (n == CAVR_MAX_LIGHTS)
+    {
+      ++*dropped;
+      continue;
+    }
+    CAVRLight& l = out[n++];
+    l.kind = light->LightTypeIsHeadlight() ? CAVR_LIGHT_HEADLIGHT
+      : light->LightTypeIsCameraLight()    ? CAVR_LIGHT_CAMERA
+                                           : CAVR_LIGHT_SCENE;
+    l.positional = light->GetPositional();
+    light->GetPosition(l.position);
+    light->GetFocalPoint(l.focalPoint);
+    if (l.kind == CAVR_LIGHT_SCENE)
+    {
+      double p[4] = { l.position[0], l.position[1], l.position[2], 1.0 };
+      double f[4] = { l.focalPoint[0], l.focalPoint[1], l.focalPoint[2], 1.0 };
+      worldToData->MultiplyPoint(p, p);
+      worldToData->MultiplyPoint(f, f);
+      for (int a = 0; a < 3; ++a)
+      {
+        l.position[a] = p[a] / p[3];
+        l.focalPoint[a] = f[a] / f[3];
+      }
+    }
+    light->GetAmbientColor(l.ambientColor);
+    light->GetDiffuseColor(l.diffuseColor);
+    light->GetSpecularColor(l.specularColor);
+    l.intensity = std::max(0.0, light->GetIntensity());
+  }
+  if (n == 0)
+  {
+    out[0] = CAVRLight{ CAVR_LIGHT_HEADLIGHT, 0, { 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, 0.0 };
+    n = 1;
+  }
+  return n;
+}
+
+// VTK matrices are row-major (Element[row][col]); cavr takes column-major.
+void ToColumnMajor(vtkMatrix4x4* m, double out[16])
+{
+  for (int r = 0; r < 4; ++r)
+  {
+    for (int c = 0; c < 4; ++c)
+    {
+      out[c * 4 + r] = m->GetElement(r, c);
+    }
+  }
+}
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
+  vtkVolumeProperty* property, CAVRTransferFunction function)
+{
+  vtkColorTransferFunction* ctf = property->GetRGBTransferFunction(0);
+  vtkPiecewiseFunction* otf = property->GetScalarOpacity(0);
+  vtkMTimeType tableTime = std::max(ctf->GetMTime(), otf->GetMTime());
+  if (tableTime == this->TableTime)
+  {
+    return CAVR_ERROR_NONE;
+  }
+  double range[2], orange[2];
+  ctf->GetRange(range);
+  otf->GetRange(orange);
+  if (orange[0] < orange[1])
+  {
+    range[0] = range[0] < range[1] ? std::min(range[0], orange[0]) : orange[0];
+    range[1] = range[0] < range[1] ? std::max(range[1], orange[1]) : orange[1];
+  }
+  if (!(range[0] < range[1]))
+  {
+    range[0] -= 0.5;
+    range[1] += 0.5;
+  }
+  std::vector<float> rgb(3 * TableSize), alpha(TableSize);
+  ctf->GetTable(range[0], range[1], TableSize, rgb.data());
+  otf->GetTable(range[0], range[1], TableSize, alpha.data());
+  this->Table.resize(4 * TableSize);
+  for (int i = 0; i < TableSize; ++i)
+  {
+    for (int c = 0; c < 3; ++c)
+    {
+      this->Table[4 * i + c] = std::min(std::max(rgb[3 * i + c], 0.0f), 1.0f);
+    }
+    this->Table[4 * i + 3] = std::min(std::max(alpha[i], 0.0f), 1.0f);
+  }
+  this->TableRange[0] = range[0];
+  this->TableRange[1] = range[1];
+  CAVRError e = cavrSetTransferFunctionTable(function, this->Table.data(), TableSize, range[0], range[1]);
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = cavrCommitTransferFunction(function);
+  }
+  if (e != CAVR_ERROR_NONE)
+  {
+    return e;
+  }
+  this->TableTime = tableTime;
+  return CAVR_ERROR_NONE;
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateRamp(CAVRTransferFunction ramp)
+{
+  if (this->ValueRange[0] == this->TableRange[0] && this->ValueRange[1] == this->TableRange[1])
+  {
+    return CAVR_ERROR_NONE;
+  }
+  std::vector<float> table(4 * TableSize);
+  for (int i = 0; i < TableSize; ++i)
+  {
+    const float u = static_cast<float>(i) / (TableSize - 1);
+    table[4 * i] = table[4 * i + 1] = table[4 * i + 2] = u;
+    table[4 * i + 3] = 1.0f;
+  }
+  CAVRError e = cavrSetTransferFunctionTable(ramp, table.data(), TableSize, this->TableRange[0], this->TableRange[1]);
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = cavrCommitTransferFunction(ramp);
+  }
+  if (e != CAVR_ERROR_NONE)
+  {
+    return e;
+  }
+  std::copy(this->TableRange, this->TableRange + 2, this->ValueRange);
+  return CAVR_ERROR_NONE;
+}
+
+//------------------------------------------------------------------------------
+CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* mapper, vtkRenderer* ren,
+  vtkVolume* vol, CAVRDevice device, CAVRRenderSettings settings, std::string* problem)
+{
+  vtkVolumeProperty* prop = vol->GetProperty();
+  double unit = prop->GetScalarOpacityUnitDistance(0);
+  cavrSetRenderSampleDistance(settings, mapper->GetSampleDistance());
+  cavrSetRenderEarlyTermination(settings, mapper->GetEarlyRayTermination());
+  cavrSetRenderOpacityCorrection(settings, 1, unit > 0.0 ? unit : 1.0);
+  const CAVRBlendMode blend = this->BlendMode(mapper, vol, settings);
+  cavrSetRenderBlendMode(settings, blend);
+  cavrSetRenderInterpolation(settings,
+    prop->GetInterpolationType() == VTK_NEAREST_INTERPOLATION ? CAVR_INTERPOLATION_NEAREST
+      : mapper->GetCubicInterpolation()                       ? CAVR_INTERPOLATION_CUBIC
+                                                              : CAVR_INTERPOLATION_TRILINEAR);
+  const int supersampling = mapper->GetSupersampling();
+  if (cavrSetRenderSupersampling(settings, supersampling) != CAVR_ERROR_NONE)
+  {
+    if (this->SupersamplingWarned != supersampling)
+    {
+      vtkWarningWithObjectMacro(mapper, << "cavr Volume: super-sampling with " << supersampling
+                                        << " rays per pixel is not supported (1, 4, 5, 9 or 16); rendering with 1");
+      this->SupersamplingWarned = supersampling;
+    }
+    cavrSetRenderSupersampling(settings, 1);
+  }
+  cavrSetRenderShading(settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
+    std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
+    std::max(1e-3, prop->GetSpecularPower(0)));
+  this->Lights(mapper, ren, vol, settings);
+  const int strategy = mapper->GetStrategy();
+  cavrSetRenderStrategy(
+    settings, static_cast<CAVRStrategy>(strategy), strategy == 1 ? CAVR_SHAPING_ALL : 0u, strategy == 2);
+  // Compressive rendering for every render, or only for interactive ones (the window's desired update rate at or
+  // above InteractiveUpdateRate, as vtkSmartVolumeMapper decides).
+  const bool interactive = ren->GetRenderWindow() &&
+    ren->GetRenderWindow()->GetDesiredUpdateRate() >= mapper->GetInteractiveUpdateRate();
+  const double fraction =
+    (mapper->GetCompressiveWhileInteracting() && !interactive) ? 1.0 : mapper->GetSampleFraction();
+  cavrSetRenderCompressive(settings, fraction,
+    mapper->GetReconstruction() == 0 ? CAVR_RECONSTRUCTION_GLOBAL : CAVR_RECONSTRUCTION_LOCAL,
+    mapper->GetReconstruction() == 2);
+  this->Cropping(mapper, device, settings, problem);
+  cavrCommitRenderSettings(settings);
+  return blend;
+}
+
+//------------------------------------------------------------------------------
+CAVRBlendMode vtkCavrPropertyTranslator::BlendMode(
+  vtkCavrVolumeMapper* mapper, vtkVolume* vol, CAVRRenderSettings settings)
+{
+  // ParaView's own Blend Mode "Isosurface" (vtkVolumeMapper::ISOSURFACE_BLEND) with the volume property's
+  // "Isosurface Values" selects cavr's isosurface mode (the first CAVR_MAX_ISO_VALUES values); ParaView's Blend Mode
+  // "Slice" (SLICE_BLEND) with the volume property's slice plane selects cavr's slice mode; otherwise cavr's own
+  // blend mode property applies.
+  vtkContourValues* isoValues = vol->GetProperty()->GetIsoSurfaceValues();
+  if (mapper->GetBlendMode() == vtkVolumeMapper::ISOSURFACE_BLEND && isoValues &&
+    isoValues->GetNumberOfContours() > 0)
+  {
+    double values[CAVR_MAX_ISO_VALUES];
+    const int n = std::min(isoValues->GetNumberOfContours(), CAVR_MAX_ISO_VALUES);
+    for (int i = 0; i < n; ++i)
+    {
+      values[i] = isoValues->GetValue(i);
+    }
+    if (cavrSetRenderIsoValues(settings, n, values) == CAVR_ERROR_NONE)
+    {
+      return CAVR_BLEND_ISOSURFACE;
+    }
+  }
+  else if (mapper->GetBlendMode() == vtkVolumeMapper::SLICE_BLEND && this->SlicePlane(mapper, vol, settings))
+  {
+    return CAVR_BLEND_SLICE;
+  }
+  return static_cast<CAVRBlendMode>(mapper->GetCavrBlendMode());
+}
+
+//------------------------------------------------------------------------------
+bool vtkCavrPropertyTranslator::SlicePlane(vtkCavrVolumeMapper* mapper, vtkVolume* vol, CAVRRenderSettings settings)
+{
+  // The slice function, a vtkPlane in world coordinates, as VTK's GPU ray caster draws it: the plane goes into the
+  // volume's own coordinates (cavr's world: the camera carries the volume's matrix M), origin M^-1 o, normal M^T n.
+  vtkVolumeProperty* prop = vol->GetProperty();
+  vtkPlane* plane = vtkPlane::SafeDownCast(prop->GetSliceFunction());
+  if (plane)
+  {
+    double o[4] = { 0, 0, 0, 1 }, n[3], origin[4], normal[3];
+    plane->GetOrigin(o);
+    plane->GetNormal(n);
+    vtkNew<vtkMatrix4x4> inverse;
+    vtkMatrix4x4::Invert(vol->GetMatrix(), inverse);
+    inverse->MultiplyPoint(o, origin);
+    const double* m = vol->GetMatrix()->GetData(); // row-major
+    for (int a = 0; a < 3; ++a)
+    {
+      normal[a] = m[a] * n[0] + m[4 + a] * n[1] + m[8 + a] * n[2];
+    }
+    if (origin[3] != 0.0)
+    {
+      for (int a = 0; a < 3; ++a)
+      {
+        origin[a] /= origin[3];
+      }
+    }
+    if (cavrSetRenderSlicePlane(settings, origin, normal) == CAVR_ERROR_NONE)
+    {
+      this->SliceWarning.clear();
+      return true;
+    }
+  }
+  const std::string what = plane ? "a plane without a usable normal"
+    : prop->GetSliceFunction()   ? prop->GetSliceFunction()->GetClassName()
+                                 : "no slice function";
+  if (what != this->SliceWarning)
+  {
+    vtkWarningWithObjectMacro(mapper,
+      << "cavr Volume: Blend Mode Slice needs a plane (vtkPlane) as the volume property's slice function, got "
+      << what << "; rendering with the cavr Blend Mode instead");
+    this->SliceWarning = what;
+  }
+  return false;
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrPropertyTranslator::Lights(
+  vtkCavrVolumeMapper* mapper, vtkRenderer* ren, vtkVolume* vol, CAVRRenderSettings settings)
+{
+  // The view's lights (VTK's ray casters' model; docs/user-guide.md, "Lighting").
+  CAVRLight lights[CAVR_MAX_LIGHTS];
+  int dropped = 0;
+  const int count = GatherLights(ren, vol, lights, &dropped);
+  if (dropped && !this->LightsWarned)
+  {
+    vtkWarningWithObjectMacro(mapper, << "cavr Volume: " << dropped << " light(s) beyond the first "
+                                      << CAVR_MAX_LIGHTS << " are not used");
+    this->LightsWarned = true;
+  }
+  if (cavrSetRenderLights(settings, count, lights, ren->GetTwoSidedLighting()) != CAVR_ERROR_NONE)
+  {
+    cavrSetRenderLights(settings, 0, nullptr, 1); // an odd light (NaN, no direction): the headlight
+  }
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrPropertyTranslator::Cropping(
+  vtkCavrVolumeMapper* mapper, CAVRDevice device, CAVRRenderSettings settings, std::string* problem)
+{
+  // Cropping as VTK's ray-cast mappers do it (the representation's Use Cropping, Cropping Origin and Scale arrive as
+  // vtkVolumeMapper's Cropping and CroppingRegionPlanes, in the volume's coordinates): the default flags keep the one
+  // sub-volume between the planes; other region flags are not supported.
+  problem->clear();
+  if (!mapper->GetCropping())
+  {
+    cavrSetRenderCropBox(settings, nullptr);
+    return;
+  }
+  const int flags = mapper->GetCroppingRegionFlags();
+  if (flags != VTK_CROP_SUBVOLUME && !this->CropFlagsWarned)
+  {
+    vtkWarningWithObjectMacro(mapper, << "cavr Volume: cropping region flags 0x" << std::hex << flags << std::dec
+                                      << " are not supported; cropping to the sub-volume between the planes (0x2000)");
+    this->CropFlagsWarned = true;
+  }
+  double box[6];
+  const double* planes = mapper->GetCroppingRegionPlanes();
+  std::copy(planes, planes + 6, box);
+  for (int a = 0; a < 3; ++a)
+  {
+    if (box[2 * a] > box[2 * a + 1])
+    {
+      std::swap(box[2 * a], box[2 * a + 1]);
+    }
+  }
+  if (cavrSetRenderCropBox(settings, box) != CAVR_ERROR_NONE)
+  {
+    *problem = "cropping planes " + std::to_string(box[0]) + " ... " + std::to_string(box[5]) +
+      " are not numbers: " + vtkCavrDeviceError(device, CAVR_ERROR_INVALID_ARGUMENT);
+    cavrSetRenderCropBox(settings, nullptr);
+  }
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateCamera(vtkRenderer* ren, vtkVolume* vol, CAVRCamera camera)
+{
+  vtkCamera* cam = ren->GetActiveCamera();
+  vtkNew<vtkMatrix4x4> modelView;
+  vtkMatrix4x4::Multiply4x4(cam->GetModelViewTransformMatrix(), vol->GetMatrix(), modelView);
+  vtkMatrix4x4* projection = cam->GetProjectionTransformMatrix(ren->GetTiledAspectRatio(), -1, 1);
+  double view[16], proj[16];
+  ToColumnMajor(modelView, view);
+  ToColumnMajor(projection, proj);
+  CAVRError e = cavrSetCameraMatrices(camera, view, proj);
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = cavrCommitCamera(camera);
+  }
+  return e;
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrPropertyTranslator::Reset()
+{
+  this->TableTime = 0;
+  this->ValueRange[0] = this->ValueRange[1] = 0.0;
+}
