@@ -172,7 +172,7 @@ typedef enum CAVRProjection {
     Never NULL (a static string); thread safe. */
 CAVR_API const char *cavrGetErrorString(CAVRError code);
 
-/** Library version as a number (major*10000 + minor*100 + patch), same as CAVR_VERSION. */
+/** Library version as a number (major*10000 + minor*100 + patch), same as CAVR_VERSION. Cannot fail; thread safe. */
 CAVR_API int cavrGetVersion(void);
 
 #ifdef __cplusplus

@@ -52,7 +52,8 @@ CAVR_API CAVRError cavrLoadNrrd(const char *path, CAVRVolumeFile *out, char *msg
 CAVR_API CAVRError cavrLoadRaw(const char *path, CAVRScalarType type, const int dims[3], const double spacing[3],
                                CAVRVolumeFile *out, char *msg, size_t msgSize);
 
-/** Free what a load allocated; safe on a zeroed or already freed struct. */
+/** Free what a load allocated (data NULL, bytes 0; dims, spacing and origin kept); safe on NULL, a zeroed or an
+    already freed struct. Cannot fail. */
 CAVR_API void cavrFreeVolumeFile(CAVRVolumeFile *file);
 
 /**

@@ -101,9 +101,10 @@ CAVR_API CAVRError cavrGetVolumeCommitStats(CAVRVolume volume, CAVRVolumeCommitS
 /** Range {min, max} of the committed scalar values, in the original (unconverted) units. Errors (also for the
     two below): CAVR_ERROR_INVALID_ARGUMENT (NULL), CAVR_ERROR_NOT_COMMITTED (never committed). */
 CAVR_API CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]);
-/** Committed dimensions {Nx, Ny, Nz} in voxels. */
+/** Committed dimensions {Nx, Ny, Nz} in voxels. Errors: as cavrGetVolumeRange. */
 CAVR_API CAVRError cavrGetVolumeDims(CAVRVolume volume, int dims[3]);
-/** World-space bounds of what is rendered (the render extent): {xmin, xmax, ymin, ymax, zmin, zmax}, world units. */
+/** World-space bounds of what is rendered (the render extent): {xmin, xmax, ymin, ymax, zmin, zmax}, world units.
+    Errors: as cavrGetVolumeRange. */
 CAVR_API CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]);
 
 #ifdef __cplusplus
