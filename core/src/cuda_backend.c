@@ -1,6 +1,7 @@
 /*
- * cuda_backend.c - the CUDA back end's host side: rendering policy per frame (strategy, thread-block shape
- * from the view, in-place rotation with hysteresis), tables, and calls into kernels/ (which only execute).
+ * cuda_backend.c - the CUDA back end's host side: executes the frame's plan (view_policy.c: strategy, thread-block
+ * shape, in-place rotation, isosurface method), keeps AUTO's measured tables, and calls into kernels/ (which only
+ * execute).
  * Built only with CUDA; without it cavr_cuda_backend() answers "not built".
  */
 #define _DEFAULT_SOURCE 1 /* mkdir, getpid */
@@ -21,18 +22,12 @@
 #include "reconstruct.h"
 #include "view_policy.h"
 
-/**
- * What AUTO uses: per view, the rotation state and thread-block shape that a table measured on this GPU for the
+/*
+ * AUTO's table: per view, the rotation state and thread-block shape that a table measured on this GPU for the
  * volume's storage type prices cheapest (gpu_tune.h; made by a calibration run at the first AUTO render of that
- * storage type and cached on disk). Without a table (calibration switched off with CAVR_TUNE=0, or it failed):
- * 16x16 blocks on the volume as uploaded, what measured best with the ray-casting kernel before the lean loop
- * (docs/benchmarks.md, 2026-11-22), said once through the error callback.
+ * storage type and cached on disk; view_policy.c decides from it). Without a table (calibration switched off with
+ * CAVR_TUNE=0, or it failed): 16x16 blocks on the volume as uploaded, said once through the error callback.
  */
-#define CAVR_AUTO_SHAPING 0u
-/** Hysteresis of the rotation decision, degrees (SHAPED with rotation). */
-#define CAVR_ROTATION_HYSTERESIS 5.0
-/** AUTO keeps the current rotation state unless another is cheaper by more than this fraction. */
-#define CAVR_AUTO_ROTATION_MARGIN 0.05
 
 /** The back end's device data: the GPU context and AUTO's tables, one per storage type. */
 typedef struct CudaDevice {
@@ -57,14 +52,7 @@ typedef struct CudaVolume {
   int storage;
   int cube;               /* side of the array when it is a cube (rotated in place if a multiple of 64), else 0 */
   int noRotate;           /* a rotation by copy did not fit (memory or the 3-D texture limit): render unrotated */
-  float seen[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /* AUTO: kernel ns per sample observed on this volume per stored
-                                                     class and shape (running mean of two), 0 = not yet */
-  float seenState[CAVR_TUNE_CLASSES][3];           /* AUTO: the same per class of the view as uploaded (x along the
-                                                     rays) and rotation state */
-  float seenIso[CAVR_TUNE_CLASSES][2];             /* AUTO isosurfaces: least kernel ns per ray observed on this
-                                                     volume per stored class, one thread per ray [0] and warp
-                                                     marching [1] */
-  unsigned char seenIsoCount[CAVR_TUNE_CLASSES][2]; /* and how many frames measured it (saturating) */
+  CAVRPlanHistory history; /* the policy's record of what plans cost on this volume (view_policy.h) */
   int rotation;           /* CAVR_ROT_* state of the array on the GPU */
   uint8_t *cells;         /* macro-cell visibility for (tfKey, tfVersion) */
   size_t cellCount;
@@ -577,6 +565,48 @@ static CAVRError cuda_memory_info(CAVRDevice dev, size_t *freeBytes, size_t *tot
   return CAVR_ERROR_NONE;
 }
 
+/*
+ * Turn the volume on the GPU from its state cv->rotation into `want` (CAVR_ROT_*, the plan's). Out of device memory
+ * (or CAVR_CUDA_VOLUME_LIMIT) and beyond the GPU's 3-D texture size are not errors: the volume stays unrotated from
+ * then on (cv->noRotate), said once through the callback. Adds the turns' time to stats->rotationMilliseconds.
+ */
+static CAVRError rotate_volume(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, int want, CAVRRenderStats *stats) {
+  CAVRGpuContext *ctx = context(dev);
+  char msg[400];
+  msg[0] = '\0';
+  /* A cube whose side is a multiple of 64 turns in place (Misaki 2017); any other array by a copy into an array
+     of the permuted extent (both exist during the copy). */
+  float ms = 0.0f, ms2 = 0.0f;
+  int code = 0;
+  const int byCopy = !(cv->cube > 0 && cv->cube % 64 == 0);
+  int turns = 0;
+  if (cv->rotation != CAVR_ROT_NONE) {
+    code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, &ms, msg, sizeof msg);
+    if (!code) cv->rotation = CAVR_ROT_NONE, ++turns;
+  }
+  if (!code && want != CAVR_ROT_NONE) {
+    code = over_limit(dev, 2.0 * (double)cavr_cuda_volume_bytes(cv->gpu)) && !(cv->cube > 0 && cv->cube % 64 == 0)
+               ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
+               : cavr_cuda_volume_rotate(ctx, cv->gpu, want, +1, &ms2, msg, sizeof msg);
+    if (!code) cv->rotation = want, ++turns;
+  }
+  if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
+    /* Not an error: the frame renders unrotated. Said once, with the code, like the CPU fallback. */
+    cv->noRotate = 1;
+    char text[700];
+    snprintf(text, sizeof text, "cavrRender: rotating the volume needs a second copy of it on the GPU, which %s; "
+             "rendering without rotation (%s)", code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size"
+             : "does not fit in GPU memory", !msg[0] ? "CAVR_CUDA_VOLUME_LIMIT" : msg);
+    if (dev->callback) dev->callback(dev->callbackUser, (CAVRError)code, text);
+    code = 0;
+  }
+  if (byCopy) vol->commitStats.deviceAllocations += turns; /* each turn by copy makes a new array */
+  if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
+  stats->rotationMilliseconds = ms + ms2;
+  device_stats(vol, cv);
+  return CAVR_ERROR_NONE;
+}
+
 static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
   {
     char why[256];
@@ -630,146 +660,32 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
   p.isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));
   const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
-  /* Isosurfaces and slices run kernels/iso.cu's one-thread-per-ray kernels: no block shape, no rotation of their own. */
-  const int ownKernels = iso || s->blendMode == CAVR_BLEND_SLICE;
   memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);
   memcpy(p.sliceNormal, s->sliceNormal, sizeof p.sliceNormal);
 
-  /* Policy: the view in index space (camera axes from the view matrix rows). */
-  const double *V = cam->view;
-  double dirW[3] = {-V[2], -V[6], -V[10]}, rightW[3] = {V[0], V[4], V[8]}, upW[3] = {V[1], V[5], V[9]};
+  /* Policy (view_policy.c): the plan for this view and volume, the volume turned as it says, the launch shape. */
+  CAVRRenderPlan plan;
   double dirI[3], rightI[3], upI[3];
-  for (int a = 0; a < 3; ++a) {
-    dirI[a] = dirW[a] * p.invSpacing[a];
-    rightI[a] = rightW[a] * vol->desc.spacing[a];
-    upI[a] = upW[a] * vol->desc.spacing[a];
+  cavr_plan_view_index(cam->view, vol->desc.spacing, dirI, rightI, upI);
+  const CAVRTuneTable *tuned = cavr_plan_needs_table(s, cv->noRotate) ? auto_table(dev, cv->storage) : NULL;
+  cavr_plan_frame(s, dirI, rightI, upI, tuned, cv->rotation, cv->noRotate, &cv->history, &plan);
+  if (plan.rotation != cv->rotation) {
+    CAVRError e = rotate_volume(dev, vol, cv, plan.rotation, stats);
+    if (e) return e;
   }
-  int strategy = s->strategy;
-  unsigned flags = strategy == CAVR_STRATEGY_STANDARD ? 0u
-                   : strategy == CAVR_STRATEGY_AUTO   ? CAVR_AUTO_SHAPING
-                                                      : s->shapingFlags;
-  /* AUTO: the rotation state and block shape the measured table prices cheapest for this view. */
-  const CAVRTuneTable *tuned = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !ownKernels ? auto_table(dev, cv->storage) : NULL;
-  CAVRTuneChoice choice = {CAVR_ROT_NONE, -1, 0.0f};
-  if (tuned)
-    cavr_tune_choose(tuned, dirI, rightI, upI, s->rotation && !cv->noRotate, cv->rotation,
-                     CAVR_AUTO_ROTATION_MARGIN, &choice);
-  int wantRotation = CAVR_ROT_NONE, viewClass = -1;
-  if (s->blockShape) wantRotation = CAVR_ROT_NONE; /* calibration: the volume as uploaded */
-  else if (tuned) {
-    /* The table's rotation, checked on this volume as the shapes are: where it says turn, the first frames of the
-       class run turned and unturned once each, then the state that ran cheaper per sample is kept (the table's
-       volume is small; whether a turn pays depends on the volume's size against the caches). */
-    wantRotation = choice.rotation;
-    viewClass = cavr_tune_class(dirI, rightI, upI);
-    if (wantRotation != CAVR_ROT_NONE && cv->seenState[viewClass][wantRotation] > 0.0f) {
-      const float turned = cv->seenState[viewClass][wantRotation], plain = cv->seenState[viewClass][CAVR_ROT_NONE];
-      if (plain <= 0.0f) wantRotation = CAVR_ROT_NONE; /* not tried unturned yet */
-      else if (cv->rotation == CAVR_ROT_NONE ? turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) >= plain
-                                             : turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN))
-        wantRotation = CAVR_ROT_NONE;
-    }
-  }
-  else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation)
-    wantRotation = cavr_choose_rotation(dirI, rightI, cv->rotation, CAVR_ROTATION_HYSTERESIS);
-  int isoClass = -1; /* AUTO isosurfaces: the stored class whose observed cost this frame records */
-  if (ownKernels) { /* isosurfaces and slices read the volume as it lies (iso.cu maps through the rotation) */
-    wantRotation = cv->rotation;
-    if (iso) p.isoMethod = cavr_iso_method(s->isoMethod, dirI);
-    if (iso && s->isoMethod == CAVR_ISO_AUTO && !cv->noRotate) {
-      /* Per view (Wang 2014's future work, issue 12 item 3): the method the measured table prices cheaper for the
-         view's class as stored, then checked on this volume: the first four frames of a class alternate the two
-         methods (the table's first), after that the one with the lower least cost per ray here is kept. Two frames
-         each, because a kernel's first launch in a process also pays its module loading (measured: a first
-         standard frame of 2.5x its cost made AUTO keep the slower warp marching). */
-      double d[3], r[3], u[3];
-      cavr_to_stored(dirI, cv->rotation, d);
-      cavr_to_stored(rightI, cv->rotation, r);
-      cavr_to_stored(upI, cv->rotation, u);
-      isoClass = cavr_tune_class(d, r, u);
-      const CAVRTuneTable *it = strategy == CAVR_STRATEGY_AUTO ? auto_table(dev, cv->storage) : NULL;
-      const float *seen = cv->seenIso[isoClass];
-      const unsigned char *cnt = cv->seenIsoCount[isoClass];
-      int m = cavr_tune_iso_method(it, isoClass);
-      if (cnt[m] < 2 || cnt[1 - m] < 2) m = cnt[m] <= cnt[1 - m] ? m : 1 - m;
-      else m = seen[1] < seen[0] ? 1 : 0;
-      p.isoMethod = m;
-    }
-  }
-  if (cv->noRotate) wantRotation = CAVR_ROT_NONE;
-  msg[0] = '\0';
-  if (wantRotation != cv->rotation) {
-    /* A cube whose side is a multiple of 64 turns in place (Misaki 2017); any other array by a copy into an array
-       of the permuted extent (both exist during the copy). */
-    float ms = 0.0f, ms2 = 0.0f;
-    int code = 0;
-    const int byCopy = !(cv->cube > 0 && cv->cube % 64 == 0);
-    int turns = 0;
-    if (cv->rotation != CAVR_ROT_NONE) {
-      code = cavr_cuda_volume_rotate(ctx, cv->gpu, cv->rotation, -1, &ms, msg, sizeof msg);
-      if (!code) cv->rotation = CAVR_ROT_NONE, ++turns;
-    }
-    if (!code && wantRotation != CAVR_ROT_NONE) {
-      code = over_limit(dev, 2.0 * (double)cavr_cuda_volume_bytes(cv->gpu)) && !(cv->cube > 0 && cv->cube % 64 == 0)
-                 ? CAVR_ERROR_CUDA_OUT_OF_MEMORY
-                 : cavr_cuda_volume_rotate(ctx, cv->gpu, wantRotation, +1, &ms2, msg, sizeof msg);
-      if (!code) cv->rotation = wantRotation, ++turns;
-    }
-    if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
-      /* Not an error: the frame renders unrotated. Said once, with the code, like the CPU fallback. */
-      cv->noRotate = 1;
-      char text[700];
-      snprintf(text, sizeof text, "cavrRender: rotating the volume needs a second copy of it on the GPU, which %s; "
-               "rendering without rotation (%s)", code == CAVR_ERROR_UNSUPPORTED ? "exceeds the GPU's 3-D texture size"
-               : "does not fit in GPU memory", !msg[0] ? "CAVR_CUDA_VOLUME_LIMIT" : msg);
-      if (dev->callback) dev->callback(dev->callbackUser, (CAVRError)code, text);
-      code = 0;
-    }
-    if (byCopy) vol->commitStats.deviceAllocations += turns; /* each turn by copy makes a new array */
-    if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
-    stats->rotationMilliseconds = ms + ms2;
-    device_stats(vol, cv);
-  }
+  cavr_plan_launch(dirI, rightI, upI, tuned, cv->rotation, &cv->history, &plan);
   p.rotation = cv->rotation;
   /* The rotation map's offset: the extent of the axis that becomes stored x (the cube's side for a cube). */
   p.cube = cv->rotation == CAVR_ROT_Y ? cv->dims[2] : cv->rotation == CAVR_ROT_Z ? cv->dims[1] : 0;
-  double dirS[3], rightS[3], upS[3];
-  const double ones[3] = {1.0, 1.0, 1.0};
-  cavr_to_stored(dirI, cv->rotation, dirS);
-  cavr_to_stored(rightI, cv->rotation, rightS);
-  cavr_to_stored(upI, cv->rotation, upS);
-  CAVRViewClass vc;
-  cavr_classify_view(dirS, rightS, upS, ones, flags, 512, &vc);
-  p.blockW = vc.blockW;
-  p.blockH = vc.blockH;
-  p.warpW = vc.warpW;
-  p.warpH = vc.warpH;
-  p.transposed = vc.transposed;
-  p.syncPropagation = vc.syncPropagation;
-  int shape = s->blockShape > 0 && s->blockShape <= CAVR_TUNE_SHAPES ? s->blockShape - 1 : -1;
-  int seenClass = -1; /* AUTO: the stored class whose observed cost this frame records */
-  if (tuned) {
-    /* The table's cheapest shape for the view's class as stored (after the rotation actually made), checked on this
-       volume: the first frames of a class try it and the standard 16x16 block once each; then the one that ran
-       cheaper per sample on this volume is kept (the table is measured on a synthetic volume; a class groups views
-       of different obliquity). */
-    seenClass = cavr_tune_class(dirS, rightS, upS);
-    shape = cavr_tune_best_shape(tuned, seenClass, NULL);
-    if (shape < 0) shape = 0;
-    if (shape != 0 && cv->seen[seenClass][shape] > 0.0f)
-      shape = cv->seen[seenClass][0] <= 0.0f ? 0 : cv->seen[seenClass][0] < cv->seen[seenClass][shape] ? 0 : shape;
-  }
-  if (shape >= 0) {
-    const CAVRBlockShape *b = &cavr_block_shapes[shape];
-    p.blockW = b->blockW;
-    p.blockH = b->blockH;
-    p.warpW = b->warpW;
-    p.warpH = b->warpH;
-    p.transposed = b->transposed;
-    p.syncPropagation = 0;
-  }
-  stats->autoTable = tuned != NULL;
-  stats->isoMethod = iso ? (CAVRIsoMethod)p.isoMethod : CAVR_ISO_STANDARD;
+  p.blockW = plan.blockW;
+  p.blockH = plan.blockH;
+  p.warpW = plan.warpW;
+  p.warpH = plan.warpH;
+  p.transposed = plan.transposed;
+  p.syncPropagation = plan.syncPropagation;
+  p.isoMethod = plan.isoMethod;
+  stats->autoTable = plan.useTable;
+  stats->isoMethod = iso ? (CAVRIsoMethod)plan.isoMethod : CAVR_ISO_STANDARD;
 
   /* Tables: count entries with the opacity corrected for a full step, then the raw table; kept while the transfer
      function's entries (the raw half, compared by value), the step over the unit distance and the correction stay the
@@ -847,24 +763,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->samples += samples;
   stats->kernelMilliseconds += kernelMs;
-  if (isoClass >= 0 && !rl && p.width > 0 && p.height > 0) { /* full frames only */
-    const float ns = (float)(kernelMs * 1e6 / ((double)p.width * p.height));
-    float *seen = &cv->seenIso[isoClass][p.isoMethod];
-    unsigned char *cnt = &cv->seenIsoCount[isoClass][p.isoMethod];
-    *seen = *cnt == 0 || ns < *seen ? ns : *seen;
-    if (*cnt < 255) ++*cnt;
-  }
-  if (seenClass >= 0 && samples > 0 && !rl) { /* full frames only: a ray list's cost per sample differs */
-    const float ns = (float)(kernelMs * 1e6 / (double)samples);
-    float *seen = &cv->seen[seenClass][shape];
-    *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
-    if (viewClass >= 0 && viewClass / CAVR_TUNE_GROUPS == 0) { /* x along the rays: the rotation states' costs */
-      float *st = &cv->seenState[viewClass][cv->rotation];
-      *st = *st > 0.0f ? 0.5f * (*st + ns) : ns;
-    }
-  }
+  /* The policy's record of what this plan cost on this volume (full frames only). */
+  cavr_plan_record(&plan, cv->rotation, kernelMs, samples, (double)p.width * p.height, !rl, &cv->history);
   stats->transferMilliseconds += transferMs;
-  stats->strategy = (CAVRStrategy)strategy;
+  stats->strategy = (CAVRStrategy)s->strategy;
   stats->blockWidth = p.blockW;
   stats->blockHeight = p.blockH;
   stats->warpWidth = p.warpW;

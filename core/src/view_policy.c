@@ -1,8 +1,13 @@
 /*
- * view_policy.c - thread-block shaping (Sugimoto 2013) and in-place rotation choice (Misaki 2017).
+ * view_policy.c - the GPU back end's rendering policy, decided on the CPU: view classification for thread-block
+ * shaping (Sugimoto 2013), the in-place rotation choice (Misaki 2017), AUTO's use of the measured table with its
+ * checks on the volume rendered, the isosurface method, and whether a frame renders compressively. Pure functions
+ * of their arguments; the back ends execute the plan.
  */
 #include <math.h>
+#include <string.h>
 
+#include "backend.h" /* cavr_iso_method */
 #include "view_policy.h"
 
 #define CAVR_PI 3.14159265358979323846
@@ -81,4 +86,164 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]) {
     out[1] = in[1];
     out[2] = in[2];
   }
+}
+
+/* ------------------------------------------------------------------------------------------------ the plan */
+
+void cavr_plan_view_index(const double view[16], const double spacing[3], double dir[3], double right[3],
+                          double up[3]) {
+  /* Camera axes from the view matrix's rows. */
+  const double *V = view;
+  const double dirW[3] = {-V[2], -V[6], -V[10]}, rightW[3] = {V[0], V[4], V[8]}, upW[3] = {V[1], V[5], V[9]};
+  for (int a = 0; a < 3; ++a) {
+    dir[a] = dirW[a] * (1.0 / spacing[a]);
+    right[a] = rightW[a] * spacing[a];
+    up[a] = upW[a] * spacing[a];
+  }
+}
+
+static int own_kernels(const CAVRSettingsDesc *s) {
+  return s->blendMode == CAVR_BLEND_ISOSURFACE || s->blendMode == CAVR_BLEND_SLICE;
+}
+
+int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate) {
+  if (s->strategy != CAVR_STRATEGY_AUTO) return 0;
+  if (!own_kernels(s)) return !s->blockShape;
+  return s->blendMode == CAVR_BLEND_ISOSURFACE && s->isoMethod == CAVR_ISO_AUTO && !noRotate;
+}
+
+/* AUTO with a table: the table's rotation state, checked on this volume as the shapes are: where it says turn, the
+   first frames of the class run turned and unturned once each, then the state that ran cheaper per sample is kept
+   (the table's volume is small; whether a turn pays depends on the volume's size against the caches). */
+static int auto_rotation(const CAVRTuneTable *table, const double dir[3], const double right[3], const double up[3],
+                         int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass) {
+  CAVRTuneChoice choice;
+  cavr_tune_choose(table, dir, right, up, canRotate, rotation, CAVR_AUTO_ROTATION_MARGIN, &choice);
+  int want = choice.rotation;
+  *viewClass = cavr_tune_class(dir, right, up);
+  if (h && want != CAVR_ROT_NONE && h->seenState[*viewClass][want] > 0.0f) {
+    const float turned = h->seenState[*viewClass][want], plain = h->seenState[*viewClass][CAVR_ROT_NONE];
+    if (plain <= 0.0f) want = CAVR_ROT_NONE; /* not tried unturned yet */
+    else if (rotation == CAVR_ROT_NONE ? turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) >= plain
+                                       : turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN))
+      want = CAVR_ROT_NONE;
+  }
+  return want;
+}
+
+/* Isosurfaces with the AUTO method, per view (Wang 2014's future work): the method the measured table prices cheaper
+   for the view's class as stored, then checked on this volume: the first four frames of a class alternate the two
+   methods (the table's first), after that the one with the lower least cost per ray here is kept. Two frames each,
+   because a kernel's first launch in a process also pays its module loading (measured: a first standard frame of
+   2.5x its cost made AUTO keep the slower warp marching). */
+static int auto_iso_method(const CAVRTuneTable *table, const double dir[3], const double right[3], const double up[3],
+                           int rotation, const CAVRPlanHistory *h, int *isoClass) {
+  double d[3], r[3], u[3];
+  cavr_to_stored(dir, rotation, d);
+  cavr_to_stored(right, rotation, r);
+  cavr_to_stored(up, rotation, u);
+  *isoClass = cavr_tune_class(d, r, u);
+  static const CAVRPlanHistory none;
+  const CAVRPlanHistory *k = h ? h : &none;
+  const float *seen = k->seenIso[*isoClass];
+  const unsigned char *cnt = k->seenIsoCount[*isoClass];
+  int m = cavr_tune_iso_method(table, *isoClass);
+  if (cnt[m] < 2 || cnt[1 - m] < 2) m = cnt[m] <= cnt[1 - m] ? m : 1 - m;
+  else m = seen[1] < seen[0] ? 1 : 0;
+  return m;
+}
+
+void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const double right[3], const double up[3],
+                     const CAVRTuneTable *table, int rotation, int noRotate, const CAVRPlanHistory *h,
+                     CAVRRenderPlan *plan) {
+  memset(plan, 0, sizeof *plan);
+  const int strategy = s->strategy, iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
+  plan->strategy = strategy;
+  plan->ownKernels = own_kernels(s);
+  plan->forcedShape = s->blockShape > 0 && s->blockShape <= CAVR_TUNE_SHAPES ? s->blockShape - 1 : -1;
+  /* STANDARD: the 16x16 block; AUTO: no shaping of its own (the table's shapes replace it) */
+  plan->flags = strategy == CAVR_STRATEGY_STANDARD || strategy == CAVR_STRATEGY_AUTO ? 0u : s->shapingFlags;
+  plan->useTable = strategy == CAVR_STRATEGY_AUTO && !s->blockShape && !plan->ownKernels && table != NULL;
+  plan->rotation = CAVR_ROT_NONE;
+  plan->viewClass = plan->isoClass = plan->seenClass = -1;
+  plan->shape = -1;
+  if (plan->ownKernels) { /* they read the volume as it lies (iso.cu maps through the rotation) */
+    plan->rotation = rotation;
+    if (iso) plan->isoMethod = cavr_iso_method(s->isoMethod, dir);
+    if (iso && s->isoMethod == CAVR_ISO_AUTO && !noRotate)
+      plan->isoMethod = auto_iso_method(strategy == CAVR_STRATEGY_AUTO ? table : NULL, dir, right, up, rotation, h,
+                                        &plan->isoClass);
+  } else if (s->blockShape) {
+    plan->rotation = CAVR_ROT_NONE; /* calibration: the volume as uploaded */
+  } else if (plan->useTable) {
+    plan->rotation = auto_rotation(table, dir, right, up, s->rotation && !noRotate, rotation, h, &plan->viewClass);
+  } else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation) {
+    plan->rotation = cavr_choose_rotation(dir, right, rotation, CAVR_ROTATION_HYSTERESIS);
+  }
+  if (noRotate) plan->rotation = CAVR_ROT_NONE;
+}
+
+void cavr_plan_launch(const double dir[3], const double right[3], const double up[3], const CAVRTuneTable *table,
+                      int rotation, const CAVRPlanHistory *h, CAVRRenderPlan *plan) {
+  double d[3], r[3], u[3];
+  static const double ones[3] = {1.0, 1.0, 1.0};
+  cavr_to_stored(dir, rotation, d);
+  cavr_to_stored(right, rotation, r);
+  cavr_to_stored(up, rotation, u);
+  CAVRViewClass vc;
+  cavr_classify_view(d, r, u, ones, plan->flags, 512, &vc);
+  plan->blockW = vc.blockW;
+  plan->blockH = vc.blockH;
+  plan->warpW = vc.warpW;
+  plan->warpH = vc.warpH;
+  plan->transposed = vc.transposed;
+  plan->syncPropagation = vc.syncPropagation;
+  int shape = plan->forcedShape;
+  plan->seenClass = -1;
+  if (plan->useTable && table) {
+    /* The table's cheapest shape for the view's class as stored (after the rotation actually made), checked on this
+       volume: the first frames of a class try it and the standard 16x16 block once each; then the one that ran
+       cheaper per sample on this volume is kept. */
+    const int sc = cavr_tune_class(d, r, u);
+    plan->seenClass = sc;
+    shape = cavr_tune_best_shape(table, sc, NULL);
+    if (shape < 0) shape = 0;
+    if (h && shape != 0 && h->seen[sc][shape] > 0.0f)
+      shape = h->seen[sc][0] <= 0.0f ? 0 : h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape;
+  }
+  plan->shape = shape;
+  if (shape >= 0) {
+    const CAVRBlockShape *b = &cavr_block_shapes[shape];
+    plan->blockW = b->blockW;
+    plan->blockH = b->blockH;
+    plan->warpW = b->warpW;
+    plan->warpH = b->warpH;
+    plan->transposed = b->transposed;
+    plan->syncPropagation = 0;
+  }
+}
+
+void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs, uint64_t samples, double pixels,
+                      int fullFrame, CAVRPlanHistory *h) {
+  if (!fullFrame) return; /* a ray list's cost per sample differs */
+  if (plan->isoClass >= 0 && pixels > 0.0) {
+    const float ns = (float)(kernelMs * 1e6 / pixels);
+    float *seen = &h->seenIso[plan->isoClass][plan->isoMethod];
+    unsigned char *cnt = &h->seenIsoCount[plan->isoClass][plan->isoMethod];
+    *seen = *cnt == 0 || ns < *seen ? ns : *seen;
+    if (*cnt < 255) ++*cnt;
+  }
+  if (plan->seenClass >= 0 && plan->shape >= 0 && samples > 0) {
+    const float ns = (float)(kernelMs * 1e6 / (double)samples);
+    float *seen = &h->seen[plan->seenClass][plan->shape];
+    *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
+    if (plan->viewClass >= 0 && plan->viewClass / CAVR_TUNE_GROUPS == 0) { /* x along the rays: the states' costs */
+      float *st = &h->seenState[plan->viewClass][rotation];
+      *st = *st > 0.0f ? 0.5f * (*st + ns) : ns;
+    }
+  }
+}
+
+int cavr_plan_compressive(const CAVRSettingsDesc *s, int width, int height) {
+  return s->sampleFraction < 1.0f && width >= 4 && height >= 4;
 }

@@ -1,7 +1,9 @@
 /*
- * view_policy.h - per-frame rendering policy for the GPU back end, decided on the CPU from the view:
- * thread-block shaping (Sugimoto et al. 2013, sec. 4-5, Table 2) and when to rotate the volume in place
- * (Misaki et al. 2017, sec. 3-4), with the generalisations SPEC 3b asks for. Plain C, unit-tested.
+ * view_policy.h - per-frame rendering policy, decided on the CPU from the view, the settings, AUTO's table measured
+ * on this GPU (gpu_tune.h) and what earlier frames of the volume cost: thread-block shaping (Sugimoto et al. 2013,
+ * sec. 4-5, Table 2), when to rotate the volume in place (Misaki et al. 2017, sec. 3-4; any axis and non-cubic
+ * volumes, with hysteresis), the isosurface method, and whether a frame renders compressively. The result is a plain
+ * CAVRRenderPlan that the CUDA back end executes. Plain C, unit-tested on the CPU (testing/c/test_view_policy.c).
  */
 #ifndef CAVR_VIEW_POLICY_H
 #define CAVR_VIEW_POLICY_H
@@ -53,5 +55,115 @@ int cavr_choose_rotation(const double dirIndex[3], const double rightIndex[3], i
 /** A direction in index space of the volume as uploaded, expressed in the axes of the array as stored after
     `rotation` (CAVR_ROT_*). in and out may not alias. */
 void cavr_to_stored(const double in[3], int rotation, double out[3]);
+
+/* ------------------------------------------------------------------------------------------------ the plan */
+
+#include <stdint.h>
+
+#include "cavr_shared.h"
+#include "gpu_tune.h"
+
+/** Hysteresis of SHAPED's rotation decision (cavr_choose_rotation), degrees. */
+#define CAVR_ROTATION_HYSTERESIS 5.0
+/** AUTO keeps the current rotation state unless another is cheaper by more than this fraction. */
+#define CAVR_AUTO_ROTATION_MARGIN 0.05
+
+/**
+ * What a volume has shown so far about the cost of the plans tried on it (filled by cavr_plan_record, read by
+ * cavr_plan_frame and cavr_plan_launch): AUTO checks the measured table on the volume it renders, since the table
+ * is measured on a synthetic volume and a class groups views of different obliquity. Zero it for a new volume.
+ */
+typedef struct CAVRPlanHistory {
+  float seen[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample per stored class and block shape
+                                                        (running mean of two), 0 = not yet */
+  float seenState[CAVR_TUNE_CLASSES][3];           /**< the same per class of the view as uploaded (x along the
+                                                        rays) and rotation state (CAVR_ROT_*) */
+  float seenIso[CAVR_TUNE_CLASSES][2];             /**< isosurfaces: least kernel ns per ray per stored class, one
+                                                        thread per ray [0] and warp marching [1] */
+  unsigned char seenIsoCount[CAVR_TUNE_CLASSES][2]; /**< and how many frames measured it (saturating at 255) */
+} CAVRPlanHistory;
+
+/**
+ * A GPU frame's plan: which kernels, the rotation state the volume should be in, the thread-block shape and the
+ * isosurface method, and the observations the frame's cost is recorded under. Plain data, made on the CPU by
+ * cavr_plan_frame (before the volume is turned) and cavr_plan_launch (after, from the state actually reached);
+ * the CUDA back end executes it.
+ */
+typedef struct CAVRRenderPlan {
+  int strategy;        /**< CAVRStrategy as requested (STANDARD, SHAPED, AUTO) */
+  int ownKernels;      /**< 1: isosurface or slice blend mode, kernels/iso.cu's one-thread-per-ray kernels: no block
+                            shape and no rotation of their own (they read the volume as it lies) */
+  int forcedShape;     /**< index into cavr_block_shapes forced by the calibration run, else -1 */
+  unsigned flags;      /**< CAVR_SHAPE_* strategies for cavr_classify_view (0 for STANDARD and AUTO) */
+  int useTable;        /**< 1: block shape and rotation come from the measured table (AUTO with a table, not
+                            ownKernels, no forced shape); stats report it as autoTable */
+  int rotation;        /**< CAVR_ROT_* state wanted for this frame (cavr_plan_frame) */
+  int viewClass;       /**< AUTO with a table: the class of the view as uploaded (its rotation states' costs are
+                            recorded under it), else -1 */
+  int isoMethod;       /**< isosurface blend mode: CAVR_ISO_STANDARD or CAVR_ISO_WARP_MARCHING; 0 otherwise */
+  int isoClass;        /**< isosurfaces with the AUTO method: the stored class their cost is recorded under, else -1 */
+  /* cavr_plan_launch: */
+  int shape;           /**< index into cavr_block_shapes, or -1: the block from the view's classification */
+  int seenClass;       /**< AUTO with a table: the stored class the frame's cost per sample is recorded under, or -1 */
+  int blockW, blockH, warpW, warpH; /**< thread block and warp, pixels */
+  int transposed;      /**< 1: blocks launched column by column */
+  int syncPropagation; /**< 1: threads of a block step in lockstep */
+} CAVRRenderPlan;
+
+/**
+ * The view of camera matrix `view` (column-major 4x4 world-to-eye, OpenGL: the eye looks down -z) in voxel index
+ * space of a volume with `spacing` (world units per voxel, > 0): dir = viewing direction / spacing, right and up =
+ * the screen axes * spacing (index space as uploaded; lengths are not normalised).
+ */
+void cavr_plan_view_index(const double view[16], const double spacing[3], double dir[3], double right[3],
+                          double up[3]);
+
+/**
+ * Whether this frame's plan reads AUTO's measured table (the back end loads it, or measures it, only then):
+ * strategy AUTO and either a ray-casting blend mode without a forced shape, or the isosurface mode with the AUTO
+ * method on a volume that may be rotated (`noRotate` 0).
+ */
+int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate);
+
+/**
+ * Plan a frame before the volume is turned. s: the settings; dir, right, up: the view in index space
+ * (cavr_plan_view_index); table: AUTO's measured table when cavr_plan_needs_table says so and one is available,
+ * else NULL; rotation: the volume's current CAVR_ROT_* state; noRotate: 1 when turning it failed before (out of
+ * memory or texture size: the plan keeps it unrotated); h: what the volume has shown (may be NULL: nothing yet).
+ * Decides: the rotation state (AUTO with a table: the table's cheapest state, checked on this volume: where it says
+ * turn, the first frames of a class run turned and unturned once each, then the cheaper state per sample is kept,
+ * with CAVR_AUTO_ROTATION_MARGIN of hysteresis; SHAPED with rotation: cavr_choose_rotation with
+ * CAVR_ROTATION_HYSTERESIS degrees; otherwise none; isosurfaces and slices keep the current state) and the
+ * isosurface method (requested; AUTO: the table's cheaper method for the stored class, then the first four frames of
+ * a class alternate the two, then the one with the lower least cost per ray on this volume is kept).
+ */
+void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const double right[3], const double up[3],
+                     const CAVRTuneTable *table, int rotation, int noRotate, const CAVRPlanHistory *h,
+                     CAVRRenderPlan *plan);
+
+/**
+ * Complete the plan once the volume is in state `rotation` (CAVR_ROT_*; the plan's, or another when turning failed):
+ * the thread block from the view's classification in the stored axes (cavr_classify_view, the plan's flags, 512
+ * threads with CAVR_SHAPE_MAX_BLOCK), replaced by the forced shape, or with a table by the table's cheapest shape for
+ * the stored class, checked on this volume against the standard 16x16 block (the first frames of a class try each
+ * once; then the cheaper per sample is kept). table: as for cavr_plan_frame; h may be NULL.
+ */
+void cavr_plan_launch(const double dir[3], const double right[3], const double up[3], const CAVRTuneTable *table,
+                      int rotation, const CAVRPlanHistory *h, CAVRRenderPlan *plan);
+
+/**
+ * Record a frame's measured cost in h: kernelMs, the kernel time (ms) of a frame of `pixels` pixels that cast
+ * `samples` samples with the volume in state `rotation`. Only full frames count (fullFrame 0: a ray list, whose
+ * cost per sample differs: nothing is recorded).
+ */
+void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs, uint64_t samples, double pixels,
+                      int fullFrame, CAVRPlanHistory *h);
+
+/**
+ * Whether a frame of width x height pixels renders compressively (rays for a fraction of the pixels, the rest
+ * reconstructed; compressive.c) or casts every ray: compressive when the settings' sample fraction is below 1 and the
+ * image is at least 4 x 4 pixels (smaller images have no room for a sampling pattern).
+ */
+int cavr_plan_compressive(const CAVRSettingsDesc *s, int width, int height);
 
 #endif
