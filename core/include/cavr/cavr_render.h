@@ -24,8 +24,8 @@ typedef struct CAVRRenderStats {
   double kernelMilliseconds;   /**< ray-casting kernel time (CUDA events), ms (both passes of adaptive sampling) */
   double transferMilliseconds; /**< device-to-host copy of the planes requested by cavrSetFrameBufferHostChannels
                                     (CUDA events around the copies), ms; 0 when none is requested */
-  double rotationMilliseconds; /**< in-place rotation done for this frame, ms (0: none); the first rotation of a
-                                    non-cubic volume includes moving it into its padded cube (cavrCommitVolume) */
+  double rotationMilliseconds; /**< rotation of the volume done for this frame, ms (0: none): in place for a cube of
+                                    side a multiple of 64, else a copy into a permuted array (cavrCommitVolume) */
   CAVRStrategy strategy;       /**< strategy used */
   int blockWidth, blockHeight; /**< thread block in pixels */
   int warpWidth, warpHeight;   /**< warp shape in pixels */

@@ -57,11 +57,12 @@ CAVR_API CAVRError cavrSetVolumeRenderExtent(CAVRVolume volume, const int extent
  * GPU after the upload; the CPU back end (and a CPU fallback) on all cores (cavrSetDeviceThreadCount). A CPU
  * device also keeps a host copy of the voxels with one cache line of padding per row and per slice when rows are
  * a multiple of 512 bytes or slices of 1 KiB (e.g. 512 x 512 slices: the CPU ray caster reads it, see
- * docs/design.md), one more voxel-size of host memory, refilled in place by a new time step of the same size. In-place
- * rotation (cavrSetRenderStrategy) needs a cube: the first render that rotates a non-cubic volume moves it into
- * a zeroed cube of its largest side rounded up to 64 (a device-to-device copy, counted in that render's
- * rotationMilliseconds), which it keeps; if that cube does not fit, the render proceeds without rotation and
- * the error callback receives CAVR_ERROR_CUDA_OUT_OF_MEMORY (or CAVR_ERROR_UNSUPPORTED) with a note.
+ * docs/design.md), one more voxel-size of host memory, refilled in place by a new time step of the same size.
+ * Rotation by quarter turns (cavrSetRenderStrategy) happens at render time: a cube whose side is a multiple of 64
+ * turns in place (Misaki et al. 2017); any other array by a device-to-device copy into a new array of the permuted
+ * extent (both exist during the copy; counted in that render's rotationMilliseconds and in deviceAllocations). If
+ * the second array does not fit, the volume renders without rotation from then on and the error callback receives
+ * CAVR_ERROR_CUDA_OUT_OF_MEMORY (or CAVR_ERROR_UNSUPPORTED) with a note.
  * When the GPU has not enough memory, or an axis exceeds its 3-D texture limit (16384 voxels on current
  * GPUs), the volume renders on the CPU instead: the call succeeds, the device's error callback receives
  * CAVR_ERROR_CUDA_OUT_OF_MEMORY (memory) or CAVR_ERROR_UNSUPPORTED (size limit) with a message, and
@@ -85,10 +86,10 @@ typedef struct CAVRVolumeCommitStats {
   double uploadGBps;          /**< uploadBytes / uploadMilliseconds, GB/s (10^9 bytes per second); 0 without upload */
   int reusedAllocation;       /**< 1 when that upload went into the GPU array of the previous commit (same dims
                                    and type: no device allocation, no texture objects rebuilt) */
-  int deviceAllocations;      /**< GPU arrays allocated for this volume since it was created (a padded cube for
-                                   rotation counts as one) */
-  int deviceDims[3];          /**< extent of the volume's CUDA array now: its dims, or a padded cube once a
-                                   render rotated it; 0,0,0 when it is not on the GPU */
+  int deviceAllocations;      /**< GPU arrays allocated for this volume since it was created (each rotation of a
+                                   non-cubic array by copy counts as one) */
+  int deviceDims[3];          /**< extent of the volume's CUDA array now: its dims, permuted while a render left it
+                                   rotated; 0,0,0 when it is not on the GPU */
   uint64_t deviceBytes;       /**< bytes of that array (deviceDims product times bytes per stored value) */
 } CAVRVolumeCommitStats;
 
