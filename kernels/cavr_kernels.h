@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cavr_lighting.h"
+#include "../core/shared/cavr_frame.h" /* CAVRRayFrame */
 
 #ifdef __cplusplus
 extern "C" {
@@ -161,58 +161,46 @@ int cavr_cuda_volume_download(CAVRGpuContext *ctx, CAVRGpuVolume *vol, void *hos
  */
 #define CAVR_SLICE_NEAREST_TIE 1e-3f
 
-/** Everything the ray-casting kernel needs for one frame (filled by core/src/cuda_backend.c). */
-typedef struct CAVRGpuRenderParams {
-  double invVP[16], VP[16], eye[3];
-  double origin[3], invSpacing[3];
-  float maxCoord[3], boxLo[3], boxHi[3];
-  float step, invStep;
-  int width, height;
-  int count;                 /* transfer-function entries */
-  float idxScale, idxBias;
-  int correction, blend, shade, interpolation, skip;
-  float ert, ka, kd, ks, kp;
-  int cells[3];
-  int rotation;              /* 0 none, 1 quarter turn about y, 2 about z (direction +1) */
-  int cube;
-  /* launch shape */
-  int blockW, blockH, warpW, warpH, transposed, syncPropagation;
-  /* isosurface blend mode (blend 4; kernels/iso.cu) */
-  int isoCount;              /* iso-values, 1..8 */
-  float iso[8];              /* in stored units */
-  int isoMethod;             /* 0 standard (one thread per ray), 1 warp marching (one warp per ray; Wang 2014) */
-  float isoSlack;            /* bound on |hardware trilinear - exact trilinear| (stored units): 3 filter stages with
-                                8-bit weights, each off by at most 1/256 of the volume's value range (plus margin) */
-  /* slice blend mode (blend 5; kernels/iso.cu: slice_kernel) */
-  double sliceOrigin[3];     /* a point of the plane, world units */
-  double sliceNormal[3];     /* its normal, unit length */
-  CAVRLighting light;        /* cavrSetRenderLights' lights (count 0: the headlight of ka, kd, ks, kp) */
-} CAVRGpuRenderParams;
+/**
+ * One frame for cavr_cuda_render: the frame's description (CAVRRayFrame, core/shared/cavr_frame.h; its launch
+ * fields filled by the CUDA back end's policy) and the host data it reads and writes.
+ */
+typedef struct CAVRGpuFrameJob {
+  CAVRRayFrame frame;
+  const float *table;        /**< count x (R, G, B, opacity corrected for a full step), then the count raw entries
+                                  (2 x count float4) */
+  uint64_t tableStamp;       /**< uploaded only when this differs from the last upload (0: every time) */
+  const uint8_t *cells;      /**< one byte per macro cell (1 = may be visible), or NULL (no skipping) */
+  size_t cellCount;
+  uint64_t cellsStamp;       /**< uploaded only when this differs from the last upload */
+  const uint32_t *rays;      /**< NULL: every pixel; else rayCount pixel indices x + width*y (compressive rendering:
+                                  only those pixels are written; one thread each, 1-D blocks of 256) */
+  size_t rayCount;
+  uint64_t raysStamp;        /**< uploaded only when this changes */
+  const float *opaqueDepth;  /**< width*height window depths (host) or NULL */
+  const float *opaqueDepthDevice; /**< the same in device memory, read in place (not NULL: opaqueDepth is ignored) */
+  uint8_t *hostRGBA8;        /**< each not NULL receives its plane (width*height pixels, the frame buffer's layout) */
+  float *hostRGBAF;
+  float *hostDepth;
+} CAVRGpuFrameJob;
+
+/** What cavr_cuda_render measured: kernel and copy-back times (ms, CUDA events) and the samples taken. */
+typedef struct CAVRGpuFrameResult {
+  float kernelMs, transferMs;
+  uint64_t samples;
+} CAVRGpuFrameResult;
 
 /**
- * Ray-cast one frame. `table` is count x (R, G, B, opacity corrected for a full step) followed by the count raw
- * entries (2 x count float4), uploaded only when `tableStamp` differs from the last upload (the caller takes a new
- * stamp whenever the table's contents change; 0 uploads it every time), `cells` one byte per
- * macro cell (1 = may be visible), uploaded only when `cellsStamp` differs from the last upload (the caller
- * takes a new stamp whenever it reclassifies cells), `rays` NULL for every pixel or rayCount pixel indices
- * x + width*y (compressive rendering: only those pixels are written; one thread each, 1-D blocks of 256;
- * uploaded only when raysStamp changes), `opaqueDepth` width*height window
- * depths or NULL, or (opaqueDepthDevice, not NULL) the same in device memory, read in place. blend 4 (isosurfaces)
- * runs kernels/iso.cu's kernels (isoMethod) instead, blend 5 (slice) its
- * slice_kernel (one sample per ray on the plane); interpolation 2 (cubic B-spline) the kernels' cubic
- * instantiations. The kernel writes all three device planes; each of hostRGBA8/hostRGBAF/hostDepth that is
- * not NULL receives its plane (width*height pixels, the frame buffer's layout) by cudaMemcpyAsync on the
- * context's stream after the kernel, together with the sample count (into page-locked memory), and the call
- * synchronises once, after the last copy: page-locked host planes (cavr_cuda_host_register) are written by DMA,
- * pageable ones through the driver's staging. The device copies stay available through
- * cavr_cuda_frame_device_pointers. *kernelMs is the kernel's time, *transferMs the copies' (CUDA events; any
- * may be NULL), *samples the samples taken.
+ * Ray-cast one frame. Composite, maximum, minimum and average run raycast_kernel; the isosurface blend mode
+ * kernels/iso.cu's kernels (frame.isoMethod), the slice blend mode its slice_kernel (one sample per ray on the
+ * plane); CAVR_INTERPOLATION_CUBIC the kernels' cubic instantiations. The kernel writes all three device planes;
+ * the job's host planes that are not NULL receive theirs by cudaMemcpyAsync on the context's stream after the
+ * kernel, together with the sample count (into page-locked memory), and the call synchronises once, after the last
+ * copy: page-locked host planes (cavr_cuda_host_register) are written by DMA, pageable ones through the driver's
+ * staging. The device copies stay available through cavr_cuda_frame_device_pointers. `result` may be NULL.
  */
-int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p, const float *table,
-                     uint64_t tableStamp, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp, const uint32_t *rays,
-                     size_t rayCount, uint64_t raysStamp, const float *opaqueDepth, const float *opaqueDepthDevice,
-                     uint8_t *hostRGBA8, float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
-                     uint64_t *samples, char *msg, size_t msgSize);
+int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuFrameJob *job, CAVRGpuFrameResult *result,
+                     char *msg, size_t msgSize);
 /**
  * Page-lock `bytes` of host memory at `host` (cudaHostRegister) so that copies into it are direct DMA; it must
  * stay allocated until cavr_cuda_host_unregister(host). Ranges must not share pages with another registered

@@ -4,7 +4,7 @@
 // volume), the same crossing test (iso_crossing), 4 bisection steps and a linear interpolation, the transfer
 // function's colour and raw opacity at the iso-value, Phong at the refined point.
 //
-// Two methods (Wang et al. 2014), chosen per frame by the host (CAVRGpuRenderParams::isoMethod):
+// Two methods (Wang et al. 2014), chosen per frame by the host (CAVRRayFrame::isoMethod):
 //  - standard: one thread per ray marches sample after sample (iso_standard_kernel);
 //  - warp marching: three kernels. iso_rays_kernel intersects each ray with the volume and stores it;
 //    iso_warp_kernel gives each ray a warp: lane l takes sample base + l, each lane tests the crossing between its
@@ -42,56 +42,11 @@ struct IsoRay {
 // SLICE also when it does not meet the slice plane inside [t0, t1], else jSlice is where it does (core/src/cpu_backend.c:
 // slice_sample; a ray parallel to the plane misses).
 template <bool SLICE = false> __device__ bool iso_setup(const Frame &f, int px, int py, IsoRay &r) {
-  const CAVRGpuRenderParams &p = f.p;
-  double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3], nearW[3],
-         dirW[3];
-  bool ok = project_rcp(p.invVP, ndc, nearW);
-  ndc[2] = 1.0;
-  ok = ok && project_rcp(p.invVP, ndc, farW);
-  double len = 0.0;
-  for (int a = 0; a < 3; ++a) {
-    dirW[a] = farW[a] - nearW[a];
-    len += dirW[a] * dirW[a];
-  }
-  len = sqrt(len);
-  if (!ok || !(len > 0.0)) return false;
-  double t0 = 0.0, t1 = len;
-  const double il = __drcp_rn(len);
-  for (int a = 0; a < 3; ++a) dirW[a] *= il;
-  double tEye = 0.0;
-  for (int a = 0; a < 3; ++a) tEye += (nearW[a] - p.eye[a]) * dirW[a];
-  for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
-  t0 += tEye;
-  t1 += tEye;
-  if (f.opaque) {
-    const float od = f.opaque[(size_t)py * p.width + px];
-    if (od < 1.0f) {
-      double pz[3];
-      ndc[2] = 2.0 * od - 1.0;
-      if (project_rcp(p.invVP, ndc, pz)) {
-        double tz = 0.0;
-        for (int a = 0; a < 3; ++a) tz += (pz[a] - nearW[a]) * dirW[a];
-        t1 = fmin(t1, tz);
-      }
-    }
-  }
-  for (int a = 0; a < 3; ++a) {
-    const double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
-    if (fabs(da) < 1e-12) {
-      if (oa < p.boxLo[a] || oa > p.boxHi[a]) return false;
-      continue;
-    }
-    const double ida = __drcp_rn(da);
-    double ta = (p.boxLo[a] - oa) * ida, tb = (p.boxHi[a] - oa) * ida;
-    if (ta > tb) {
-      const double t = ta;
-      ta = tb;
-      tb = t;
-    }
-    t0 = fmax(t0, ta);
-    t1 = fmin(t1, tb);
-  }
-  if (!(t0 < t1)) return false;
+  const CAVRRayFrame &p = f.p;
+  // The world ray and its clip to the render box: core/shared/cavr_ray.h, as the CPU's cavr_ray_setup.
+  double nearW[3], dirW[3], t0, t1;
+  if (!cavr_world_ray(&p, px, py, f.opaque, nearW, dirW, &t0, &t1) || !cavr_box_clip(&p, nearW, dirW, &t0, &t1))
+    return false;
   const float st = p.step, ft0 = (float)t0, ft1 = (float)t1;
   const int k0 = (int)floorf(ft0 / st);
   const int kStart = (int)floorf(ft0 / st - 0.5f), kStop = (int)ceilf(ft1 / st - 0.5f);
@@ -115,12 +70,9 @@ template <bool SLICE = false> __device__ bool iso_setup(const Frame &f, int px, 
   r.jT1 = (float)((t1 - mAnchor) / st);
   r.jSlice = 0.0f;
   r.pad[0] = r.pad[1] = 0.0f;
-  if (SLICE) {
-    const double *n = p.sliceNormal, *o = p.sliceOrigin;
-    const double denom = n[0] * dirW[0] + n[1] * dirW[1] + n[2] * dirW[2];
-    if (!(fabs(denom) > 1e-12)) return false;
-    const double ts = ((o[0] - nearW[0]) * n[0] + (o[1] - nearW[1]) * n[1] + (o[2] - nearW[2]) * n[2]) / denom;
-    if (!(ts >= t0 && ts <= t1)) return false;
+  if (SLICE) { // core/shared/cavr_ray.h, as the CPU's slice_sample
+    double ts;
+    if (!cavr_slice_distance(&p, nearW, dirW, &ts) || !(ts >= t0 && ts <= t1)) return false;
     r.jSlice = (float)((ts - mAnchor) / st);
   }
   return true;
@@ -154,7 +106,7 @@ __device__ float iso_sample_exact(const Frame &f, const IsoRay &r, float j) {
 // Whether the texture filter's values need the exact re-evaluation: trilinear only (nearest reads the texel itself
 // through a point-filtered texture; the cubic filter keeps its hardware fetches).
 template <bool CUBIC> __device__ __forceinline__ bool iso_exact(const Frame &f) {
-  return !CUBIC && f.p.interpolation == 1;
+  return !CUBIC && f.p.interpolation == CAVR_INTERPOLATION_TRILINEAR;
 }
 
 // The value the crossing test and the refinement use at sample j: exact trilinear, the texel, or the cubic filter.
@@ -165,7 +117,7 @@ template <bool CUBIC> __device__ __forceinline__ float iso_sample_decide(const F
 // Whether sample j's macro cell can see a crossing (a sample outside the data always can), and in *jExit the j
 // where the ray leaves that cell.
 __device__ bool iso_cell_active(const Frame &f, const IsoRay &r, float j, float *jExit) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   float v[3];
   iso_voxel(f, r, j, v);
   int c[3];
@@ -193,30 +145,10 @@ __device__ bool iso_cell_active(const Frame &f, const IsoRay &r, float j, float 
   return false;
 }
 
-// core/src/cpu_backend.c's iso_crossing: the index of the iso-value met first between a (prevValid) and b, or -1.
-__device__ __forceinline__ int iso_crossing(const CAVRGpuRenderParams &p, float a, float b, bool prevValid,
-                                            float &frac) {
-  int best = -1;
-  float bestF = 2.0f;
-  for (int i = 0; i < p.isoCount; ++i) {
-    const float v = p.iso[i];
-    float fr;
-    if (b == v) fr = 1.0f;
-    else if (prevValid && (a < v) != (b < v)) fr = (v - a) / (b - a);
-    else continue;
-    if (fr < bestF) {
-      bestF = fr;
-      best = i;
-    }
-  }
-  frac = bestF;
-  return best;
-}
-
 // Whether sample b meets any iso-value after a (prevValid) or equals one: iso_crossing's test without its
 // fractions (no division in the march). slack > 0: whether values within slack of a and b could (a superset, for
 // samples from the texture filter whose error is at most slack); slack = 0 is the exact test.
-__device__ __forceinline__ bool iso_crosses(const CAVRGpuRenderParams &p, float a, float b, bool prevValid,
+__device__ __forceinline__ bool iso_crosses(const CAVRRayFrame &p, float a, float b, bool prevValid,
                                             float slack = 0.0f) {
   bool hit = false;
   const float lo = fminf(a, b), hi = fmaxf(a, b);
@@ -244,10 +176,11 @@ __device__ __forceinline__ bool iso_decide(const Frame &f, const IsoRay &r, floa
   return iso_crosses(f.p, *a, *b, prevValid);
 }
 
-// Phong at voxel position v (core/src/cpu_raycast.h: cavr_shade_sample, cavr_phong).
+// Shading at voxel position v: central differences as the CPU's cavr_shade_sample, then cavr_shade_gradient
+// (core/shared/cavr_ray.h).
 template <bool CUBIC, bool EXACT = false>
 __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], float rgb[3]) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   float g[3];
   for (int ax = 0; ax < 3; ++ax) {
     const float lo = fmaxf(v[ax] - 1.0f, 0.0f), hi = fminf(v[ax] + 1.0f, p.maxCoord[ax]);
@@ -259,20 +192,12 @@ __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], f
     g[ax] = hi > lo ? (sh - sl) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
-  if (p.light.count) { // cavrSetRenderLights: the lights' model, as the CPU's cavr_phong
-    cavr_lighting_apply(&p.light, g, rgb);
-    return;
-  }
-  const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-  const float ndotl = len2 > p.light.gradientFloor2 ? fabsf(g[0] * dw[0] + g[1] * dw[1] + g[2] * dw[2]) / sqrtf(len2) : 0.0f;
-  const float diff = p.ka + p.kd * ndotl;
-  const float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
-  for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);
+  cavr_shade_gradient(&p, g, dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_phong
 }
 
 // Window depth of voxel position v.
 __device__ float iso_depth(const Frame &f, const float v[3]) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   double w[3];
   for (int b = 0; b < 3; ++b) w[b] = p.origin[b] + (double)v[b] * f.spacing[b];
   double c[2];
@@ -289,12 +214,12 @@ __device__ float iso_depth(const Frame &f, const float v[3]) {
 template <bool SHADE, bool CUBIC, bool EXACT = false>
 __device__ void write_hit(const Frame &f, const float4 *gtable, const IsoRay &r, bool hit, float value, float j,
                           size_t pix, unsigned *samples) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
   if (hit) {
     int i0;
     float w;
-    tf_index(p, value, i0, w);
+    cavr_tf_index(&p, value, &i0, &w);
     const float4 e0 = gtable[p.count + i0], e1 = gtable[p.count + i0 + 1];
     const float a = e0.w + w * (e1.w - e0.w);
     if (a > 0.0f) {
@@ -318,9 +243,9 @@ __device__ void write_hit(const Frame &f, const float4 *gtable, const IsoRay &r,
 template <bool SHADE, bool CUBIC>
 __device__ void iso_finish(const Frame &f, const float4 *gtable, const IsoRay &r, bool found, float jHit, float prev,
                            float cur, bool prevValid, size_t pix, unsigned *samples) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   float frac, iso = 0.0f;
-  const int hit = found ? iso_crossing(p, prev, cur, prevValid, frac) : -1;
+  const int hit = found ? cavr_iso_crossing(&p, prev, cur, prevValid, &frac) : -1; // core/shared/cavr_ray.h
   if (hit >= 0) {
     iso = p.iso[hit];
     if (frac < 1.0f) {
@@ -344,7 +269,7 @@ __device__ void iso_finish(const Frame &f, const float4 *gtable, const IsoRay &r
 
 // Ray i's pixel: the ray list's i-th, or pixels in 16 x 16 tiles (texture locality), row-major tile order.
 __device__ __forceinline__ bool iso_pixel(const Frame &f, unsigned i, int &px, int &py) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   if (f.rays) {
     if (i >= f.rayCount) return false;
     const unsigned pix = f.rays[i];
@@ -432,7 +357,7 @@ __global__ void __launch_bounds__(256) iso_warp_kernel(Frame f, unsigned count, 
   const unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   if (i >= count) return; // the whole warp
   const IsoRay r = load_ray(rays, i);
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   float base = r.jStart;
   bool first = true;
   float4 result = make_float4(0.0f, 0.0f, 0.0f, -1.0f);
@@ -508,7 +433,7 @@ __global__ void __launch_bounds__(256) slice_kernel(Frame f, const float4 *__res
   // One sample a pixel: the filter without the texture unit's fixed-point arithmetic (fetch_exact), so that a slice,
   // which shows raw values (no compositing averages them), equals the CPU's; its gradient the same way.
   float s = 0.0f;
-  if (hit && f.p.interpolation == 0) { // nearest: ties to the lower voxel, in original voxel axes as the CPU
+  if (hit && f.p.interpolation == CAVR_INTERPOLATION_NEAREST) { // nearest: ties to the lower voxel, in original voxel axes as the CPU
     float v[3];
     iso_voxel(f, r, r.jSlice, v);
     const float tie = CAVR_SLICE_NEAREST_TIE;
@@ -543,20 +468,20 @@ template <bool CUBIC> ShadeKernel pick_shade(bool shade) {
 } // namespace
 
 int cavr_iso_launch(CAVRGpuContext *ctx, const Frame &f, const float4 *table, char *msg, size_t msgSize) {
-  const CAVRGpuRenderParams &p = f.p;
-  const bool cubic = p.interpolation == 2, shade = p.shade != 0, skip = p.skip != 0 && f.cells;
+  const CAVRRayFrame &p = f.p;
+  const bool cubic = p.interpolation == CAVR_INTERPOLATION_CUBIC, shade = p.shade != 0, skip = p.skip != 0 && f.cells;
   const unsigned count =
       f.rays ? f.rayCount : ((p.width + 15) / 16) * ((p.height + 15) / 16) * 256u; // rays (tile-padded pixels)
   if (count == 0) return 0;
   const unsigned blocks = (count + 255) / 256;
-  if (p.blend == 5) {
+  if (p.blend == CAVR_BLEND_SLICE) {
     StandardKernel k = cubic ? (shade ? slice_kernel<true, true> : slice_kernel<false, true>)
                              : (shade ? slice_kernel<true, false> : slice_kernel<false, false>);
     k<<<blocks, 256, 0, ctx->stream>>>(f, table);
     CAVR_CUDA_CHECK(cudaGetLastError(), "slice_kernel launch");
     return 0;
   }
-  if (p.isoMethod != 1) {
+  if (p.isoMethod != CAVR_ISO_WARP_MARCHING) {
     StandardKernel k = cubic ? pick_standard<true>(shade, skip) : pick_standard<false>(shade, skip);
     k<<<blocks, 256, 0, ctx->stream>>>(f, table);
     CAVR_CUDA_CHECK(cudaGetLastError(), "iso_standard_kernel launch");

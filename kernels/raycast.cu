@@ -54,7 +54,7 @@ __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb
 // differences along the original voxel axes, one-sided at the faces.
 template <bool CUBIC = false>
 __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3]) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   const float *m = f.inv;
   const float v[3] = {fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3]))),
                       fmaf(m[4], s[0], fmaf(m[5], s[1], fmaf(m[6], s[2], m[7]))),
@@ -68,28 +68,20 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
     g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
-  if (p.light.count) { // cavrSetRenderLights: the lights' model, as the CPU's cavr_phong
-    cavr_lighting_apply(&p.light, g, rgb);
-    return;
-  }
-  float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-  float ndotl = len2 > p.light.gradientFloor2 ? fabsf(g[0] * r.dw[0] + g[1] * r.dw[1] + g[2] * r.dw[2]) / sqrtf(len2) : 0.0f;
-  float diff = p.ka + p.kd * ndotl;
-  float spec = (p.ks > 0.0f && ndotl > 0.0f) ? p.ks * powf(ndotl, p.kp) : 0.0f;
-  for (int c = 0; c < 3; ++c) rgb[c] = fminf(rgb[c] * diff + spec, 1.0f);
+  cavr_shade_gradient(&p, g, r.dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_phong
 }
 
 // Segment j clipped to length len: sample at the whole segment's midpoint clamped into the volume, opacity
 // corrected for len. Off the hot loop: at most two per ray.
 template <int BLEND, bool SHADE, bool CUBIC = false>
 __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T, Lane &r, float j, float len) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   float s3[3];
   for (int a = 0; a < 3; ++a) s3[a] = fminf(fmaxf(fmaf(j, r.dtc[a], r.tc[a]), f.lo[a]), f.hi[a]);
   const float s = fetch<CUBIC>(f, s3[0], s3[1], s3[2]) * f.scale;
   ++r.samples;
-  if (BLEND != 0) {
-    if (BLEND == 1 ? s > r.best : (BLEND == 2 ? s < r.best : false)) {
+  if (BLEND != CAVR_BLEND_COMPOSITE) {
+    if (BLEND == CAVR_BLEND_MAXIMUM_INTENSITY ? s > r.best : (BLEND == CAVR_BLEND_MINIMUM_INTENSITY ? s < r.best : false)) {
       r.best = s;
       r.jBest = j;
     }
@@ -103,7 +95,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
   const float4 e = T[2 * i], d = T[2 * i + 1];
   float a = fmaf(w, d.w, e.w);
   if (!(a > 0.0f)) return;
-  if (len != p.step && p.correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len * p.invStep);
+  if (len != p.step && p.correction) a = cavr_clipped_opacity(a, len * p.invStep);
   float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
   if (SHADE) {
     shade<CUBIC>(f, r, s3, rgb);
@@ -116,57 +108,12 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
 // Double precision: once per ray.
 template <int BLEND, bool SHADE, bool CUBIC = false>
 __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) {
-  const CAVRGpuRenderParams &p = f.p;
-  double ndc[3] = {(px + 0.5) / p.width * 2.0 - 1.0, (py + 0.5) / p.height * 2.0 - 1.0, -1.0}, farW[3], nearW[3],
-         dirW[3];
-  bool ok = project_rcp(p.invVP, ndc, nearW);
-  ndc[2] = 1.0;
-  ok = ok && project_rcp(p.invVP, ndc, farW);
-  double len = 0.0;
-  for (int a = 0; a < 3; ++a) {
-    dirW[a] = farW[a] - nearW[a];
-    len += dirW[a] * dirW[a];
-  }
-  len = sqrt(len);
-  if (!ok || !(len > 0.0)) return false;
-  double t0 = 0.0, t1 = len;
-  const double il = __drcp_rn(len);
-  for (int a = 0; a < 3; ++a) dirW[a] *= il;
-  double tEye = 0.0;
-  for (int a = 0; a < 3; ++a) tEye += (nearW[a] - p.eye[a]) * dirW[a];
-  for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
-  t0 += tEye;
-  t1 += tEye;
-  if (f.opaque) {
-    float od = f.opaque[(size_t)py * p.width + px];
-    if (od < 1.0f) {
-      double pz[3];
-      ndc[2] = 2.0 * od - 1.0;
-      if (project_rcp(p.invVP, ndc, pz)) {
-        double tz = 0.0;
-        for (int a = 0; a < 3; ++a) tz += (pz[a] - nearW[a]) * dirW[a];
-        t1 = fmin(t1, tz);
-      }
-    }
-  }
+  const CAVRRayFrame &p = f.p;
+  // The world ray and its clip to the render box: core/shared/cavr_ray.h, as the CPU's cavr_ray_setup.
+  double nearW[3], dirW[3], t0, t1;
+  if (!cavr_world_ray(&p, px, py, f.opaque, nearW, dirW, &t0, &t1) || !cavr_box_clip(&p, nearW, dirW, &t0, &t1))
+    return false;
   for (int a = 0; a < 3; ++a) r.dw[a] = (float)dirW[a];
-  for (int a = 0; a < 3; ++a) {
-    double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
-    if (fabs(da) < 1e-12) {
-      if (oa < p.boxLo[a] || oa > p.boxHi[a]) return false;
-      continue;
-    }
-    const double ida = __drcp_rn(da);
-    double ta = (p.boxLo[a] - oa) * ida, tb = (p.boxHi[a] - oa) * ida;
-    if (ta > tb) {
-      double t = ta;
-      ta = tb;
-      tb = t;
-    }
-    t0 = fmax(t0, ta);
-    t1 = fmin(t1, tb);
-  }
-  if (!(t0 < t1)) return false;
   const float st = p.step, ft0 = (float)t0, ft1 = (float)t1;
   const int k0 = (int)floorf(ft0 / st), kFull0 = (int)ceilf(ft0 / st), kFull1 = (int)floorf(ft1 / st) - 1;
   // Positions in float relative to segment 0's midpoint (double per sample would dominate the loop); the
@@ -194,7 +141,7 @@ __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) 
   r.A = 0.0f;
   r.C[0] = r.C[1] = r.C[2] = 0.0f;
   r.jDepth = 0.0f;
-  r.best = BLEND == 2 ? FLT_MAX : -FLT_MAX;
+  r.best = BLEND == CAVR_BLEND_MINIMUM_INTENSITY ? FLT_MAX : -FLT_MAX;
   r.jBest = 0.0f;
   r.sum = r.total = 0.0f;
   r.samples = 0;
@@ -217,7 +164,7 @@ __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) 
 // Window depth of segment j's midpoint (once per ray), from its voxel position: the camera's double-precision
 // ray is not kept through the loop (registers).
 __device__ __forceinline__ float lane_depth(const Frame &f, const Lane &r, float j) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   const float *m = f.inv;
   const float s[3] = {fmaf(j, r.dtc[0], r.tc[0]), fmaf(j, r.dtc[1], r.tc[1]), fmaf(j, r.dtc[2], r.tc[2])};
   double w[3];
@@ -238,7 +185,7 @@ __device__ __forceinline__ float lane_depth(const Frame &f, const Lane &r, float
 // the run and returns false. A midpoint outside the data (rounding at the box) is a run of one segment.
 // Voxel coordinates come back from the texture coordinates through f.inv (a signed permutation: exact).
 __device__ bool find_run(const Frame &f, Lane &r) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   const float *m = f.inv;
   int c[3];
   float jn[3], dj[3]; // segment (j units) where the ray leaves the current cell on each axis; its change per cell
@@ -303,12 +250,12 @@ __device__ __forceinline__ void table_pair(unsigned addr, float4 &e, float4 &d) 
 // computes; the one past the run's end is wasted: textures clamp and never fault).
 template <int BLEND, bool SHADE, bool CUBIC = false>
 __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__restrict__ T, Lane &r, float jEnd) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   const float j0 = r.j;
   const float tx = r.tc[0], ty = r.tc[1], tz = r.tc[2], dx = r.dtc[0], dy = r.dtc[1], dz = r.dtc[2];
   float j = j0;
   bool done = false;
-  if (BLEND == 0) {
+  if (BLEND == CAVR_BLEND_COMPOSITE) {
     float A = r.A, C0 = r.C[0], C1 = r.C[1], C2 = r.C[2];
     float jDepth1 = r.jDepth + 1.0f; // segment of the first contribution + 1 (j has advanced when it is taken)
     const float ert = p.ert, uScale = f.uTex, uBias = f.uBias, top = f.top;
@@ -355,9 +302,9 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     float best = r.best, jBest = r.jBest, sum = 0.0f;
     do {
       const float s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)) * scale;
-      if (BLEND == 3) {
+      if (BLEND == CAVR_BLEND_AVERAGE_INTENSITY) {
         sum += s;
-      } else if (BLEND == 1 ? s > best : s < best) {
+      } else if (BLEND == CAVR_BLEND_MAXIMUM_INTENSITY ? s > best : s < best) {
         best = s;
         jBest = j;
       }
@@ -365,7 +312,7 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     } while (j < jEnd);
     r.best = best;
     r.jBest = jBest;
-    if (BLEND == 3) r.sum += sum * p.step;
+    if (BLEND == CAVR_BLEND_AVERAGE_INTENSITY) r.sum += sum * p.step;
     r.total += (j - j0) * p.step;
   }
   r.samples += (unsigned)(j - j0);
@@ -407,8 +354,8 @@ template <int BLEND, bool SHADE, bool SKIP, int REG, bool CUBIC = false>
 __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
   extern __shared__ float4 table[];
-  const CAVRGpuRenderParams &p = f.p;
-  if (BLEND == 0) {
+  const CAVRRayFrame &p = f.p;
+  if (BLEND == CAVR_BLEND_COMPOSITE) {
     for (int i = threadIdx.x; i < p.count; i += blockDim.x) {
       const float4 e = gtable[i], n = i + 1 < p.count ? gtable[i + 1] : e;
       table[2 * i] = e;
@@ -436,10 +383,10 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
   const bool hit = inside && setup<BLEND, SHADE, CUBIC>(f, table, px, py, r);
   if (p.syncPropagation) {
     // Synchronous ray propagation: the block's rays advance one segment per step together.
-    bool active = hit && (BLEND != 0 || r.A < p.ert);
+    bool active = hit && (BLEND != CAVR_BLEND_COMPOSITE || r.A < p.ert);
     while (__syncthreads_or(active))
       if (active) active = march<BLEND, SHADE, SKIP, CUBIC>(f, table, r, 1.0f);
-  } else if (hit && (BLEND != 0 || r.A < p.ert)) {
+  } else if (hit && (BLEND != CAVR_BLEND_COMPOSITE || r.A < p.ert)) {
     march<BLEND, SHADE, SKIP, CUBIC>(f, table, r, FLT_MAX);
   }
   unsigned long long n = hit ? r.samples : 0ull;
@@ -447,17 +394,17 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
   if (lane == 0 && n) atomicAdd(f.samples, n);
   if (!inside) return;
   float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
-  if (hit && BLEND == 0) {
+  if (hit && BLEND == CAVR_BLEND_COMPOSITE) {
     out[0] = r.C[0];
     out[1] = r.C[1];
     out[2] = r.C[2];
     out[3] = r.A;
     if (r.A > 0.0f) depth = lane_depth(f, r, r.jDepth);
   } else if (hit && r.total > 0.0f) {
-    float s = BLEND == 3 ? r.sum / r.total : r.best;
+    float s = BLEND == CAVR_BLEND_AVERAGE_INTENSITY ? r.sum / r.total : r.best;
     int i0;
     float w;
-    tf_index(p, s, i0, w);
+    cavr_tf_index(&p, s, &i0, &w);
     // Maximum/minimum/average use the table's opacity as given: the renderer passes the raw table here.
     const float4 e0 = gtable[p.count + i0], e1 = gtable[p.count + i0 + 1];
     float a = e0.w + w * (e1.w - e0.w);
@@ -465,7 +412,7 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     out[1] = a * (e0.y + w * (e1.y - e0.y));
     out[2] = a * (e0.z + w * (e1.z - e0.z));
     out[3] = a;
-    if (a > 0.0f) depth = lane_depth(f, r, BLEND == 3 ? r.jMid : r.jBest);
+    if (a > 0.0f) depth = lane_depth(f, r, BLEND == CAVR_BLEND_AVERAGE_INTENSITY ? r.jMid : r.jBest);
   }
   write_pixel(f, (size_t)py * p.width + px, out, depth);
 }
@@ -476,12 +423,15 @@ using Kernel = void (*)(Frame, const float4 *);
 // skipping only composite; core/src/frame_constants.c).
 template <int REG, bool CUBIC> Kernel pick_kernel(int blend, bool shade, bool skip) {
   switch (blend) {
-  case 1: return raycast_kernel<1, false, false, REG, CUBIC>;
-  case 2: return raycast_kernel<2, false, false, REG, CUBIC>;
-  case 3: return raycast_kernel<3, false, false, REG, CUBIC>;
+  case CAVR_BLEND_MAXIMUM_INTENSITY: return raycast_kernel<CAVR_BLEND_MAXIMUM_INTENSITY, false, false, REG, CUBIC>;
+  case CAVR_BLEND_MINIMUM_INTENSITY: return raycast_kernel<CAVR_BLEND_MINIMUM_INTENSITY, false, false, REG, CUBIC>;
+  case CAVR_BLEND_AVERAGE_INTENSITY: return raycast_kernel<CAVR_BLEND_AVERAGE_INTENSITY, false, false, REG, CUBIC>;
   default:
-    return shade ? (skip ? raycast_kernel<0, true, true, REG, CUBIC> : raycast_kernel<0, true, false, REG, CUBIC>)
-                 : (skip ? raycast_kernel<0, false, true, REG, CUBIC> : raycast_kernel<0, false, false, REG, CUBIC>);
+  { // composite
+    constexpr int C = CAVR_BLEND_COMPOSITE;
+    return shade ? (skip ? raycast_kernel<C, true, true, REG, CUBIC> : raycast_kernel<C, true, false, REG, CUBIC>)
+                 : (skip ? raycast_kernel<C, false, true, REG, CUBIC> : raycast_kernel<C, false, false, REG, CUBIC>);
+  }
   }
 }
 
@@ -502,19 +452,12 @@ template <typename T> int ensure(T **ptr, size_t *cap, size_t bytes, const char 
   return 0;
 }
 
-} // namespace
-
-extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuRenderParams *p,
-                                const float *table, uint64_t tableStamp, const uint8_t *cells, size_t cellCount, uint64_t cellsStamp,
-                                const uint32_t *rays, size_t rayCount, uint64_t raysStamp,
-                                const float *opaqueDepth, const float *opaqueDepthDevice, uint8_t *hostRGBA8,
-                                float *hostRGBAF, float *hostDepth, float *kernelMs, float *transferMs,
-                                uint64_t *samples, char *msg, size_t msgSize) {
-  const size_t pixels = (size_t)p->width * p->height;
+// The context's device buffers for the frame: the table (uploaded when its stamp changed), the three planes and the
+// opaque-depth plane (grown when too small), the macro cells and the ray list (uploaded when their stamps changed), the
+// host's opaque depth; all queued on the context's stream, the sample counter cleared.
+int upload_frame(CAVRGpuContext *ctx, const CAVRGpuFrameJob *job, size_t pixels, size_t tableBytes, char *msg,
+                 size_t msgSize) {
   int code;
-  if ((code = cavr_cuda_copy_resources(ctx, msg, msgSize))) return code;
-  // table: count entries for composite (corrected opacity) followed by count raw entries (other modes).
-  size_t tableBytes = sizeof(float4) * 2 * (size_t)p->count;
   {
     const float4 *before = ctx->table;
     if ((code = ensure(&ctx->table, &ctx->tableCap, tableBytes, "cudaMalloc (transfer function)", msg, msgSize))) return code;
@@ -536,32 +479,45 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     CAVR_CUDA_CHECK(cudaMalloc(&ctx->opaque, pixels * sizeof(float)), "cudaMalloc (opaque depth)");
     ctx->pixelCap = pixels * sizeof(float4);
   }
-  if (cells && (cellsStamp != ctx->cellsStamp || ctx->cellsCap < cellCount)) {
-    if ((code = ensure(&ctx->cells, &ctx->cellsCap, cellCount, "cudaMalloc (macro cells)", msg, msgSize))) return code;
+  if (job->cells && (job->cellsStamp != ctx->cellsStamp || ctx->cellsCap < job->cellCount)) {
+    if ((code = ensure(&ctx->cells, &ctx->cellsCap, job->cellCount, "cudaMalloc (macro cells)", msg, msgSize))) return code;
     ctx->cellsStamp = 0; /* invalid until the copy is issued */
-    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->cells, cells, cellCount, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (macro cells)");
-    ctx->cellsStamp = cellsStamp;
+    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->cells, job->cells, job->cellCount, cudaMemcpyHostToDevice, ctx->stream),
+                    "cudaMemcpy (macro cells)");
+    ctx->cellsStamp = job->cellsStamp;
   }
-  if (rays && !cavr_cuda_two_slots(&ctx->rays, &ctx->raysCap, &ctx->raysStamp, &ctx->rays2, &ctx->raysCap2,
-                                   &ctx->raysStamp2, raysStamp, rayCount * sizeof(unsigned))) {
-    if ((code = ensure(&ctx->rays, &ctx->raysCap, (rayCount > 0 ? rayCount : 1) * sizeof(unsigned), "cudaMalloc (ray list)", msg, msgSize))) return code;
+  const size_t rayBytes = job->rayCount * sizeof(unsigned);
+  if (job->rays && !cavr_cuda_two_slots(&ctx->rays, &ctx->raysCap, &ctx->raysStamp, &ctx->rays2, &ctx->raysCap2,
+                                        &ctx->raysStamp2, job->raysStamp, rayBytes)) {
+    if ((code = ensure(&ctx->rays, &ctx->raysCap, (job->rayCount > 0 ? job->rayCount : 1) * sizeof(unsigned),
+                       "cudaMalloc (ray list)", msg, msgSize)))
+      return code;
     ctx->raysStamp = 0;
-    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->rays, rays, rayCount * sizeof(unsigned), cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (ray list)");
-    ctx->raysStamp = raysStamp;
+    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->rays, job->rays, rayBytes, cudaMemcpyHostToDevice, ctx->stream),
+                    "cudaMemcpy (ray list)");
+    ctx->raysStamp = job->raysStamp;
   }
   // The table only when it changed (tableStamp: the core's stamp of its contents; 0 always uploads).
-  if (tableStamp == 0 || tableStamp != ctx->tableStamp) {
+  if (job->tableStamp == 0 || job->tableStamp != ctx->tableStamp) {
     ctx->tableStamp = 0; /* invalid until the copy is issued */
-    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table, table, tableBytes, cudaMemcpyHostToDevice, ctx->stream), "cudaMemcpy (transfer function)");
-    ctx->tableStamp = tableStamp;
+    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table, job->table, tableBytes, cudaMemcpyHostToDevice, ctx->stream),
+                    "cudaMemcpy (transfer function)");
+    ctx->tableStamp = job->tableStamp;
   }
-  if (opaqueDepth && !opaqueDepthDevice)
-    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->opaque, opaqueDepth, pixels * sizeof(float), cudaMemcpyHostToDevice, ctx->stream),
-                    "cudaMemcpy (opaque depth)");
+  if (job->opaqueDepth && !job->opaqueDepthDevice)
+    CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->opaque, job->opaqueDepth, pixels * sizeof(float), cudaMemcpyHostToDevice,
+                                    ctx->stream), "cudaMemcpy (opaque depth)");
   CAVR_CUDA_CHECK(cudaMemsetAsync(ctx->samples, 0, sizeof(unsigned long long), ctx->stream), "cudaMemset");
-  Frame f;
+  return 0;
+}
+
+// The kernels' view of the frame: the job's description, the texture and value scale, the rotation map to stored
+// texture coordinates and its inverse, the volume in stored coordinates, the table mapping, the device planes, and
+// the context's launch-shape override (cavr-bench).
+void make_frame(const CAVRGpuContext *ctx, const CAVRGpuVolume *vol, const CAVRGpuFrameJob *job, Frame &f) {
+  const CAVRRayFrame *p = &job->frame;
   f.p = *p;
-  f.tex = p->interpolation == 0 ? vol->point : vol->linear;
+  f.tex = p->interpolation == CAVR_INTERPOLATION_NEAREST ? vol->point : vol->linear;
   f.scale = vol->scale;
   {
     // stored = original (none); stored(N-1-z, y, x) (about y); stored(N-1-y, x, z) (about z); + 0.5.
@@ -573,29 +529,27 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     for (int i = 0; i < 12; ++i) f.rot[i] = m[i];
   }
   f.cells = ctx->cells;
-  f.opaque = opaqueDepthDevice ? opaqueDepthDevice : opaqueDepth ? ctx->opaque : nullptr;
+  f.opaque = job->opaqueDepthDevice ? job->opaqueDepthDevice : job->opaqueDepth ? ctx->opaque : nullptr;
   f.rgba8 = ctx->rgba8;
   f.rgbaf = ctx->rgbaf;
   f.depth = ctx->depth;
   f.samples = ctx->samples;
-  f.rays = rays ? ctx->rays : nullptr;
-  f.rayCount = (unsigned)rayCount;
-  {
-    // The inverse of the rotation map (a signed permutation plus an offset) and the volume in stored coordinates.
-    for (int b = 0; b < 3; ++b) {
-      f.inv[4 * b + 3] = 0.0f;
-      for (int a = 0; a < 3; ++a) {
-        f.inv[4 * b + a] = f.rot[4 * a + b];
-        f.inv[4 * b + 3] -= f.rot[4 * a + b] * f.rot[4 * a + 3];
-      }
-    }
+  f.rays = job->rays ? ctx->rays : nullptr;
+  f.rayCount = (unsigned)job->rayCount;
+  // The inverse of the rotation map (a signed permutation plus an offset) and the volume in stored coordinates.
+  for (int b = 0; b < 3; ++b) {
+    f.inv[4 * b + 3] = 0.0f;
     for (int a = 0; a < 3; ++a) {
-      f.lo[a] = f.hi[a] = f.rot[4 * a + 3];
-      for (int b = 0; b < 3; ++b) {
-        const float e = f.rot[4 * a + b] * p->maxCoord[b];
-        f.lo[a] += e < 0.0f ? e : 0.0f;
-        f.hi[a] += e > 0.0f ? e : 0.0f;
-      }
+      f.inv[4 * b + a] = f.rot[4 * a + b];
+      f.inv[4 * b + 3] -= f.rot[4 * a + b] * f.rot[4 * a + 3];
+    }
+  }
+  for (int a = 0; a < 3; ++a) {
+    f.lo[a] = f.hi[a] = f.rot[4 * a + 3];
+    for (int b = 0; b < 3; ++b) {
+      const float e = f.rot[4 * a + b] * p->maxCoord[b];
+      f.lo[a] += e < 0.0f ? e : 0.0f;
+      f.hi[a] += e > 0.0f ? e : 0.0f;
     }
   }
   for (int a = 0; a < 3; ++a) f.spacing[a] = 1.0 / p->invSpacing[a];
@@ -615,7 +569,13 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
     f.p.transposed = ctx->config.raycastTransposed != 0;
     f.p.syncPropagation = 0;
   }
-  const CAVRGpuRenderParams &q = f.p;
+}
+
+// Launch the frame's kernels on the context's stream after its start event: iso.cu's for isosurfaces and slices,
+// else the raycast_kernel instantiation for the blend mode, shading, skipping and filter, in the frame's launch shape
+// (1-D over a ray list).
+int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *msg, size_t msgSize) {
+  const CAVRRayFrame &q = f.p;
   int threads = q.blockW * q.blockH;
   if (threads % 32 != 0 || threads > 512 || q.blockW % q.warpW != 0 || q.blockH % q.warpH != 0 ||
       q.warpW * q.warpH != 32) {
@@ -625,45 +585,63 @@ extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const C
   }
   unsigned gx = (q.width + q.blockW - 1) / q.blockW, gy = (q.height + q.blockH - 1) / q.blockH;
   dim3 grid = q.transposed ? dim3(gy, gx) : dim3(gx, gy);
-  if (rays) { // 1-D launch over the list; the 2-D block shape no longer applies
+  if (f.rays) { // 1-D launch over the list; the 2-D block shape no longer applies
     threads = 256;
-    grid = dim3((unsigned)((rayCount + 255) / 256 > 0 ? (rayCount + 255) / 256 : 1), 1);
+    grid = dim3((unsigned)((f.rayCount + 255) / 256 > 0 ? (f.rayCount + 255) / 256 : 1), 1);
   }
   // Composite keeps the table and its differences in shared memory; the other modes read it once per ray.
-  size_t shared = p->blend == 0 ? tableBytes : 0;
+  size_t shared = q.blend == CAVR_BLEND_COMPOSITE ? tableBytes : 0;
   // At most 64 registers per thread is the default (composite uses 48, 56 with skipping; caps of 48, 40 and 32
   // measured slower, docs/benchmarks.md); the context's raycastUncapped (CAVR_RAYCAST_REGCAP=0) selects the uncapped
   // build, for cavr-bench.
   const bool uncapped = ctx->config.raycastUncapped != 0;
-  const bool skip = p->skip != 0 && cells, shade = p->shade != 0;
-  const bool cubic = p->interpolation == 2;
-  if (p->blend == 4 || p->blend == 5) { // isosurfaces and slices (iso.cu): their own kernels, one thread or warp per ray
+  const bool skip = q.skip != 0 && f.cells, shade = q.shade != 0;
+  const bool cubic = q.interpolation == CAVR_INTERPOLATION_CUBIC;
+  if (q.blend == CAVR_BLEND_ISOSURFACE || q.blend == CAVR_BLEND_SLICE) { // iso.cu: their own kernels
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-    if ((code = cavr_iso_launch(ctx, f, ctx->table, msg, msgSize))) return code;
-  } else {
-    Kernel kernel = uncapped ? pick_kernel<0>(p->blend, shade, skip, cubic)
-                                         : pick_kernel<64>(p->blend, shade, skip, cubic);
-    // Every frame: the limit is the kernel's, for the whole process (another device on this GPU may have set it).
-    CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
-                    "cudaFuncSetAttribute (raycast_kernel shared memory)");
-    CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-    kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
-    CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
+    return cavr_iso_launch(ctx, f, ctx->table, msg, msgSize);
   }
+  Kernel kernel = uncapped ? pick_kernel<0>(q.blend, shade, skip, cubic) : pick_kernel<64>(q.blend, shade, skip, cubic);
+  // Every frame: the limit is the kernel's, for the whole process (another device on this GPU may have set it).
+  CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
+                  "cudaFuncSetAttribute (raycast_kernel shared memory)");
+  CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
+  kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
+  CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
+  return 0;
+}
+
+} // namespace
+
+extern "C" int cavr_cuda_render(CAVRGpuContext *ctx, CAVRGpuVolume *vol, const CAVRGpuFrameJob *job,
+                                CAVRGpuFrameResult *result, char *msg, size_t msgSize) {
+  const CAVRRayFrame *p = &job->frame;
+  const size_t pixels = (size_t)p->width * p->height;
+  int code;
+  if ((code = cavr_cuda_copy_resources(ctx, msg, msgSize))) return code;
+  // table: count entries for composite (corrected opacity) followed by count raw entries (other modes).
+  const size_t tableBytes = sizeof(float4) * 2 * (size_t)p->count;
+  if ((code = upload_frame(ctx, job, pixels, tableBytes, msg, msgSize))) return code;
+  Frame f;
+  make_frame(ctx, vol, job, f);
+  if ((code = launch_frame(ctx, f, tableBytes, msg, msgSize))) return code;
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->stop, ctx->stream), "cudaEventRecord");
   // Read-back, queued behind the kernel: the sample count into page-locked memory and only the planes the caller
   // asked for; one synchronisation, after the last copy (it reports a fault of the kernel too).
   CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->hostScalars, ctx->samples, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                   ctx->stream), "cudaMemcpyAsync (sample count, after raycast_kernel)");
-  if ((code = cavr_cuda_queue_copies(ctx, pixels, hostRGBA8, hostRGBAF, hostDepth, "raycast_kernel", msg, msgSize)))
+  if ((code = cavr_cuda_queue_copies(ctx, pixels, job->hostRGBA8, job->hostRGBAF, job->hostDepth, "raycast_kernel",
+                                     msg, msgSize)))
     return code;
   CAVR_CUDA_CHECK(cudaEventSynchronize(ctx->copied), "raycast_kernel (or the copy back after it)");
   float ms = 0.0f, copyMs = 0.0f;
   cudaEventElapsedTime(&ms, ctx->start, ctx->stop);
   cudaEventElapsedTime(&copyMs, ctx->stop, ctx->copied);
-  if (kernelMs) *kernelMs = ms;
-  if (transferMs) *transferMs = copyMs;
-  if (samples) *samples = ctx->hostScalars[0];
+  if (result) {
+    result->kernelMs = ms;
+    result->transferMs = copyMs;
+    result->samples = ctx->hostScalars[0];
+  }
   return 0;
 }
 

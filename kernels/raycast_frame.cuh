@@ -5,13 +5,14 @@
 #define CAVR_RAYCAST_FRAME_CUH
 
 #include "cuda_util.cuh"
+#include "../core/shared/cavr_ray.h" // the arithmetic both back ends share
 
 namespace cavr_gpu {
 
 constexpr int kCell = 8; // CAVR_MACROCELL_SIZE (core/src/cavr_shared.h)
 
 struct Frame {
-  CAVRGpuRenderParams p;
+  CAVRRayFrame p;
   cudaTextureObject_t tex;
   float scale;
   float rot[12];    // stored texture coordinates = rot * (x, y, z, 1): rotation state and the +0.5 texel centre
@@ -33,18 +34,10 @@ struct Frame {
 __device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 // One axis of the cubic B-spline as two linear fetches (Sigg and Hadwiger 2005): x in texel units (index + 0.5);
-// the texel pairs (i-1, i) and (i+1, i+2) fetched at h0, h1 with weights g0, 1 - g0. core/src/cpu_raycast.h
-// (cavr_bspline_axis) has the same arithmetic.
+// the texel pairs (i-1, i) and (i+1, i+2) fetched at h0, h1 with weights g0, 1 - g0 (core/shared/cavr_ray.h:
+// cavr_bspline_axis in texel coordinates).
 __device__ __forceinline__ void bspline_axis(float x, float &h0, float &h1, float &g0) {
-  x -= 0.5f;
-  const float i = floorf(x), fr = x - i, f2 = fr * fr, f3 = f2 * fr, m = 1.0f - fr;
-  const float w0 = (1.0f / 6.0f) * m * m * m;
-  const float w1 = (1.0f / 6.0f) * (3.0f * f3 - 6.0f * f2 + 4.0f);
-  const float w3 = (1.0f / 6.0f) * f3;
-  const float w2 = 1.0f - w0 - w1 - w3;
-  g0 = w0 + w1;
-  h0 = i - 0.5f + w1 / (w0 + w1);
-  h1 = i + 1.5f + w3 / (w2 + w3);
+  cavr_bspline_axis(x - 0.5f, -0.5f, &h0, &h1, &g0);
 }
 
 // The cubic B-spline of the stored values at stored texture coordinates (x, y, z) from 8 fetches of the linearly
@@ -101,8 +94,8 @@ __device__ __forceinline__ float fetch_trilinear_exact(const Frame &f, float x, 
 // samples that must equal the CPU's (slices), not for marching.
 __device__ inline float fetch_exact(const Frame &f, float x, float y, float z) {
   const int interp = f.p.interpolation;
-  if (interp == 0) return tex3D<float>(f.tex, floorf(x) + 0.5f, floorf(y) + 0.5f, floorf(z) + 0.5f);
-  if (interp == 1) return fetch_trilinear_exact(f, x, y, z);
+  if (interp == CAVR_INTERPOLATION_NEAREST) return tex3D<float>(f.tex, floorf(x) + 0.5f, floorf(y) + 0.5f, floorf(z) + 0.5f);
+  if (interp == CAVR_INTERPOLATION_TRILINEAR) return fetch_trilinear_exact(f, x, y, z);
   float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
   bspline_axis(x, hx0, hx1, gx);
   bspline_axis(y, hy0, hy1, gy);
@@ -124,24 +117,13 @@ __device__ inline float fetch_exact(const Frame &f, float x, float y, float z) {
 }
 
 
-// invVP or VP applied to a point, divided by w. A reciprocal (__drcp_rn) for the divide: a double division's
-// out-of-line slow path would set the kernel's register count (the caller's live values plus the callee's), and
-// with it the occupancy of the hot loop.
-__device__ __forceinline__ bool project_rcp(const double m[16], const double in[3], double out[3]) {
-  double v[4];
-  for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
-  if (v[3] == 0.0) return false;
-  const double iw = __drcp_rn(v[3]);
-  for (int r = 0; r < 3; ++r) out[r] = v[r] * iw;
-  return true;
-}
 
 // The stored value at original voxel coordinates (x, y, z), clamped to the volume, through the rotation.
 // Branch-free: the rotation is a per-frame affine map (rows of f.rot), and nearest interpolation comes from
 // the point-filtered texture object itself (texel floor(x + 0.5) = the nearest voxel). Gradients only.
 template <bool CUBIC = false>
 __device__ __forceinline__ float sample(const Frame &f, float x, float y, float z) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   x = clampf(x, 0.0f, p.maxCoord[0]);
   y = clampf(y, 0.0f, p.maxCoord[1]);
   z = clampf(z, 0.0f, p.maxCoord[2]);
@@ -154,7 +136,7 @@ __device__ __forceinline__ float sample(const Frame &f, float x, float y, float 
 
 // sample() through fetch_exact (slices: their gradients as the CPU takes them).
 __device__ __forceinline__ float sample_exact(const Frame &f, float x, float y, float z) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   x = clampf(x, 0.0f, p.maxCoord[0]);
   y = clampf(y, 0.0f, p.maxCoord[1]);
   z = clampf(z, 0.0f, p.maxCoord[2]);
@@ -165,13 +147,6 @@ __device__ __forceinline__ float sample_exact(const Frame &f, float x, float y, 
   return fetch_exact(f, sx, sy, sz) * f.scale;
 }
 
-__device__ __forceinline__ void tf_index(const CAVRGpuRenderParams &p, float s, int &i0, float &w) {
-  float fi = clampf(s * p.idxScale + p.idxBias, 0.0f, (float)(p.count - 1));
-  int i = (int)fi;
-  if (i > p.count - 2) i = p.count - 2;
-  i0 = i;
-  w = fi - (float)i;
-}
 
 // Table position of u = table position / (count - 1), saturated to [0, 1]: entry i, weight w of entry i + 1.
 // floor() as a multiply-add rounding down onto 2^23 (FMA pipe), the entry index from its bits.
@@ -183,21 +158,18 @@ __device__ __forceinline__ void tf_pos(const Frame &f, float u, int &i, float &w
 }
 
 // Store a pixel's premultiplied RGBA, clamped to [0, 1] (float and 8-bit planes), and its window depth: every
-// ray-casting kernel's last step (core/src/cpu_raycast.h: cavr_write_pixel).
+// ray-casting kernel's last step (core/shared/cavr_ray.h: cavr_pixel_encode, as the CPU's cavr_write_pixel).
 __device__ __forceinline__ void write_pixel(const Frame &f, size_t pix, const float out[4], float depth) {
-  float4 v;
-  v.x = clampf(out[0], 0.0f, 1.0f);
-  v.y = clampf(out[1], 0.0f, 1.0f);
-  v.z = clampf(out[2], 0.0f, 1.0f);
-  v.w = clampf(out[3], 0.0f, 1.0f);
-  f.rgbaf[pix] = v;
-  f.rgba8[pix] = make_uchar4((unsigned char)(v.x * 255.0f + 0.5f), (unsigned char)(v.y * 255.0f + 0.5f),
-                             (unsigned char)(v.z * 255.0f + 0.5f), (unsigned char)(v.w * 255.0f + 0.5f));
+  float v[4];
+  unsigned char b[4];
+  cavr_pixel_encode(out, v, b);
+  f.rgbaf[pix] = make_float4(v[0], v[1], v[2], v[3]);
+  f.rgba8[pix] = make_uchar4(b[0], b[1], b[2], b[3]);
   f.depth[pix] = depth;
 }
 
 __device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int cz) {
-  const CAVRGpuRenderParams &p = f.p;
+  const CAVRRayFrame &p = f.p;
   return __ldg(f.cells + ((size_t)cz * p.cells[1] + cy) * p.cells[0] + cx) != 0;
 }
 
@@ -205,7 +177,7 @@ __device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int
 
 // The isosurface blend mode (iso.cu), launched by cavr_cuda_render on its stream between its timing events: the
 // standard kernel (one thread per ray) or warp marching (Wang et al. 2014: ray set-up, one warp per ray, shading),
-// as p.isoMethod says; for the slice blend mode (p.blend 5) its slice kernel. Returns 0 or a CAVRError code with msg.
+// as p.isoMethod says; for CAVR_BLEND_SLICE its slice kernel. Returns 0 or a CAVRError code with msg.
 int cavr_iso_launch(CAVRGpuContext *ctx, const cavr_gpu::Frame &f, const float4 *table, char *msg, size_t msgSize);
 
 #endif

@@ -94,22 +94,6 @@ typedef struct CAVRBackendOps {
   void (*unshare)(CAVRDevice device, CAVRFrameBuffer fb);
 } CAVRBackendOps;
 
-/** Per-frame values every back end derives the same way from a job (frame_constants.c). */
-typedef struct CAVRFrameConstants {
-  double eye[3];        /**< camera position (a point on the eye plane for orthographic views), world units;
-                             the sample lattice is measured from it */
-  double minSpacing;    /**< finest voxel spacing, world units */
-  float step;           /**< sample distance, world units */
-  float idxScale, idxBias; /**< transfer-function table index = stored value * idxScale + idxBias */
-  int shade, skip;      /**< shading (composite, isosurface, slice) and empty-space skipping in effect */
-  float boxLo[3], boxHi[3]; /**< where rays integrate, voxel coordinates: the render extent, cropped */
-  int isoCount;         /**< isosurface blend mode: iso-values (0 in the other modes) */
-  float isoStored[CAVR_MAX_ISO_VALUES]; /**< the iso-values in stored units (scalar - valueOffset) */
-  int cellDilation;     /**< macro cells a skipping classification must be widened by (cavr_dilate_cells): 1 for
-                             the cubic filter (it reads 1 voxel past a cell) and 1 more for isosurfaces (a crossing
-                             between two samples lies in a cell next to theirs) */
-  CAVRLighting light;   /**< cavrSetRenderLights' lights in the volume's space (count 0: the default headlight) */
-} CAVRFrameConstants;
 
 /**
  * Skipping classification of the isosurface blend mode: out[c] = 1 when macro cell c's stored value range
@@ -130,7 +114,13 @@ int cavr_iso_method(int requested, const double dirIndex[3]);
  */
 void cavr_dilate_cells(const CAVRMacroGridDesc *grid, int radius, uint8_t *cells);
 
-void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out);
+struct CAVRRayFrame;
+/**
+ * The per-frame description of a render job (core/shared/cavr_frame.h), every field both back ends read; the CUDA
+ * back end's launch fields (rotation, cube, launch shape, isoMethod) are left 0 for its policy to fill. Shapes and
+ * units: cavr_frame.h. The job's handles must be committed; no errors.
+ */
+void cavr_ray_frame(const CAVRRenderJob *job, struct CAVRRayFrame *out);
 
 /** The CPU back end's reconstruction (cpu_reconstruct.c). */
 CAVRError cavr_cpu_reconstruct(CAVRDevice device, const CAVRRenderJob *job, const uint8_t *mask, uint64_t maskStamp,

@@ -1,5 +1,5 @@
 /*
- * cpu_backend.c - the multi-threaded CPU ray caster (SPEC 2): the back end's operations, the scalar caster (every
+ * cpu_backend.c - the multi-threaded CPU ray caster: the back end's operations, the scalar caster (every
  * blend mode, every CPU), the per-frame tables and the threads.
  *
  * One ray per pixel. The ray is cut into a lattice of segments of `step` world units measured from the
@@ -11,7 +11,9 @@
  * (1-a)^(l1+l2). Empty-space skipping only jumps over whole segments whose midpoints lie in transparent macro
  * cells (or blocks of them), so it changes no pixel. The arithmetic of all this is in cpu_raycast.h, shared with
  * the packet casters (cpu_packet_body.h: 8 rays with AVX2, 16 with AVX-512, chosen by cpu_packet.c), which
- * composite frames use where the CPU has them (same image, bit for bit; issue 13).
+ * composite frames use where the CPU has them (same image, bit for bit); what the GPU computes the same way (ray
+ * set-up, transfer-function position, shading, isosurface crossing, slice, pixel encoding) is in core/shared/
+ * cavr_ray.h, and the frame's description in core/shared/cavr_frame.h (frame_constants.c fills it).
  * Pixels are distributed in 16x16 tiles over threads; every pixel is computed by one thread with the same
  * arithmetic, so the image does not depend on the thread count.
  */
@@ -32,10 +34,10 @@
 /* MIP, MinIP and average: one sample per whole lattice segment, the value composited once at the end. */
 ALWAYS_INLINE void intensity_march(const Prep *p, int storage, int interp, const CavrRay *r, float out[4],
                                    float *depth, uint64_t *samples) {
-  const float step = p->step, ft0 = (float)r->t0, ft1 = (float)r->t1;
+  const float step = p->f.step, ft0 = (float)r->t0, ft1 = (float)r->t1;
   const double *o = r->o, *d = r->d;
   long k = (long)floorf(ft0 / step);
-  float best = p->blend == CAVR_BLEND_MINIMUM_INTENSITY ? INFINITY : -INFINITY, sum = 0.0f, total = 0.0f,
+  float best = p->f.blend == CAVR_BLEND_MINIMUM_INTENSITY ? INFINITY : -INFINITY, sum = 0.0f, total = 0.0f,
         bestT = 0.0f;
   for (;;) {
     float ts = cavr_maxf((float)k * step, ft0), te = cavr_minf((float)(k + 1) * step, ft1);
@@ -46,7 +48,7 @@ ALWAYS_INLINE void intensity_march(const Prep *p, int storage, int interp, const
     float s = cavr_sample(p, storage, interp, (float)(o[0] + md * d[0]), (float)(o[1] + md * d[1]),
                           (float)(o[2] + md * d[2]));
     ++*samples;
-    if (p->blend == CAVR_BLEND_MAXIMUM_INTENSITY ? s > best : s < best) {
+    if (p->f.blend == CAVR_BLEND_MAXIMUM_INTENSITY ? s > best : s < best) {
       best = s;
       bestT = m;
     }
@@ -54,44 +56,22 @@ ALWAYS_INLINE void intensity_march(const Prep *p, int storage, int interp, const
     total += te - ts;
   }
   if (total > 0.0f) {
-    float s = p->blend == CAVR_BLEND_AVERAGE_INTENSITY ? sum / total : best;
-    if (p->blend == CAVR_BLEND_AVERAGE_INTENSITY) bestT = 0.5f * (ft0 + ft1);
+    float s = p->f.blend == CAVR_BLEND_AVERAGE_INTENSITY ? sum / total : best;
+    if (p->f.blend == CAVR_BLEND_AVERAGE_INTENSITY) bestT = 0.5f * (ft0 + ft1);
     int i0;
-    float f;
-    cavr_tf_index(p, s, &i0, &f);
+    float f, rgb[3];
+    cavr_tf_index(&p->f, s, &i0, &f);
     const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
-    float a = e0[3] + f * (e1[3] - e0[3]);
-    for (int c = 0; c < 3; ++c) out[c] = a * (e0[c] + f * (e1[c] - e0[c]));
+    const float a = cavr_tf_lerp(e0, e1, f, rgb);
+    for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
     out[3] = a;
     if (a > 0.0f) *depth = cavr_window_depth(p, r->nearW, r->dirW, bestT);
   }
 }
 
-/* Isosurface: where the ray first meets an iso-value between sample j - 1 (value a; prevValid 0 when it was not
-   taken) and sample j (value b). Returns the index of the value met first (the smallest interpolated fraction of
-   the way from a to b; a sample equal to a value is met there), or -1. Shared arithmetic with the GPU
-   (kernels/iso.cu: iso_crossing). */
-ALWAYS_INLINE int iso_crossing(const Prep *p, float a, float b, int prevValid, float *frac) {
-  int best = -1;
-  float bestF = 2.0f;
-  for (int i = 0; i < p->isoCount; ++i) {
-    const float v = p->isoStored[i];
-    float f;
-    if (b == v) f = 1.0f;
-    else if (prevValid && (a < v) != (b < v)) f = (v - a) / (b - a);
-    else continue;
-    if (f < bestF) {
-      bestF = f;
-      best = i;
-    }
-  }
-  *frac = bestF;
-  return best;
-}
-
 /* Sample position of lattice index j (fractional between samples) from the anchor: cavr_composite_march's. */
 ALWAYS_INLINE void iso_position(const Prep *p, const CavrLattice *l, const CavrRay *r, float j, float v[3]) {
-  const float rel = j * p->step;
+  const float rel = j * p->f.step;
   for (int a = 0; a < 3; ++a) v[a] = l->of[a] + rel * r->df[a];
 }
 
@@ -101,13 +81,12 @@ ALWAYS_INLINE void iso_position(const Prep *p, const CavrLattice *l, const CavrR
 ALWAYS_INLINE int classify_raw(const Prep *p, int storage, int interp, float s, const float v[3], const CavrRay *r,
                                float out[4], uint64_t *samples) {
   int i0;
-  float f;
-  cavr_tf_index(p, s, &i0, &f);
+  float f, rgb[3];
+  cavr_tf_index(&p->f, s, &i0, &f);
   const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
-  const float a = e0[3] + f * (e1[3] - e0[3]);
+  const float a = cavr_tf_lerp(e0, e1, f, rgb);
   if (!(a > 0.0f)) return 0;
-  float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
-  if (p->shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+  if (p->f.shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
   for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
   out[3] = a;
   return 1;
@@ -119,12 +98,12 @@ ALWAYS_INLINE int classify_raw(const Prep *p, int storage, int interp, float s, 
    lies before t1 (opaque geometry), coloured by the transfer function at its value (raw opacity, as VTK),
    Phong-shaded at the refined point, its window depth into *depth. Empty-space skipping jumps over samples in cells
    that cannot see a crossing (iso_cells.c); the sample after a jump has no predecessor, which changes nothing
-   (iso_cells.c). The GPU (kernels/iso.cu) takes the same samples. */
+   (iso_cells.c). The crossing test is cavr_iso_crossing (core/shared/cavr_ray.h), which the GPU's iso kernels use too. */
 ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrRay *r, float out[4], float *depth,
                              uint64_t *samples) {
   CavrLattice l;
   cavr_lattice(p, r, &l);
-  const float step = p->step;
+  const float step = p->f.step;
   const double invStep = 1.0 / step;
   const long kStart = (long)floorf(l.ft0 / step - 0.5f), kStop = (long)ceilf(l.ft1 / step - 0.5f);
   long k = l.kBegin > l.k0 ? l.kBegin : kStart;
@@ -136,7 +115,7 @@ ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrR
     float v[3];
     iso_position(p, &l, r, (float)(k - l.k0), v);
     const double md = l.mAnchor + (double)((float)(k - l.k0) * step);
-    if (p->skip && md >= visibleUntil && cavr_inside_data(p, v)) {
+    if (p->f.skip && md >= visibleUntil && cavr_inside_data(p, v)) {
       int lo[3], hi[3];
       const int visible = cavr_skip_region(p, v, lo, hi);
       const double texit = cavr_region_exit(lo, hi, r->o, r->df, r->inv);
@@ -150,7 +129,7 @@ ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrR
     }
     const float s = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
     ++*samples;
-    hit = iso_crossing(p, prev, s, prevValid, &frac);
+    hit = cavr_iso_crossing(&p->f, prev, s, prevValid, &frac); /* core/shared/cavr_ray.h */
     if (hit >= 0) {
       jHit = (float)(k - l.k0);
       cur = s;
@@ -161,7 +140,7 @@ ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrR
     ++k;
   }
   if (hit < 0) return;
-  const float iso = p->isoStored[hit];
+  const float iso = p->f.iso[hit];
   if (frac < 1.0f) { /* a crossing between samples jHit - 1 and jHit: refine */
     float ja = jHit - 1.0f, jb = jHit, sa = prev, sb = cur, v[3];
     for (int it = 0; it < 4; ++it) {
@@ -189,14 +168,11 @@ ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrR
 
 /* Slice (VTK's SLICE_BLEND): the one sample where the ray meets the plane, when that lies in [t0, t1] (inside the
    render box, in front of opaque geometry), classified as an isosurface hit; its window depth into *depth. A ray
-   parallel to the plane misses. The GPU (kernels/iso.cu: slice_kernel) takes the same sample. */
+   parallel to the plane misses (cavr_slice_distance, core/shared/cavr_ray.h, as the GPU's slice_kernel). */
 ALWAYS_INLINE void slice_sample(const Prep *p, int storage, int interp, const CavrRay *r, float out[4], float *depth,
                                 uint64_t *samples) {
-  const double *n = p->sliceNormal, *o = p->sliceOrigin;
-  const double denom = n[0] * r->dirW[0] + n[1] * r->dirW[1] + n[2] * r->dirW[2];
-  if (!(fabs(denom) > 1e-12)) return;
-  const double t = ((o[0] - r->nearW[0]) * n[0] + (o[1] - r->nearW[1]) * n[1] + (o[2] - r->nearW[2]) * n[2]) / denom;
-  if (!(t >= r->t0 && t <= r->t1)) return;
+  double t;
+  if (!cavr_slice_distance(&p->f, r->nearW, r->dirW, &t) || !(t >= r->t0 && t <= r->t1)) return;
   const float v[3] = {(float)(r->o[0] + t * r->d[0]), (float)(r->o[1] + t * r->d[1]), (float)(r->o[2] + t * r->d[2])};
   const float tie = interp == CAVR_INTERPOLATION_NEAREST ? CAVR_SLICE_NEAREST_TIE : 0.0f; /* ties to the lower voxel */
   const float s = cavr_sample(p, storage, interp, v[0] - tie, v[1] - tie, v[2] - tie);
@@ -211,9 +187,9 @@ ALWAYS_INLINE void cast_ray(const Prep *p, int storage, int interp, int px, int 
   CavrRay r;
   if (cavr_ray_setup(p, px, py, &r)) {
     ++*rays;
-    if (p->blend == CAVR_BLEND_COMPOSITE) cavr_composite_march(p, storage, interp, &r, out, &depth, &first, samples);
-    else if (p->blend == CAVR_BLEND_ISOSURFACE) iso_march(p, storage, interp, &r, out, &depth, samples);
-    else if (p->blend == CAVR_BLEND_SLICE) slice_sample(p, storage, interp, &r, out, &depth, samples);
+    if (p->f.blend == CAVR_BLEND_COMPOSITE) cavr_composite_march(p, storage, interp, &r, out, &depth, &first, samples);
+    else if (p->f.blend == CAVR_BLEND_ISOSURFACE) iso_march(p, storage, interp, &r, out, &depth, samples);
+    else if (p->f.blend == CAVR_BLEND_SLICE) slice_sample(p, storage, interp, &r, out, &depth, samples);
     else intensity_march(p, storage, interp, &r, out, &depth, samples);
   }
   if (p->raySamples) p->raySamples[r.pix] = (uint32_t)(*samples - before);
@@ -387,11 +363,11 @@ static void group_states(const Prep *p, int K, const int g[3], uint8_t *state, u
   uint8_t *any = scratch, *all = scratch + n;
   memset(any, 0, n);
   memset(all, 1, n);
-  for (int z = 0; z < p->cells[2]; ++z)
-    for (int y = 0; y < p->cells[1]; ++y) {
-      const uint8_t *row = p->cellVisible + ((size_t)z * p->cells[1] + y) * p->cells[0];
+  for (int z = 0; z < p->f.cells[2]; ++z)
+    for (int y = 0; y < p->f.cells[1]; ++y) {
+      const uint8_t *row = p->cellVisible + ((size_t)z * p->f.cells[1] + y) * p->f.cells[0];
       const size_t g0 = ((size_t)(z / K) * g[1] + y / K) * g[0];
-      for (int x = 0; x < p->cells[0]; ++x) {
+      for (int x = 0; x < p->f.cells[0]; ++x) {
         any[g0 + x / K] |= row[x];
         all[g0 + x / K] &= row[x];
       }
@@ -410,19 +386,19 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n) {
 
 static uint64_t cells_key(const CAVRVolume vol, const CAVRTransferFunction tf, const Prep *p, int dilation) {
   uint64_t h = 1469598103934665603ull;
-  const int iso = p->blend == CAVR_BLEND_ISOSURFACE;
+  const int iso = p->f.blend == CAVR_BLEND_ISOSURFACE;
   h = fnv(h, &vol->version, sizeof vol->version);
   h = fnv(h, vol->grid.cells, sizeof vol->grid.cells);
   h = fnv(h, &iso, sizeof iso);
   h = fnv(h, &dilation, sizeof dilation);
   if (iso) {
-    h = fnv(h, &p->isoCount, sizeof p->isoCount);
-    h = fnv(h, p->isoStored, sizeof(float) * (size_t)p->isoCount);
+    h = fnv(h, &p->f.isoCount, sizeof p->f.isoCount);
+    h = fnv(h, p->f.iso, sizeof(float) * (size_t)p->f.isoCount);
   } else {
     h = fnv(h, &tf->count, sizeof tf->count);
     h = fnv(h, tf->table, sizeof(float) * 4 * (size_t)tf->count);
-    h = fnv(h, &p->idxScale, sizeof p->idxScale);
-    h = fnv(h, &p->idxBias, sizeof p->idxBias);
+    h = fnv(h, &p->f.idxScale, sizeof p->f.idxScale);
+    h = fnv(h, &p->f.idxBias, sizeof p->f.idxBias);
   }
   return h;
 }
@@ -431,10 +407,10 @@ static uint64_t cells_key(const CAVRVolume vol, const CAVRTransferFunction tf, c
 static void visible_box(Prep *p) {
   const int B = CAVR_MACROCELL_SIZE;
   int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {-1, -1, -1};
-  for (int z = 0; z < p->cells[2]; ++z)
-    for (int y = 0; y < p->cells[1]; ++y) {
-      const uint8_t *row = p->cellVisible + ((size_t)z * p->cells[1] + y) * p->cells[0];
-      for (int x = 0; x < p->cells[0]; ++x)
+  for (int z = 0; z < p->f.cells[2]; ++z)
+    for (int y = 0; y < p->f.cells[1]; ++y) {
+      const uint8_t *row = p->cellVisible + ((size_t)z * p->f.cells[1] + y) * p->f.cells[0];
+      for (int x = 0; x < p->f.cells[0]; ++x)
         if (row[x]) {
           const int c[3] = {x, y, z};
           for (int a = 0; a < 3; ++a) {
@@ -449,147 +425,128 @@ static void visible_box(Prep *p) {
   }
 }
 
-static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+/* The frame's Prep: the description both back ends read (cavr_ray_frame), the voxels to read (the CPU device's
+   padded copy where it has one), the transfer function as given, the opaque depth and the output planes. */
+static void fill_prep(CAVRDevice dev, const CAVRRenderJob *job, Prep *p) {
   const CAVRVolume vol = job->volume;
-  const CAVRTransferFunction tf = job->tf;
-  const CAVRSettingsDesc *s = job->settings;
-  Prep p;
-  memset(&p, 0, sizeof p);
-  p.W = job->fb->width;
-  p.H = job->fb->height;
-  memcpy(p.invVP, job->camera->invViewProj, sizeof p.invVP);
-  memcpy(p.VP, job->camera->viewProj, sizeof p.VP);
-  CAVRFrameConstants fc;
-  cavr_frame_constants(job, &fc);
-  memcpy(p.eye, fc.eye, sizeof p.eye);
+  memset(p, 0, sizeof *p);
+  cavr_ray_frame(job, &p->f);
   for (int a = 0; a < 3; ++a) {
-    p.origin[a] = vol->desc.origin[a];
-    p.spacing[a] = vol->desc.spacing[a];
-    p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
-    p.dims[a] = vol->desc.dims[a];
-    p.maxCoord[a] = (float)(vol->desc.dims[a] - 1);
-    p.boxLo[a] = fc.boxLo[a]; /* the render extent, cropped (frame_constants.c) */
-    p.boxHi[a] = fc.boxHi[a];
-    p.cells[a] = vol->grid.cells[a];
+    p->spacing[a] = vol->desc.spacing[a];
+    p->dims[a] = vol->desc.dims[a];
   }
-  p.sy = (size_t)p.dims[0];
-  p.sz = (size_t)p.dims[0] * p.dims[1];
-  p.voxels = vol->voxels.data;
+  p->sy = (size_t)p->dims[0];
+  p->sz = (size_t)p->dims[0] * p->dims[1];
+  p->voxels = vol->voxels.data;
+  p->storage = vol->desc.storage;
   /* A CPU device's padded copy (a CUDA device rendering a volume on the CPU has none: backendVolume is its own). */
   const CpuVolume *cv = dev->ops == &cpuOps ? (const CpuVolume *)vol->backendVolume : NULL;
   if (cv && cv->version == vol->version && atomic_load(&paddedAllowed)) {
-    p.voxels = cv->data;
-    p.sy = cv->sy;
-    p.sz = cv->sz;
+    p->voxels = cv->data;
+    p->sy = cv->sy;
+    p->sz = cv->sz;
   }
-  p.step = fc.step;
-  p.count = tf->count;
-  p.rgba = tf->table;
-  p.idxScale = fc.idxScale;
-  p.idxBias = fc.idxBias;
-  p.correction = s->opacityCorrection;
-  p.invUnit = 1.0f / s->unitDistance;
-  p.blend = s->blendMode;
-  p.shade = fc.shade;
-  p.ert = s->earlyTermination;
-  p.ka = s->ambient;
-  p.kd = s->diffuse;
-  p.ks = s->specular;
-  p.kp = s->specularPower;
-  p.light = fc.light;
-  p.isoCount = fc.isoCount;
-  for (int i = 0; i < fc.isoCount; ++i) p.isoStored[i] = fc.isoStored[i];
-  memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);
-  memcpy(p.sliceNormal, s->sliceNormal, sizeof p.sliceNormal);
-  p.opaqueDepth = job->fb->opaqueDepth;
-  p.rgba8 = job->fb->rgba8;
-  p.rgbaf = job->fb->rgbaf;
-  p.depth = job->fb->depth;
-  p.raySamples = job->raySamples;
-  p.rayFirst = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayFirst : NULL;
-  p.rayHint = s->blendMode == CAVR_BLEND_COMPOSITE ? job->rayHint : NULL;
-  p.refineCells[0] = cavr_refine_cells_per_axis(p.W);
-  p.refineCells[1] = cavr_refine_cells_per_axis(p.H);
-  p.skip = fc.skip;
-  cavr_hit_rectangle(&p);
+  p->rgba = job->tf->table;
+  p->invUnit = 1.0f / job->settings->unitDistance;
+  p->opaqueDepth = job->fb->opaqueDepth;
+  p->rgba8 = job->fb->rgba8;
+  p->rgbaf = job->fb->rgbaf;
+  p->depth = job->fb->depth;
+  p->raySamples = job->raySamples;
+  p->rayFirst = p->f.blend == CAVR_BLEND_COMPOSITE ? job->rayFirst : NULL;
+  p->rayHint = p->f.blend == CAVR_BLEND_COMPOSITE ? job->rayHint : NULL;
+  p->refineCells[0] = cavr_refine_cells_per_axis(p->f.width);
+  p->refineCells[1] = cavr_refine_cells_per_axis(p->f.height);
+  cavr_hit_rectangle(p);
+}
 
-  size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
+/* The skipping states of the frame's macro cells, blocks and sub-blocks into p->cellVisible (cells + blocks + subs
+   bytes, then 2 (blocks + subs) bytes of scratch) and the visible box: the classification of the last frame with
+   the same key is reused (several frames of one view, the passes of a compressive frame); else made here and kept
+   for the next. The frame works on its own copy. */
+static void frame_cells(CAVRDevice dev, const CAVRRenderJob *job, Prep *p, size_t cells, size_t blocks, size_t subs) {
+  const CAVRVolume vol = job->volume;
+  const CAVRTransferFunction tf = job->tf;
+  p->blockVisible = p->cellVisible + cells;
+  p->subVisible = p->blockVisible + blocks;
+  const size_t keep = cells + blocks + subs;
+  const uint64_t key = cells_key(vol, tf, p, p->f.cellDilation);
+  int cached = 0;
+  pthread_mutex_lock(&dev->lock);
+  if (vol->cpuCells && vol->cpuCellsKey == key && vol->cpuCellsBytes == keep) {
+    memcpy(p->cellVisible, vol->cpuCells, keep);
+    memcpy(p->visLo, vol->cpuVisLo, sizeof p->visLo);
+    memcpy(p->visHi, vol->cpuVisHi, sizeof p->visHi);
+    cached = 1;
+  }
+  pthread_mutex_unlock(&dev->lock);
+  if (cached) return;
+  if (p->f.blend == CAVR_BLEND_ISOSURFACE) {
+    cavr_classify_iso_cells(vol, p->f.iso, p->f.isoCount, p->f.cellDilation, p->cellVisible);
+  } else {
+    cavr_classify_cells(vol, tf->table, tf->count, p->f.idxScale, p->f.idxBias, p->cellVisible);
+    cavr_dilate_cells(&vol->grid, p->f.cellDilation, p->cellVisible);
+  }
+  uint8_t *scratch = p->subVisible + subs; /* 2 (blocks + subs) bytes */
+  group_states(p, CAVR_CPU_BLOCK, p->blocks, p->blockVisible, scratch);
+  group_states(p, CAVR_CPU_SUB, p->subs, p->subVisible, scratch);
+  visible_box(p);
+  pthread_mutex_lock(&dev->lock);
+  if (vol->cpuCellsBytes != keep) {
+    free(vol->cpuCells);
+    vol->cpuCells = (uint8_t *)malloc(keep);
+    vol->cpuCellsBytes = vol->cpuCells ? keep : 0;
+  }
+  if (vol->cpuCells) {
+    memcpy(vol->cpuCells, p->cellVisible, keep);
+    memcpy(vol->cpuVisLo, p->visLo, sizeof p->visLo);
+    memcpy(vol->cpuVisHi, p->visHi, sizeof p->visHi);
+    vol->cpuCellsKey = key;
+  }
+  pthread_mutex_unlock(&dev->lock);
+}
+
+/* The frame's tables: the transfer function with opacity corrected for a full step, and with skipping the macro
+   cells' states (frame_cells). Freed by the caller (p->table, p->cellVisible), also on error. */
+static CAVRError frame_tables(CAVRDevice dev, const CAVRRenderJob *job, Prep *p) {
+  const CAVRTransferFunction tf = job->tf;
+  size_t cells = (size_t)p->f.cells[0] * p->f.cells[1] * p->f.cells[2];
   for (int a = 0; a < 3; ++a) {
-    p.blocks[a] = (p.cells[a] + CAVR_CPU_BLOCK - 1) / CAVR_CPU_BLOCK;
-    p.subs[a] = (p.cells[a] + CAVR_CPU_SUB - 1) / CAVR_CPU_SUB;
+    p->blocks[a] = (p->f.cells[a] + CAVR_CPU_BLOCK - 1) / CAVR_CPU_BLOCK;
+    p->subs[a] = (p->f.cells[a] + CAVR_CPU_SUB - 1) / CAVR_CPU_SUB;
   }
-  const size_t blocks = (size_t)p.blocks[0] * p.blocks[1] * p.blocks[2], subs = (size_t)p.subs[0] * p.subs[1] * p.subs[2];
-  p.table = (float *)malloc(sizeof(float) * 4 * (size_t)tf->count);
-  p.cellVisible = p.skip ? (uint8_t *)malloc(cells + 3 * (blocks + subs)) : NULL;
-  if (!p.table || (p.skip && !p.cellVisible)) {
-    free(p.table);
-    free(p.cellVisible);
+  const size_t blocks = (size_t)p->blocks[0] * p->blocks[1] * p->blocks[2];
+  const size_t subs = (size_t)p->subs[0] * p->subs[1] * p->subs[2];
+  p->table = (float *)malloc(sizeof(float) * 4 * (size_t)tf->count);
+  p->cellVisible = p->f.skip ? (uint8_t *)malloc(cells + 3 * (blocks + subs)) : NULL;
+  if (!p->table || (p->f.skip && !p->cellVisible))
     return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for per-frame tables");
-  }
   for (int i = 0; i < tf->count; ++i) {
     float a = tf->table[4 * i + 3];
-    for (int c = 0; c < 3; ++c) p.table[4 * i + c] = tf->table[4 * i + c];
-    p.table[4 * i + 3] = (p.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p.step * p.invUnit) : a;
+    for (int c = 0; c < 3; ++c) p->table[4 * i + c] = tf->table[4 * i + c];
+    p->table[4 * i + 3] = (p->f.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p->f.step * p->invUnit) : a;
   }
-  if (p.skip) {
-    /* The classification of the last frame with the same key is reused (several frames of one view, the passes of
-       a compressive frame); else made here and kept for the next. The frame works on its own copy. */
-    p.blockVisible = p.cellVisible + cells;
-    p.subVisible = p.blockVisible + blocks;
-    const size_t keep = cells + blocks + subs;
-    const uint64_t key = cells_key(vol, tf, &p, fc.cellDilation);
-    int cached = 0;
-    pthread_mutex_lock(&dev->lock);
-    if (vol->cpuCells && vol->cpuCellsKey == key && vol->cpuCellsBytes == keep) {
-      memcpy(p.cellVisible, vol->cpuCells, keep);
-      memcpy(p.visLo, vol->cpuVisLo, sizeof p.visLo);
-      memcpy(p.visHi, vol->cpuVisHi, sizeof p.visHi);
-      cached = 1;
-    }
-    pthread_mutex_unlock(&dev->lock);
-    if (!cached) {
-      if (p.blend == CAVR_BLEND_ISOSURFACE) {
-        cavr_classify_iso_cells(vol, p.isoStored, p.isoCount, fc.cellDilation, p.cellVisible);
-      } else {
-        cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, p.cellVisible);
-        cavr_dilate_cells(&vol->grid, fc.cellDilation, p.cellVisible);
-      }
-      uint8_t *scratch = p.subVisible + subs; /* 2 (blocks + subs) bytes */
-      group_states(&p, CAVR_CPU_BLOCK, p.blocks, p.blockVisible, scratch);
-      group_states(&p, CAVR_CPU_SUB, p.subs, p.subVisible, scratch);
-      visible_box(&p);
-      pthread_mutex_lock(&dev->lock);
-      if (vol->cpuCellsBytes != keep) {
-        free(vol->cpuCells);
-        vol->cpuCells = (uint8_t *)malloc(keep);
-        vol->cpuCellsBytes = vol->cpuCells ? keep : 0;
-      }
-      if (vol->cpuCells) {
-        memcpy(vol->cpuCells, p.cellVisible, keep);
-        memcpy(vol->cpuVisLo, p.visLo, sizeof p.visLo);
-        memcpy(vol->cpuVisHi, p.visHi, sizeof p.visHi);
-        vol->cpuCellsKey = key;
-      }
-      pthread_mutex_unlock(&dev->lock);
-    }
-  }
+  if (p->f.skip) frame_cells(dev, job, p, cells, blocks, subs);
+  return CAVR_ERROR_NONE;
+}
 
+/* Cast every ray of the frame (the job's ray list, or every pixel) on the device's threads, adding the samples and
+   the rays that hit to stats. */
+static CAVRError cast_frame(CAVRDevice dev, const CAVRRenderJob *job, const Prep *p, CAVRRenderStats *stats) {
   static const WorkFn fns[3][3] = {{tiles_u8_nearest, tiles_u8_linear, tiles_u8_cubic},
                                    {tiles_u16_nearest, tiles_u16_linear, tiles_u16_cubic},
                                    {tiles_f32_nearest, tiles_f32_linear, tiles_f32_cubic}};
-  p.storage = vol->desc.storage;
-  p.interp = s->interpolation;
   Shared sh;
-  sh.work.prep = &p;
+  sh.work.prep = p;
   sh.work.tileW = sh.work.tileH = CAVR_RAY_TILE;
-  sh.work.tilesX = (p.W + sh.work.tileW - 1) / sh.work.tileW;
-  sh.work.tiles = sh.work.tilesX * ((p.H + sh.work.tileH - 1) / sh.work.tileH);
+  sh.work.tilesX = (p->f.width + sh.work.tileW - 1) / sh.work.tileW;
+  sh.work.tiles = sh.work.tilesX * ((p->f.height + sh.work.tileH - 1) / sh.work.tileH);
   sh.work.list = job->rays;
   atomic_init(&sh.work.next, 0);
   /* Composite frames go to the packets cpu_packet.c picks (8 rays with AVX2; 16 with AVX-512 where asked for); same
      image, bit for bit. */
-  const CavrPacketWorker packets = atomic_load(&packetsAllowed) ? cavr_cpu_packet_caster(&p) : NULL;
-  sh.fn = packets ? packets : fns[vol->desc.storage][s->interpolation];
+  const CavrPacketWorker packets = atomic_load(&packetsAllowed) ? cavr_cpu_packet_caster(p) : NULL;
+  sh.fn = packets ? packets : fns[p->storage][p->f.interpolation];
 
   int nthreads = cavr_cpu_threads(dev);
   if (nthreads > sh.work.tiles) nthreads = sh.work.tiles;
@@ -615,6 +572,14 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   }
   free(workers);
   free(ids);
+  return err;
+}
+
+static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
+  Prep p;
+  fill_prep(dev, job, &p);
+  CAVRError err = frame_tables(dev, job, &p);
+  if (err == CAVR_ERROR_NONE) err = cast_frame(dev, job, &p, stats);
   free(p.table);
   free(p.cellVisible);
   return err;

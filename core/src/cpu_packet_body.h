@@ -319,7 +319,7 @@ INLINE int lane_skip_region(const Prep *p, const Lane *L, const float v[3], doub
  * position, same visibleUntil, so the same answers) are made now while they find visible cells, up to 4.
  */
 static int lane_advance(const Prep *p, Lane *L, long *k, int32_t *kc) {
-  const float step = p->step;
+  const float step = p->f.step;
   const double invStep = 1.0 / step;
   const CavrLattice *l = &L->l;
   const float *df = L->r.df;
@@ -336,7 +336,7 @@ static int lane_advance(const Prep *p, Lane *L, long *k, int32_t *kc) {
     const double md = l->mAnchor + rel;
     float v[3] = {l->of[0] + rel * df[0], l->of[1] + rel * df[1], l->of[2] + rel * df[2]};
     long kv = INT_MAX;
-    if (p->skip) {
+    if (p->f.skip) {
       if (md >= L->visibleUntil) {
         if (!cavr_inside_data(p, v)) {
           kv = kk + 1; /* outside the data: the scalar caster checks again at the next sample */
@@ -380,8 +380,8 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
   int px, py;
   while (cavr_queue_next(q, &px, &py)) {
     float out[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (p->raySamples) p->raySamples[(size_t)py * p->W + px] = 0;
-    if (p->rayFirst) p->rayFirst[(size_t)py * p->W + px] = INFINITY;
+    if (p->raySamples) p->raySamples[(size_t)py * p->f.width + px] = 0;
+    if (p->rayFirst) p->rayFirst[(size_t)py * p->f.width + px] = INFINITY;
     if (!cavr_ray_setup(p, px, py, &L->r)) {
       cavr_write_pixel(p, L->r.pix, out, 1.0f);
       continue;
@@ -391,7 +391,7 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
     if (!(L->l.k0 > -(1L << 30) && L->l.kFull1 < (1L << 30))) {
       float depth = 1.0f, first = INFINITY;
       const uint64_t before = *samples;
-      cavr_composite_march(p, p->storage, p->interp, &L->r, out, &depth, &first, samples);
+      cavr_composite_march(p, p->storage, p->f.interpolation, &L->r, out, &depth, &first, samples);
       if (p->raySamples) p->raySamples[L->r.pix] = (uint32_t)(*samples - before);
       if (p->rayFirst) p->rayFirst[L->r.pix] = first;
       cavr_write_pixel(p, L->r.pix, out, depth);
@@ -427,7 +427,7 @@ static int lane_start(const Prep *p, CavrPixelQueue *q, Packet *P, int i, uint64
   P->kc[i] = INT_MAX;
   P->ofx[i] = P->ofy[i] = P->ofz[i] = P->dfx[i] = P->dfy[i] = P->dfz[i] = 0.0f;
   P->dwx[i] = P->dwy[i] = P->dwz[i] = 0.0f;
-  P->lane[i].len = p->step;
+  P->lane[i].len = p->f.step;
   P->A[i] = P->Cr[i] = P->Cg[i] = P->Cb[i] = 0.0f;
   return 0;
 }
@@ -539,15 +539,12 @@ INLINE int gradient_u8_rows(const Consts *c, int vis, VF x, VF y, VF z, VF *gx, 
   return 1;
 }
 
-/* The march, for one storage and interpolation, with or without prefetch_ahead (constants: the compiler drops the
-   other branches). Sparse frames (prefetch) also count each ray's samples where p->raySamples asks for them. */
-INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp,
-                         int prefetch) {
-  const Prep *p = q->work->prep;
+/* The frame's constants broadcast to every lane. */
+INLINE void consts_init(const Prep *p, Consts *cp) {
   Consts c;
-  c.maxX = vf_set1(p->maxCoord[0]);
-  c.maxY = vf_set1(p->maxCoord[1]);
-  c.maxZ = vf_set1(p->maxCoord[2]);
+  c.maxX = vf_set1(p->f.maxCoord[0]);
+  c.maxY = vf_set1(p->f.maxCoord[1]);
+  c.maxZ = vf_set1(p->f.maxCoord[2]);
   c.dm2x = vi_set1(p->dims[0] - 2);
   c.dm2y = vi_set1(p->dims[1] - 2);
   c.dm2z = vi_set1(p->dims[2] - 2);
@@ -556,17 +553,87 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
   const int nvox = (int)(p->sz * (size_t)p->dims[2]);
   c.last4 = vi_set1(nvox - 4);
   c.last2 = vi_set1(nvox - 2);
-  c.step = vf_set1(p->step);
-  c.idxScale = vf_set1(p->idxScale);
-  c.idxBias = vf_set1(p->idxBias);
-  c.cm1 = vf_set1((float)(p->count - 1));
-  c.cm2 = vi_set1(p->count - 2);
-  c.ert = vf_set1(p->ert);
+  c.step = vf_set1(p->f.step);
+  c.idxScale = vf_set1(p->f.idxScale);
+  c.idxBias = vf_set1(p->f.idxBias);
+  c.cm1 = vf_set1((float)(p->f.count - 1));
+  c.cm2 = vi_set1(p->f.count - 2);
+  c.ert = vf_set1(p->f.ert);
   c.vox = p->voxels;
   c.syS = (int)p->sy;
   c.szS = (int)p->sz;
   c.table = p->table;
-  const float step = p->step;
+  *cp = c;
+}
+
+/*
+ * Shade the colours r, g, b of the visible lanes (vis) at (x, y, z): the gradient (gradient_u8_rows where it
+ * applies, else gradient_axis per axis) to world units, then cavrSetRenderLights' lights per visible lane through
+ * cavr_lighting_apply, or the headlight in the vector (cavr_headlight's arithmetic, the specular power per lane
+ * through cavr_specular).
+ */
+INLINE void shade_lanes(const Prep *p, const Consts *c, const Packet *P, int storage, int interp, int vis, VF x,
+                        VF y, VF z, VF *pr, VF *pg, VF *pb) {
+  const VF zero = vf_zero(), one = vf_set1(1.0f);
+  VF r = *pr, g = *pg, b = *pb;
+  VF gx, gy, gz, g0, g1, g2;
+  if (CAVR_GRADIENT_ROWS && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
+      gradient_u8_rows(c, vis, x, y, z, &g0, &g1, &g2)) {
+    gx = vf_mul(g0, vf_set1((float)p->f.invSpacing[0]));
+    gy = vf_mul(g1, vf_set1((float)p->f.invSpacing[1]));
+    gz = vf_mul(g2, vf_set1((float)p->f.invSpacing[2]));
+  } else {
+    gx = vf_mul(gradient_axis(c, storage, interp, x, y, z, 0), vf_set1((float)p->f.invSpacing[0]));
+    gy = vf_mul(gradient_axis(c, storage, interp, x, y, z, 1), vf_set1((float)p->f.invSpacing[1]));
+    gz = vf_mul(gradient_axis(c, storage, interp, x, y, z, 2), vf_set1((float)p->f.invSpacing[2]));
+  }
+  if (p->f.light.count) { /* cavrSetRenderLights: the scalar caster's cavr_lighting_apply per visible lane */
+    float v[6][LANES] __attribute__((aligned(VALIGN)));
+    vf_store(v[0], gx);
+    vf_store(v[1], gy);
+    vf_store(v[2], gz);
+    vf_store(v[3], r);
+    vf_store(v[4], g);
+    vf_store(v[5], b);
+    for (int i = 0; i < LANES; ++i)
+      if (vis >> i & 1) {
+        const float gl[3] = {v[0][i], v[1][i], v[2][i]};
+        float c3[3] = {v[3][i], v[4][i], v[5][i]};
+        cavr_lighting_apply(&p->f.light, gl, c3);
+        v[3][i] = c3[0];
+        v[4][i] = c3[1];
+        v[5][i] = c3[2];
+      }
+    *pr = vf_load(v[3]);
+    *pg = vf_load(v[4]);
+    *pb = vf_load(v[5]);
+    return;
+  }
+  const VF len2 = vf_add(vf_add(vf_mul(gx, gx), vf_mul(gy, gy)), vf_mul(gz, gz));
+  const VF dwx = vf_loadu(P->dwx), dwy = vf_loadu(P->dwy), dwz = vf_loadu(P->dwz);
+  const VF dot = vf_add(vf_add(vf_mul(gx, dwx), vf_mul(gy, dwy)), vf_mul(gz, dwz));
+  const VF ndotl = vf_keep(vf_div(vf_abs(dot), vf_sqrt(len2)), vf_gt(len2, vf_set1(p->f.light.gradientFloor2)));
+  const VF diff = vf_add(vf_set1(p->f.ka), vf_mul(vf_set1(p->f.kd), ndotl));
+  VF spec = zero;
+  if (p->f.ks > 0.0f) {
+    float nl[LANES] __attribute__((aligned(VALIGN))), sp[LANES] __attribute__((aligned(VALIGN)));
+    vf_store(nl, ndotl);
+    for (int i = 0; i < LANES; ++i) sp[i] = (vis >> i & 1) ? cavr_specular(p->f.ks, p->f.kp, nl[i]) : 0.0f;
+    spec = vf_load(sp);
+  }
+  *pr = vf_min(vf_add(vf_mul(r, diff), spec), one);
+  *pg = vf_min(vf_add(vf_mul(g, diff), spec), one);
+  *pb = vf_min(vf_add(vf_mul(b, diff), spec), one);
+}
+
+/* The march, for one storage and interpolation, with or without prefetch_ahead (constants: the compiler drops the
+   other branches). Sparse frames (prefetch) also count each ray's samples where p->raySamples asks for them. */
+INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *raysOut, int storage, int interp,
+                         int prefetch) {
+  const Prep *p = q->work->prep;
+  Consts c;
+  consts_init(p, &c);
+  const float step = p->f.step;
   const VF zero = vf_zero(), one = vf_set1(1.0f);
   const VI onei = vi_set1(1);
   const int record = prefetch && p->raySamples;
@@ -595,7 +662,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
       const VF x = vf_add(ofx, vf_mul(rel, dfx)), y = vf_add(ofy, vf_mul(rel, dfy)), z = vf_add(ofz, vf_mul(rel, dfz));
-      if (prefetch) prefetch_ahead(&c, storage, interp, p->shade, x, y, z, ax, ay, az);
+      if (prefetch) prefetch_ahead(&c, storage, interp, p->f.shade, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
       if (record) ns = vf_add(ns, one); /* idle lanes too: reset when they start a ray */
@@ -609,12 +676,12 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       /* Visible: opacity > 0 before the clipped-length correction (which may round it to 0), as in the scalar caster. */
       const int vis = live & vm_bits(vf_gt(a, zero));
       if (clipped) {
-        if (p->correction && (clipped & vis)) { /* per lane, through powf, as the scalar caster does */
+        if (p->f.correction && (clipped & vis)) { /* per lane, through powf, as the scalar caster does */
           float av[LANES] __attribute__((aligned(VALIGN)));
           vf_store(av, a);
           for (int i = 0; i < LANES; ++i)
             if (clipped & vis & (1 << i))
-              av[i] = av[i] >= 1.0f ? 1.0f : 1.0f - powf(1.0f - av[i], P.lane[i].len / step);
+              av[i] = cavr_clipped_opacity(av[i], P.lane[i].len / step); /* core/shared/cavr_ray.h */
           a = vf_load(av);
         }
         clipped = 0;
@@ -623,58 +690,10 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       if (vis) {
         const VM vm = vm_from_bits(vis);
         VF r = lerpv(r0, r1, f), g = lerpv(g0, g1, f), b = lerpv(b0, b1, f);
-        if (p->shade) {
+        if (p->f.shade) {
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
           if (record) ns = vf_add(ns, vf_keep(vf_set1(6.0f), vm));
-          /* cavr_phong's arithmetic (its gradient floor too); the specular power per lane through powf. */
-          VF gx, gy, gz, g0, g1, g2;
-          if (CAVR_GRADIENT_ROWS && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
-              gradient_u8_rows(&c, vis, x, y, z, &g0, &g1, &g2)) {
-            gx = vf_mul(g0, vf_set1((float)p->invSpacing[0]));
-            gy = vf_mul(g1, vf_set1((float)p->invSpacing[1]));
-            gz = vf_mul(g2, vf_set1((float)p->invSpacing[2]));
-          } else {
-            gx = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 0), vf_set1((float)p->invSpacing[0]));
-            gy = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 1), vf_set1((float)p->invSpacing[1]));
-            gz = vf_mul(gradient_axis(&c, storage, interp, x, y, z, 2), vf_set1((float)p->invSpacing[2]));
-          }
-          if (p->light.count) { /* cavrSetRenderLights: the scalar caster's cavr_lighting_apply per visible lane */
-            float v[6][LANES] __attribute__((aligned(VALIGN)));
-            vf_store(v[0], gx);
-            vf_store(v[1], gy);
-            vf_store(v[2], gz);
-            vf_store(v[3], r);
-            vf_store(v[4], g);
-            vf_store(v[5], b);
-            for (int i = 0; i < LANES; ++i)
-              if (vis >> i & 1) {
-                const float gl[3] = {v[0][i], v[1][i], v[2][i]};
-                float c3[3] = {v[3][i], v[4][i], v[5][i]};
-                cavr_lighting_apply(&p->light, gl, c3);
-                v[3][i] = c3[0];
-                v[4][i] = c3[1];
-                v[5][i] = c3[2];
-              }
-            r = vf_load(v[3]);
-            g = vf_load(v[4]);
-            b = vf_load(v[5]);
-          } else {
-            const VF len2 = vf_add(vf_add(vf_mul(gx, gx), vf_mul(gy, gy)), vf_mul(gz, gz));
-            const VF dwx = vf_loadu(P.dwx), dwy = vf_loadu(P.dwy), dwz = vf_loadu(P.dwz);
-            const VF dot = vf_add(vf_add(vf_mul(gx, dwx), vf_mul(gy, dwy)), vf_mul(gz, dwz));
-            const VF ndotl = vf_keep(vf_div(vf_abs(dot), vf_sqrt(len2)), vf_gt(len2, vf_set1(p->light.gradientFloor2)));
-            const VF diff = vf_add(vf_set1(p->ka), vf_mul(vf_set1(p->kd), ndotl));
-            VF spec = zero;
-            if (p->ks > 0.0f) {
-              float nl[LANES] __attribute__((aligned(VALIGN))), sp[LANES] __attribute__((aligned(VALIGN)));
-              vf_store(nl, ndotl);
-              for (int i = 0; i < LANES; ++i) sp[i] = ((vis >> i & 1) && nl[i] > 0.0f) ? p->ks * powf(nl[i], p->kp) : 0.0f;
-              spec = vf_load(sp);
-            }
-            r = vf_min(vf_add(vf_mul(r, diff), spec), one);
-            g = vf_min(vf_add(vf_mul(g, diff), spec), one);
-            b = vf_min(vf_add(vf_mul(b, diff), spec), one);
-          }
+          shade_lanes(p, &c, &P, storage, interp, vis, x, y, z, &r, &g, &b);
         }
         /* Depth of a ray's first visible sample. */
         const int first = vis & vm_bits(vf_eq(A, zero));
@@ -758,6 +777,6 @@ void PACKET_WORKER(CavrPixelQueue *q, uint64_t *samples, uint64_t *rays) {
        {sparse_f32_nearest, sparse_f32_linear}}};
   const Prep *p = q->work->prep;
   const CAVRRayList *list = q->work->list;
-  const int sparse = list && (2 * list->count <= (size_t)p->W * (size_t)p->H || p->raySamples);
-  fns[sparse][p->storage][p->interp == CAVR_INTERPOLATION_TRILINEAR](q, samples, rays);
+  const int sparse = list && (2 * list->count <= (size_t)p->f.width * (size_t)p->f.height || p->raySamples);
+  fns[sparse][p->storage][p->f.interpolation == CAVR_INTERPOLATION_TRILINEAR](q, samples, rays);
 }

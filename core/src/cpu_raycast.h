@@ -5,7 +5,9 @@
  * Two casters use them and give the same image bit for bit: the scalar one (cpu_backend.c, every blend mode,
  * every CPU) and the packets of cpu_packet_body.h (composite; 8 rays with AVX2 and FMA, 16 with AVX-512 where asked
  * for, chosen at run time by cpu_packet.c). So every helper here is the one definition of its arithmetic; both files are compiled with
- * -ffp-contract=off (core/CMakeLists.txt) so a * b + c is rounded twice in both, as ISO C says.
+ * -ffp-contract=off (core/CMakeLists.txt) so a * b + c is rounded twice in both, as ISO C says. The arithmetic the
+ * GPU shares (ray set-up, B-spline weights, transfer-function position, shading, pixel encoding) is in
+ * core/shared/cavr_ray.h; the frame's description (Prep.f) in core/shared/cavr_frame.h.
  */
 #ifndef CAVR_CPU_RAYCAST_H
 #define CAVR_CPU_RAYCAST_H
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "../shared/cavr_ray.h"
 #include "sampling_mask.h"
 
 #define CAVR_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -27,27 +30,17 @@
 #define CAVR_CPU_SUB (CAVR_CPU_BLOCK / 2)
 
 typedef struct Prep {
-  int W, H;
-  double invVP[16], VP[16];
-  double eye[3];                 /* camera position (or a point on the eye plane for orthographic) */
-  double origin[3], invSpacing[3], spacing[3];
+  CAVRRayFrame f;                /* what both back ends read (core/shared/cavr_frame.h) */
+  double spacing[3];             /* world units per voxel */
   int dims[3];
-  float maxCoord[3];             /* N-1: samples clamp here */
-  float boxLo[3], boxHi[3];      /* the render extent: rays integrate inside */
   size_t sy, sz;
   const void *voxels;
-  int storage, interp;           /* CAVRStorage, CAVRInterpolation */
-  float step;                   /* world units */
+  int storage;                   /* CAVRStorage */
   /* transfer function */
-  int count;
-  float idxScale, idxBias;      /* table index = stored * idxScale + idxBias */
   const float *rgba;            /* count x RGBA, as given */
   float *table;                 /* count x (R, G, B, opacity corrected for a full step) */
-  int correction;
   float invUnit;                /* 1 / unit distance */
   /* empty-space skipping */
-  int skip;
-  int cells[3];
   uint8_t *cellVisible;
   int blocks[3];                 /* blocks of CAVR_CPU_BLOCK^3 macro cells per axis */
   uint8_t *blockVisible;         /* 0: every macro cell of the block is transparent, 2: none is, 1: some are */
@@ -55,13 +48,6 @@ typedef struct Prep {
   uint8_t *subVisible;           /* the same for sub-blocks */
   double visLo[3], visHi[3];     /* voxel box of the macro cells that may hold opacity, 1 voxel wider; empty when
                                     visLo > visHi (nothing visible) */
-  /* settings */
-  int blend, shade;
-  float ert, ka, kd, ks, kp;
-  int isoCount;                  /* isosurface blend mode: iso-values in stored units */
-  float isoStored[CAVR_MAX_ISO_VALUES];
-  double sliceOrigin[3], sliceNormal[3]; /* slice blend mode: the plane, world units (normal of unit length) */
-  CAVRLighting light;            /* cavrSetRenderLights (count 0: the headlight of cavr_phong) */
   const float *opaqueDepth;
   int hitX0, hitX1, hitY0, hitY1; /* pixels outside [hitX0, hitX1] x [hitY0, hitY1] miss the render box */
   /* outputs */
@@ -75,12 +61,7 @@ typedef struct Prep {
   int refineCells[2];            /* with rayHint: cavr_refine_cells_per_axis of W and H */
 } Prep;
 
-/* min/max/clamp as comparisons: gcc calls libm for fminf/fmaxf unless NaN semantics are relaxed. */
-CAVR_ALWAYS_INLINE float cavr_minf(float a, float b) { return a < b ? a : b; }
-CAVR_ALWAYS_INLINE float cavr_maxf(float a, float b) { return a > b ? a : b; }
-/* Clamp to [lo, hi]; NaN gives lo, as the AVX2 path's max(v, 0) does (a NaN sample, e.g. from trilinear
-   interpolation between +-3e38, must never reach an integer conversion). */
-CAVR_ALWAYS_INLINE float cavr_clampf(float v, float lo, float hi) { return v > lo ? (v < hi ? v : hi) : lo; }
+/* min/max/clamp: core/shared/cavr_hd.h. */
 
 CAVR_ALWAYS_INLINE float cavr_fetch(const Prep *p, int storage, size_t i) {
   switch (storage) {
@@ -90,29 +71,13 @@ CAVR_ALWAYS_INLINE float cavr_fetch(const Prep *p, int storage, size_t i) {
   }
 }
 
-/* fmin/fmax as glibc's x86-64 ones (minsd/maxsd, and the other operand when one is NaN), inline. */
-CAVR_ALWAYS_INLINE double cavr_fmin(double x, double y) { return y != y ? x : (x < y ? x : y); }
-CAVR_ALWAYS_INLINE double cavr_fmax(double x, double y) { return y != y ? x : (x > y ? x : y); }
-
-/* cavr_mat4_project's arithmetic, inline: out = m * (x,y,z,1) divided by w (exactly: no division when w is 1, as
-   for orthographic cameras). Returns 0 when w is 0. */
-CAVR_ALWAYS_INLINE int cavr_project(const double m[16], const double in[3], double out[3]) {
-  double v[4];
-  for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
-  if (v[3] == 0.0) return 0;
-  if (v[3] == 1.0) {
-    for (int r = 0; r < 3; ++r) out[r] = v[r];
-  } else {
-    for (int r = 0; r < 3; ++r) out[r] = v[r] / v[3];
-  }
-  return 1;
-}
+/* cavr_fmin, cavr_fmax, cavr_project: core/shared/cavr_ray.h. */
 
 /* The stored value at voxel coordinates (x,y,z), clamped to the volume (nearest or trilinear). */
 CAVR_ALWAYS_INLINE float cavr_sample_basic(const Prep *p, int storage, int interp, float x, float y, float z) {
-  x = cavr_clampf(x, 0.0f, p->maxCoord[0]);
-  y = cavr_clampf(y, 0.0f, p->maxCoord[1]);
-  z = cavr_clampf(z, 0.0f, p->maxCoord[2]);
+  x = cavr_clampf(x, 0.0f, p->f.maxCoord[0]);
+  y = cavr_clampf(y, 0.0f, p->f.maxCoord[1]);
+  z = cavr_clampf(z, 0.0f, p->f.maxCoord[2]);
   if (interp == CAVR_INTERPOLATION_NEAREST) {
     size_t i = (size_t)(int)(x + 0.5f) + (size_t)(int)(y + 0.5f) * p->sy + (size_t)(int)(z + 0.5f) * p->sz;
     return cavr_fetch(p, storage, i);
@@ -133,30 +98,16 @@ CAVR_ALWAYS_INLINE float cavr_sample_basic(const Prep *p, int storage, int inter
   return c0 + fz * (c1 - c0);
 }
 
-/* One axis of the cubic B-spline as two linear fetches (Sigg and Hadwiger 2005, GPU Gems 2 ch. 20): at x (voxel
-   coordinates) the 4 weights of voxels i-1..i+2 (i = floor x) pair up as g0 at h0 in [i-1, i] and g1 = 1 - g0 at
-   h1 in [i+1, i+2]. The GPU's cubic fetch (kernels/raycast_frame.cuh) has the same arithmetic. */
-CAVR_ALWAYS_INLINE void cavr_bspline_axis(float x, float *h0, float *h1, float *g0) {
-  const float i = floorf(x), f = x - i, f2 = f * f, f3 = f2 * f, m = 1.0f - f;
-  const float w0 = (1.0f / 6.0f) * m * m * m;
-  const float w1 = (1.0f / 6.0f) * (3.0f * f3 - 6.0f * f2 + 4.0f);
-  const float w3 = (1.0f / 6.0f) * f3;
-  const float w2 = 1.0f - w0 - w1 - w3;
-  *g0 = w0 + w1;
-  *h0 = i - 1.0f + w1 / (w0 + w1);
-  *h1 = i + 1.0f + w3 / (w2 + w3);
-}
-
 /* The cubic B-spline of the voxels at (x, y, z), clamped to the volume (voxels past a face repeat the face): 8
    trilinear samples weighted by g0/g1 per axis. */
 CAVR_ALWAYS_INLINE float cavr_sample_cubic(const Prep *p, int storage, float x, float y, float z) {
-  x = cavr_clampf(x, 0.0f, p->maxCoord[0]);
-  y = cavr_clampf(y, 0.0f, p->maxCoord[1]);
-  z = cavr_clampf(z, 0.0f, p->maxCoord[2]);
+  x = cavr_clampf(x, 0.0f, p->f.maxCoord[0]);
+  y = cavr_clampf(y, 0.0f, p->f.maxCoord[1]);
+  z = cavr_clampf(z, 0.0f, p->f.maxCoord[2]);
   float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
-  cavr_bspline_axis(x, &hx0, &hx1, &gx);
-  cavr_bspline_axis(y, &hy0, &hy1, &gy);
-  cavr_bspline_axis(z, &hz0, &hz1, &gz);
+  cavr_bspline_axis(x, -1.0f, &hx0, &hx1, &gx); /* core/shared/cavr_ray.h, voxel coordinates */
+  cavr_bspline_axis(y, -1.0f, &hy0, &hy1, &gy);
+  cavr_bspline_axis(z, -1.0f, &hz0, &hz1, &gz);
   const int L = CAVR_INTERPOLATION_TRILINEAR;
   const float a00 = cavr_sample_basic(p, storage, L, hx0, hy0, hz0), a10 = cavr_sample_basic(p, storage, L, hx1, hy0, hz0);
   const float a01 = cavr_sample_basic(p, storage, L, hx0, hy1, hz0), a11 = cavr_sample_basic(p, storage, L, hx1, hy1, hz0);
@@ -174,38 +125,18 @@ CAVR_ALWAYS_INLINE float cavr_sample(const Prep *p, int storage, int interp, flo
   return cavr_sample_basic(p, storage, interp, x, y, z);
 }
 
-/* Table position of a stored value: entry index i0 and weight f of entry i0+1. */
-CAVR_ALWAYS_INLINE void cavr_tf_index(const Prep *p, float s, int *i0, float *f) {
-  float fi = s * p->idxScale + p->idxBias;
-  fi = cavr_clampf(fi, 0.0f, (float)(p->count - 1));
-  int i = (int)fi;
-  if (i > p->count - 2) i = p->count - 2;
-  *i0 = i;
-  *f = fi - (float)i;
-}
-
 CAVR_ALWAYS_INLINE float cavr_window_depth(const Prep *p, const double nearW[3], const double dirW[3], float t) {
   double w[3] = {nearW[0] + t * dirW[0], nearW[1] + t * dirW[1], nearW[2] + t * dirW[2]}, c[3];
-  if (!cavr_project(p->VP, w, c)) return 1.0f;
+  if (!cavr_project(p->f.VP, w, c)) return 1.0f;
   double d = 0.5 * c[2] + 0.5;
   return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
 }
 
-/* Phong lighting of a sample from its gradient g (voxel units): colour rgb shaded in place. Headlight:
-   L = V = H = -ray direction; with cavrSetRenderLights' lights, their model (kernels/cavr_lighting.h). A gradient
-   not above the floor (CAVR_GRADIENT_FLOOR) has no direction: ambient only. */
+/* Lighting of a sample from its gradient g (voxel units): colour rgb shaded in place (core/shared/cavr_ray.h:
+   cavrSetRenderLights' lights, or the headlight L = V = H = -ray direction). */
 CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3], float rgb[3]) {
-  for (int a = 0; a < 3; ++a) g[a] *= (float)p->invSpacing[a]; /* voxel -> world gradient */
-  if (p->light.count) {
-    cavr_lighting_apply(&p->light, g, rgb);
-    return;
-  }
-  float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
-  float ndotl = 0.0f;
-  if (len2 > p->light.gradientFloor2) ndotl = fabsf(g[0] * dirW[0] + g[1] * dirW[1] + g[2] * dirW[2]) / sqrtf(len2);
-  float diff = p->ka + p->kd * ndotl;
-  float spec = (p->ks > 0.0f && ndotl > 0.0f) ? p->ks * powf(ndotl, p->kp) : 0.0f;
-  for (int a = 0; a < 3; ++a) rgb[a] = cavr_minf(rgb[a] * diff + spec, 1.0f);
+  for (int a = 0; a < 3; ++a) g[a] *= (float)p->f.invSpacing[a]; /* voxel -> world gradient */
+  cavr_shade_gradient(&p->f, g, dirW, rgb);
 }
 
 /* Phong factor for a sample: returns colour rgb shaded in place. */
@@ -216,7 +147,7 @@ CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp
   const float c[3] = {x, y, z};
   float g[3];
   for (int a = 0; a < 3; ++a) {
-    float lo = cavr_maxf(c[a] - 1.0f, 0.0f), hi = cavr_minf(c[a] + 1.0f, p->maxCoord[a]);
+    float lo = cavr_maxf(c[a] - 1.0f, 0.0f), hi = cavr_minf(c[a] + 1.0f, p->f.maxCoord[a]);
     float pl[3] = {x, y, z}, ph[3] = {x, y, z};
     pl[a] = lo;
     ph[a] = hi;
@@ -230,8 +161,8 @@ CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp
 }
 
 CAVR_ALWAYS_INLINE int cavr_inside_data(const Prep *p, const float v[3]) {
-  return v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p->maxCoord[0] && v[1] <= p->maxCoord[1] &&
-         v[2] <= p->maxCoord[2];
+  return v[0] >= 0.0f && v[1] >= 0.0f && v[2] >= 0.0f && v[0] <= p->f.maxCoord[0] && v[1] <= p->f.maxCoord[1] &&
+         v[2] <= p->f.maxCoord[2];
 }
 
 /*
@@ -246,14 +177,14 @@ CAVR_ALWAYS_INLINE int cavr_skip_region(const Prep *p, const float v[3], int lo[
   int c[3];
   for (int a = 0; a < 3; ++a) {
     int ci = (int)(cavr_maxf(v[a], 0.0f) * (1.0f / B));
-    c[a] = ci < p->cells[a] ? ci : p->cells[a] - 1;
+    c[a] = ci < p->f.cells[a] ? ci : p->f.cells[a] - 1;
   }
   /* The three levels' states, loaded independently (c >= 0: unsigned division is a shift). */
   const unsigned bx = (unsigned)c[0] / CAVR_CPU_BLOCK, by = (unsigned)c[1] / CAVR_CPU_BLOCK, bz = (unsigned)c[2] / CAVR_CPU_BLOCK;
   const unsigned sx = (unsigned)c[0] / CAVR_CPU_SUB, sy = (unsigned)c[1] / CAVR_CPU_SUB, sz = (unsigned)c[2] / CAVR_CPU_SUB;
   const int blockState = p->blockVisible[((size_t)bz * p->blocks[1] + by) * p->blocks[0] + bx];
   const int subState = p->subVisible[((size_t)sz * p->subs[1] + sy) * p->subs[0] + sx];
-  const int cellState = 2 * p->cellVisible[((size_t)c[2] * p->cells[1] + c[1]) * p->cells[0] + c[0]];
+  const int cellState = 2 * p->cellVisible[((size_t)c[2] * p->f.cells[1] + c[1]) * p->f.cells[0] + c[0]];
   int state, K, b[3];
   if (blockState != 1) {
     state = blockState;
@@ -270,7 +201,7 @@ CAVR_ALWAYS_INLINE int cavr_skip_region(const Prep *p, const float v[3], int lo[
   }
   for (int a = 0; a < 3; ++a) {
     lo[a] = b[a] * K * B;
-    hi[a] = ((b[a] + 1) * K < p->cells[a] ? (b[a] + 1) * K : p->cells[a]) * B;
+    hi[a] = ((b[a] + 1) * K < p->f.cells[a] ? (b[a] + 1) * K : p->f.cells[a]) * B;
   }
   return state == 2;
 }
@@ -302,71 +233,26 @@ typedef struct CavrRay {
   double t0, t1;
 } CavrRay;
 
-/* Set up the ray of pixel (px, py). Returns 1 when it crosses the render box (t0 < t1). */
+/* Set up the ray of pixel (px, py): the world ray and its clip to the render box (cavr_world_ray, cavr_box_clip:
+   core/shared/cavr_ray.h), then the voxel-space ray. Returns 1 when it crosses the render box (t0 < t1). Sample
+   positions are computed in double: pieces of a split volume then agree to ~1e-7 voxels. */
 CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r) {
-  size_t pix = (size_t)py * p->W + px;
+  size_t pix = (size_t)py * p->f.width + px;
   r->pix = pix;
   if (px < p->hitX0 || px > p->hitX1 || py < p->hitY0 || py > p->hitY1) return 0; /* outside the box's footprint */
-  double ndc[3] = {(px + 0.5) / p->W * 2.0 - 1.0, (py + 0.5) / p->H * 2.0 - 1.0, -1.0};
-  double *nearW = r->nearW, *dirW = r->dirW, farW[3] = {0.0, 0.0, 0.0};
-  nearW[0] = nearW[1] = nearW[2] = 0.0; /* read (and the ray then discarded) when a projection fails */
-  int ok = cavr_project(p->invVP, ndc, nearW);
-  ndc[2] = 1.0;
-  ok = ok && cavr_project(p->invVP, ndc, farW);
-  double len = 0.0;
+  double t0, t1;
+  if (!cavr_world_ray(&p->f, px, py, p->opaqueDepth, r->nearW, r->dirW, &t0, &t1) ||
+      !cavr_box_clip(&p->f, r->nearW, r->dirW, &t0, &t1))
+    return 0;
   for (int a = 0; a < 3; ++a) {
-    dirW[a] = farW[a] - nearW[a];
-    len += dirW[a] * dirW[a];
-  }
-  len = sqrt(len);
-  double t0 = 0.0, t1 = len;
-  if (ok && len > 0.0) {
-    for (int a = 0; a < 3; ++a) dirW[a] /= len;
-    /* Measure t from the eye (plane), not from the near plane, so the sample lattice does not depend on
-       the clipping range (which differs between MPI ranks and between frames). */
-    double tEye = (nearW[0] - p->eye[0]) * dirW[0] + (nearW[1] - p->eye[1]) * dirW[1] + (nearW[2] - p->eye[2]) * dirW[2];
-    for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
-    t0 += tEye;
-    t1 += tEye;
-    if (p->opaqueDepth && p->opaqueDepth[pix] < 1.0f) {
-      double pz[3];
-      ndc[2] = 2.0 * p->opaqueDepth[pix] - 1.0;
-      if (cavr_project(p->invVP, ndc, pz))
-        t1 = cavr_fmin(t1, (pz[0] - nearW[0]) * dirW[0] + (pz[1] - nearW[1]) * dirW[1] + (pz[2] - nearW[2]) * dirW[2]);
-    }
-  } else {
-    t1 = -1.0;
-  }
-  /* Voxel-space ray and its intersection with the render box (by default [0, N-1]). */
-  /* Sample positions are computed in double: pieces of a split volume then agree to ~1e-7 voxels. */
-  double *o = r->o, *d = r->d;
-  for (int a = 0; a < 3; ++a) {
-    o[a] = d[a] = 0.0;
-    r->df[a] = r->dw[a] = 0.0f;
-  }
-  for (int a = 0; a < 3 && t0 < t1; ++a) {
-    double oa = (nearW[a] - p->origin[a]) * p->invSpacing[a], da = dirW[a] * p->invSpacing[a];
-    o[a] = oa;
-    d[a] = da;
-    r->df[a] = (float)da;
-    r->dw[a] = (float)dirW[a];
-    if (fabs(da) < 1e-12) {
-      if (oa < p->boxLo[a] || oa > p->boxHi[a]) t1 = -1.0;
-      continue;
-    }
-    double ta = (p->boxLo[a] - oa) / da, tb = (p->boxHi[a] - oa) / da;
-    if (ta > tb) {
-      double t = ta;
-      ta = tb;
-      tb = t;
-    }
-    t0 = cavr_fmax(t0, ta);
-    t1 = cavr_fmin(t1, tb);
+    r->o[a] = (r->nearW[a] - p->f.origin[a]) * p->f.invSpacing[a];
+    r->d[a] = r->dirW[a] * p->f.invSpacing[a];
+    r->df[a] = (float)r->d[a];
+    r->dw[a] = (float)r->dirW[a];
+    r->inv[a] = r->df[a] != 0.0f ? 1.0 / (double)r->df[a] : 0.0;
   }
   r->t0 = t0;
   r->t1 = t1;
-  if (!(t0 < t1)) return 0;
-  for (int a = 0; a < 3; ++a) r->inv[a] = r->df[a] != 0.0f ? 1.0 / (double)r->df[a] : 0.0;
   return 1;
 }
 
@@ -387,15 +273,15 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
  */
 #define CAVR_REFINE_HINT_STEPS 4
 CAVR_ALWAYS_INLINE long cavr_refine_hint_k(const Prep *p, size_t pix) {
-  const int px = (int)(pix % (size_t)p->W), py = (int)(pix / (size_t)p->W);
+  const int px = (int)(pix % (size_t)p->f.width), py = (int)(pix / (size_t)p->f.width);
   const int cx = p->refineCells[0], cy = p->refineCells[1];
   const int i = px / CAVR_REFINE_CELL < cx ? px / CAVR_REFINE_CELL : cx - 1;
   const int j = py / CAVR_REFINE_CELL < cy ? py / CAVR_REFINE_CELL : cy - 1;
-  const size_t x0 = (size_t)cavr_refine_line(i, p->W), x1 = (size_t)cavr_refine_line(i + 1, p->W);
-  const size_t y0 = (size_t)cavr_refine_line(j, p->H) * p->W, y1 = (size_t)cavr_refine_line(j + 1, p->H) * p->W;
+  const size_t x0 = (size_t)cavr_refine_line(i, p->f.width), x1 = (size_t)cavr_refine_line(i + 1, p->f.width);
+  const size_t y0 = (size_t)cavr_refine_line(j, p->f.height) * p->f.width, y1 = (size_t)cavr_refine_line(j + 1, p->f.height) * p->f.width;
   const float *f = p->rayHint;
   const float t = cavr_minf(cavr_minf(f[y0 + x0], f[y0 + x1]), cavr_minf(f[y1 + x0], f[y1 + x1]));
-  const double k = floor((double)t / (double)p->step) - CAVR_REFINE_HINT_STEPS;
+  const double k = floor((double)t / (double)p->f.step) - CAVR_REFINE_HINT_STEPS;
   /* +inf (nothing seen), NaN or out of the casters' range (the packets' lattice indices stay below 2^30): no hint */
   return k > -1073741824.0 && k < 1073741824.0 ? (long)k : LONG_MIN;
 }
@@ -412,7 +298,7 @@ typedef struct CavrLattice {
 } CavrLattice;
 
 CAVR_ALWAYS_INLINE void cavr_lattice(const Prep *p, const CavrRay *r, CavrLattice *l) {
-  const float step = p->step;
+  const float step = p->f.step;
   l->ft0 = (float)r->t0;
   l->ft1 = (float)r->t1;
   l->k0 = (long)floorf(l->ft0 / step);
@@ -429,7 +315,7 @@ CAVR_ALWAYS_INLINE void cavr_lattice(const Prep *p, const CavrRay *r, CavrLattic
     const long kh = cavr_refine_hint_k(p, r->pix);
     if (kh > l->kBegin) l->kBegin = kh;
   }
-  if (!p->skip) return;
+  if (!p->f.skip) return;
   /* With the reciprocals of the float direction: within a few ulps of the box, which the segment of margin covers. */
   double tv0 = -INFINITY, tv1 = INFINITY;
   for (int a = 0; a < 3; ++a) {
@@ -464,7 +350,7 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
                                             float *depth, float *first, uint64_t *samples) {
   CavrLattice l;
   cavr_lattice(p, r, &l);
-  const float step = p->step, ft0 = l.ft0, ft1 = l.ft1;
+  const float step = p->f.step, ft0 = l.ft0, ft1 = l.ft1;
   const long k0 = l.k0, kFull0 = l.kFull0, kFull1 = l.kFull1;
   const double mAnchor = l.mAnchor;
   const float *of = l.of, *df = r->df;
@@ -483,7 +369,7 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
     const float rel = (float)(k - k0) * step;
     const double md = mAnchor + rel;
     float v[3] = {of[0] + rel * df[0], of[1] + rel * df[1], of[2] + rel * df[2]};
-    if (p->skip && md >= visibleUntil && cavr_inside_data(p, v)) {
+    if (p->f.skip && md >= visibleUntil && cavr_inside_data(p, v)) {
       /* Entering a new macro cell: jump over it (or its block) if transparent, else remember where it ends. */
       int lo[3], hi[3];
       const int visible = cavr_skip_region(p, v, lo, hi);
@@ -500,15 +386,15 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
     ++*samples;
     int i0;
     float f;
-    cavr_tf_index(p, s, &i0, &f);
+    cavr_tf_index(&p->f, s, &i0, &f);
     const float *e0 = p->table + 4 * i0, *e1 = e0 + 4;
     /* Opacity of a full step, and for a clipped part of length l: 1 - (1 - a_step)^(l / step), so the
        parts of a segment cut by a piece boundary multiply to exactly the full step. */
     float a = e0[3] + f * (e1[3] - e0[3]);
     if (!(a > 0.0f)) continue;
-    if (len != step && p->correction) a = a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, len / step);
+    if (len != step && p->f.correction) a = cavr_clipped_opacity(a, len / step);
     float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
-    if (p->shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+    if (p->f.shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
     if (A == 0.0f) {
       *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)md);
       *first = (float)md;
@@ -518,7 +404,7 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
     C[1] += w * rgb[1];
     C[2] += w * rgb[2];
     A += w;
-    if (A >= p->ert) break;
+    if (A >= p->f.ert) break;
   }
   out[0] = C[0];
   out[1] = C[1];
@@ -531,13 +417,13 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
    the eye. */
 static inline void cavr_hit_rectangle(Prep *p) {
   p->hitX0 = p->hitY0 = 0;
-  p->hitX1 = p->W - 1;
-  p->hitY1 = p->H - 1;
+  p->hitX1 = p->f.width - 1;
+  p->hitY1 = p->f.height - 1;
   double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
   for (int c = 0; c < 8; ++c) {
     double w[3], clip[4];
-    for (int a = 0; a < 3; ++a) w[a] = p->origin[a] + p->spacing[a] * ((c >> a & 1) ? p->boxHi[a] : p->boxLo[a]);
-    for (int r = 0; r < 4; ++r) clip[r] = p->VP[r] * w[0] + p->VP[4 + r] * w[1] + p->VP[8 + r] * w[2] + p->VP[12 + r];
+    for (int a = 0; a < 3; ++a) w[a] = p->f.origin[a] + p->spacing[a] * ((c >> a & 1) ? p->f.boxHi[a] : p->f.boxLo[a]);
+    for (int r = 0; r < 4; ++r) clip[r] = p->f.VP[r] * w[0] + p->f.VP[4 + r] * w[1] + p->f.VP[8 + r] * w[2] + p->f.VP[12 + r];
     if (!(clip[3] > 1e-9 * (fabs(clip[0]) + fabs(clip[1]) + fabs(clip[2])) && clip[3] > 0.0)) return;
     for (int a = 0; a < 2; ++a) {
       double ndc = clip[a] / clip[3];
@@ -546,22 +432,24 @@ static inline void cavr_hit_rectangle(Prep *p) {
     }
   }
   /* Pixel centre (px + 0.5) / W * 2 - 1 = ndc: px = (ndc + 1) W / 2 - 0.5. */
-  const double size[2] = {p->W, p->H};
+  const double size[2] = {p->f.width, p->f.height};
   double x0 = (lo[0] + 1.0) * 0.5 * size[0] - 2.5, x1 = (hi[0] + 1.0) * 0.5 * size[0] + 1.5;
   double y0 = (lo[1] + 1.0) * 0.5 * size[1] - 2.5, y1 = (hi[1] + 1.0) * 0.5 * size[1] + 1.5;
   if (!(x0 < 1e9 && x1 > -1e9 && y0 < 1e9 && y1 > -1e9)) return; /* not finite: keep every pixel */
   p->hitX0 = x0 > 0.0 ? (int)floor(x0) : 0;
-  p->hitX1 = x1 < size[0] - 1 ? (int)ceil(x1) : p->W - 1;
+  p->hitX1 = x1 < size[0] - 1 ? (int)ceil(x1) : p->f.width - 1;
   p->hitY0 = y0 > 0.0 ? (int)floor(y0) : 0;
-  p->hitY1 = y1 < size[1] - 1 ? (int)ceil(y1) : p->H - 1;
+  p->hitY1 = y1 < size[1] - 1 ? (int)ceil(y1) : p->f.height - 1;
 }
 
 /* Clamp and store a pixel's premultiplied RGBA (float and 8-bit) and its depth. */
 CAVR_ALWAYS_INLINE void cavr_write_pixel(const Prep *p, size_t pix, const float out[4], float depth) {
+  float v[4];
+  unsigned char b[4];
+  cavr_pixel_encode(out, v, b); /* core/shared/cavr_ray.h */
   for (int c = 0; c < 4; ++c) {
-    float v = cavr_clampf(out[c], 0.0f, 1.0f);
-    p->rgbaf[4 * pix + c] = v;
-    p->rgba8[4 * pix + c] = (uint8_t)(v * 255.0f + 0.5f);
+    p->rgbaf[4 * pix + c] = v[c];
+    p->rgba8[4 * pix + c] = b[c];
   }
   p->depth[pix] = depth;
 }
@@ -605,8 +493,8 @@ CAVR_ALWAYS_INLINE int cavr_queue_take_tile(CavrPixelQueue *q) {
     }
     q->x0 = q->x = (t % w->tilesX) * w->tileW;
     q->y = (t / w->tilesX) * w->tileH;
-    q->x1 = q->x0 + w->tileW < w->prep->W ? q->x0 + w->tileW : w->prep->W;
-    q->y1 = q->y + w->tileH < w->prep->H ? q->y + w->tileH : w->prep->H;
+    q->x1 = q->x0 + w->tileW < w->prep->f.width ? q->x0 + w->tileW : w->prep->f.width;
+    q->y1 = q->y + w->tileH < w->prep->f.height ? q->y + w->tileH : w->prep->f.height;
     return 1;
   }
 }
@@ -617,8 +505,8 @@ CAVR_ALWAYS_INLINE int cavr_queue_next_in_tile(CavrPixelQueue *q, int *px, int *
     if (q->n == 0) return 0;
     uint32_t i = *q->list++;
     --q->n;
-    *px = (int)(i % (uint32_t)q->work->prep->W);
-    *py = (int)(i / (uint32_t)q->work->prep->W);
+    *px = (int)(i % (uint32_t)q->work->prep->f.width);
+    *py = (int)(i / (uint32_t)q->work->prep->f.width);
     return 1;
   }
   if (q->y >= q->y1) return 0;

@@ -1,11 +1,13 @@
 /*
- * frame_constants.c - the per-frame values both back ends must derive identically (so CPU and GPU images
- * agree): the eye the sample lattice starts from, the step, and the transfer-function index mapping.
+ * frame_constants.c - the per-frame description both back ends read (CAVRRayFrame, core/shared/cavr_frame.h),
+ * derived from a render job in one place so CPU and GPU images agree: the eye the sample lattice starts from, the
+ * step, the transfer-function index mapping, the modes in effect, the render box, the lights.
  */
 #include <math.h>
 #include <string.h>
 
 #include "backend.h"
+#include "../shared/cavr_frame.h"
 
 /* v scaled to unit length (left alone when it has none). */
 static void normalize3(double v[3]) {
@@ -51,7 +53,8 @@ static void lighting(const CAVRSettingsDesc *s, const double invView[16], CAVRLi
   for (int a = 0; a < 3; ++a) L->ambient[a] = (float)ambient[a];
 }
 
-void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
+/* The eye, lights, step, table mapping, modes in effect, iso-values and render box of a frame. */
+static void derived(const CAVRRenderJob *job, CAVRRayFrame *out) {
   const CAVRVolume vol = job->volume;
   const CAVRTransferFunction tf = job->tf;
   const CAVRSettingsDesc *s = job->settings;
@@ -61,9 +64,9 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
     out->eye[0] = out->eye[1] = out->eye[2] = 0.0;
   lighting(s, invView, &out->light);
   out->light.gradientFloor2 = cavr_gradient_floor2(tf->range[0], tf->range[1], vol->desc.spacing);
-  out->minSpacing = INFINITY;
-  for (int a = 0; a < 3; ++a) out->minSpacing = fmin(out->minSpacing, vol->desc.spacing[a]);
-  out->step = (float)(s->sampleDistance * out->minSpacing);
+  double minSpacing = INFINITY;
+  for (int a = 0; a < 3; ++a) minSpacing = fmin(minSpacing, vol->desc.spacing[a]);
+  out->step = (float)(s->sampleDistance * minSpacing);
   double sc = (tf->count - 1) / (tf->range[1] - tf->range[0]);
   out->idxScale = (float)sc;
   out->idxBias = (float)((vol->desc.valueOffset - tf->range[0]) * sc);
@@ -72,7 +75,7 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   /* Iso skipping is exact only while consecutive samples lie in the same or neighbouring macro cells. */
   out->skip = s->emptySpaceSkipping && (s->blendMode == CAVR_BLEND_COMPOSITE || (iso && s->sampleDistance <= 8.0f));
   out->isoCount = iso ? s->isoCount : 0;
-  for (int i = 0; i < out->isoCount; ++i) out->isoStored[i] = (float)((double)s->isoValues[i] - vol->desc.valueOffset);
+  for (int i = 0; i < out->isoCount; ++i) out->iso[i] = (float)((double)s->isoValues[i] - vol->desc.valueOffset);
   out->cellDilation = iso ? (s->interpolation == CAVR_INTERPOLATION_CUBIC ? 2 : 1)
                           : (s->interpolation == CAVR_INTERPOLATION_CUBIC ? 1 : 0);
   /* The render extent (a piece, without ghost layers), intersected with the crop box (world -> voxel
@@ -91,4 +94,34 @@ void cavr_frame_constants(const CAVRRenderJob *job, CAVRFrameConstants *out) {
   }
   if (empty)
     for (int a = 0; a < 3; ++a) out->boxLo[a] = out->boxHi[a] = -1e20f;
+}
+
+void cavr_ray_frame(const CAVRRenderJob *job, CAVRRayFrame *out) {
+  const CAVRVolume vol = job->volume;
+  const CAVRSettingsDesc *s = job->settings;
+  memset(out, 0, sizeof *out);
+  memcpy(out->invVP, job->camera->invViewProj, sizeof out->invVP);
+  memcpy(out->VP, job->camera->viewProj, sizeof out->VP);
+  derived(job, out);
+  for (int a = 0; a < 3; ++a) {
+    out->origin[a] = vol->desc.origin[a];
+    out->invSpacing[a] = 1.0 / vol->desc.spacing[a];
+    out->maxCoord[a] = (float)(vol->desc.dims[a] - 1);
+    out->cells[a] = vol->grid.cells[a];
+  }
+  out->width = job->fb->width;
+  out->height = job->fb->height;
+  out->count = job->tf->count;
+  out->correction = s->opacityCorrection;
+  out->blend = (CAVRBlendMode)s->blendMode;
+  out->interpolation = (CAVRInterpolation)s->interpolation;
+  out->ert = s->earlyTermination;
+  out->ka = s->ambient;
+  out->kd = s->diffuse;
+  out->ks = s->specular;
+  out->kp = s->specularPower;
+  memcpy(out->sliceOrigin, s->sliceOrigin, sizeof out->sliceOrigin);
+  memcpy(out->sliceNormal, s->sliceNormal, sizeof out->sliceNormal);
+  out->invStep = 1.0f / out->step;
+  out->isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));
 }

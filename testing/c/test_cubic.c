@@ -25,7 +25,7 @@ int main(void) {
   memset(&p, 0, sizeof p);
   for (int a = 0; a < 3; ++a) {
     p.dims[a] = N;
-    p.maxCoord[a] = (float)(N - 1);
+    p.f.maxCoord[a] = (float)(N - 1);
   }
   p.sy = N;
   p.sz = (size_t)N * N;

@@ -1,0 +1,57 @@
+/*
+ * cavr_frame.h - the per-frame description both back ends read: camera, volume geometry, sample lattice, transfer-
+ * function mapping, blend mode and its parameters, shading. Plain data, no pointers; compiles as C11 (core/src) and as
+ * CUDA C++ (kernels/, passed by value into every ray-casting kernel). frame_constants.c fills it from a render job
+ * (cavr_ray_frame); the CPU caster keeps it in its Prep, the kernels in their Frame.
+ */
+#ifndef CAVR_FRAME_H
+#define CAVR_FRAME_H
+
+#include "cavr/cavr_common.h" /* CAVRBlendMode, CAVRInterpolation, CAVR_MAX_ISO_VALUES */
+#include "../../kernels/cavr_lighting.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One frame of ray casting. World units unless said; voxel coordinates: voxel (i, j, k) at (i, j, k), x fastest. */
+typedef struct CAVRRayFrame {
+  double invVP[16], VP[16];  /**< inverse and forward view-projection, column-major (OpenGL) */
+  double eye[3];             /**< camera position (a point of the eye plane for orthographic views): the sample
+                                  lattice is measured from it */
+  double origin[3];          /**< world position of voxel (0, 0, 0) */
+  double invSpacing[3];      /**< voxels per world unit */
+  float maxCoord[3];         /**< dims - 1: samples are clamped to [0, maxCoord] */
+  float boxLo[3], boxHi[3];  /**< where rays integrate, voxel coordinates: the render extent, cropped */
+  float step;                /**< sample distance */
+  float invStep;             /**< 1 / step */
+  int width, height;         /**< pixels */
+  int count;                 /**< transfer-function entries */
+  float idxScale, idxBias;   /**< table position = stored value * idxScale + idxBias */
+  int correction;            /**< 0/1: opacity corrected for the step (and for clipped segments) */
+  CAVRBlendMode blend;
+  int shade;                 /**< 0/1: shading in effect (composite, isosurface, slice) */
+  CAVRInterpolation interpolation;
+  int skip;                  /**< 0/1: empty-space skipping in effect */
+  float ert;                 /**< early ray termination opacity */
+  float ka, kd, ks, kp;      /**< headlight: ambient, diffuse, specular, specular power */
+  int cells[3];              /**< macro cells per axis (CAVR_MACROCELL_SIZE voxels each) */
+  /* The CUDA back end's launch (its policy fills these; the CPU caster ignores them): */
+  int rotation;              /**< the volume's in-place rotation: 0 none, 1 quarter turn about y, 2 about z */
+  int cube;                  /**< side of the rotated cube (voxels) */
+  int blockW, blockH, warpW, warpH, transposed, syncPropagation; /**< launch shape (view_policy.c) */
+  int isoCount;              /**< isosurface blend mode: iso-values in use (0 in the other modes) */
+  float iso[CAVR_MAX_ISO_VALUES]; /**< the iso-values, stored units */
+  int isoMethod;             /**< CUDA: CAVRIsoMethod, resolved: 0 standard, 1 warp marching (Wang 2014) */
+  float isoSlack;            /**< CUDA: bound on |hardware trilinear - exact trilinear|, stored units */
+  double sliceOrigin[3];     /**< slice blend mode: a point of the plane */
+  double sliceNormal[3];     /**< its normal, unit length */
+  CAVRLighting light;        /**< cavrSetRenderLights' lights (count 0: the headlight of ka, kd, ks, kp) */
+  int cellDilation;          /**< cells the skipping classification is widened by (host side only) */
+} CAVRRayFrame;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAVR_FRAME_H */

@@ -1,0 +1,253 @@
+/*
+ * cavr_ray.h - the ray arithmetic both back ends run, written once: the cubic B-spline's weights, the transfer-
+ * function position, the opacity of a clipped segment, the headlight, the isosurface crossing, the slice plane's
+ * ray distance and the pixel encoding. Included by the CPU casters (core/src/cpu_raycast.h, cpu_backend.c, the
+ * packets' per-lane code in cpu_packet_body.h) and the kernels (kernels/raycast_frame.cuh, raycast.cu, iso.cu).
+ *
+ * Each function is the arithmetic of both back ends in one spelling: the CPU compiles it with -ffp-contract=off
+ * (a * b + c rounded twice, core/CMakeLists.txt), nvcc with its default contraction (fused), as each did before, so
+ * the CPU images are bit for bit those of the earlier twins and the GPU's code is what it was. What is not here, and
+ * why: the fetch itself (texture unit on the GPU, memory and vector gathers on the CPU), the gradient (built on the
+ * fetch) and the composite step (the GPU writes it with explicit FMAs; the CPU's unfused (1 - A) a is a different
+ * rounding, and either spelling would change one back end's images).
+ */
+#ifndef CAVR_RAY_H
+#define CAVR_RAY_H
+
+#include "cavr_hd.h"
+#include "cavr_frame.h"
+
+/**
+ * One axis of the cubic B-spline as two linear fetches (Sigg and Hadwiger 2005, GPU Gems 2 ch. 20): at x the 4
+ * weights of the samples i-1..i+2 (i = floor x) pair up as g0 at h0 in [i-1, i] and g1 = 1 - g0 at h1 in [i+1, i+2],
+ * with the positions offset by `first` + 1 (-1 for voxel coordinates, where sample i is at i; -0.5 for texel
+ * coordinates with x - 0.5 given, where texel i's centre is at i + 0.5).
+ */
+CAVR_HD void cavr_bspline_axis(float x, float first, float *h0, float *h1, float *g0) {
+  const float i = floorf(x), f = x - i, f2 = f * f, f3 = f2 * f, m = 1.0f - f;
+  const float w0 = (1.0f / 6.0f) * m * m * m;
+  const float w1 = (1.0f / 6.0f) * (3.0f * f3 - 6.0f * f2 + 4.0f);
+  const float w3 = (1.0f / 6.0f) * f3;
+  const float w2 = 1.0f - w0 - w1 - w3;
+  *g0 = w0 + w1;
+  *h0 = i + first + w1 / (w0 + w1);
+  *h1 = i + (first + 2.0f) + w3 / (w2 + w3);
+}
+
+/**
+ * Table position of stored value s: entry *i0 (0 .. count - 2) and the weight *f of entry i0 + 1, the position
+ * s * idxScale + idxBias clamped to [0, count - 1] (NaN gives 0). count >= 2.
+ */
+CAVR_HD void cavr_tf_index(const CAVRRayFrame *p, float s, int *i0, float *f) {
+  float fi = s * p->idxScale + p->idxBias;
+  fi = cavr_clampf(fi, 0.0f, (float)(p->count - 1));
+  int i = (int)fi;
+  if (i > p->count - 2) i = p->count - 2;
+  *i0 = i;
+  *f = fi - (float)i;
+}
+
+/**
+ * The opacity of a clipped segment that covers `fraction` (length / step, in (0, 1)) of a full step whose opacity
+ * is a (already corrected for the full step): 1 - (1 - a)^fraction, so the parts of a segment cut by a piece
+ * boundary multiply to exactly the full step; a >= 1 stays 1.
+ */
+CAVR_HD float cavr_clipped_opacity(float a, float fraction) {
+  return a >= 1.0f ? 1.0f : 1.0f - powf(1.0f - a, fraction);
+}
+
+/** The headlight's specular term ks ndotl^kp (0 when ks or ndotl is not positive). */
+CAVR_HD float cavr_specular(float ks, float kp, float ndotl) {
+  return (ks > 0.0f && ndotl > 0.0f) ? ks * powf(ndotl, kp) : 0.0f;
+}
+
+/**
+ * Phong with the headlight (L = V = H = -ray direction dw, unit length) from the sample's world gradient g (stored
+ * units per world unit): rgb = min(rgb (ka + kd |n.l|) + ks |n.l|^kp, 1) in place. A gradient whose squared length
+ * is not above the frame's floor (CAVRLighting::gradientFloor2) has no direction: ambient only.
+ */
+CAVR_HD void cavr_headlight(const CAVRRayFrame *p, const float g[3], const float dw[3], float rgb[3]) {
+  const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+  const float ndotl =
+      len2 > p->light.gradientFloor2 ? fabsf(g[0] * dw[0] + g[1] * dw[1] + g[2] * dw[2]) / sqrtf(len2) : 0.0f;
+  const float diff = p->ka + p->kd * ndotl;
+  const float spec = cavr_specular(p->ks, p->kp, ndotl);
+  for (int c = 0; c < 3; ++c) rgb[c] = CAVR_MIN_NN(rgb[c] * diff + spec, 1.0f);
+}
+
+/**
+ * Shade rgb in place from the world gradient g: the frame's lights (cavrSetRenderLights, cavr_lighting_apply) or
+ * the headlight (cavr_headlight).
+ */
+CAVR_HD void cavr_shade_gradient(const CAVRRayFrame *p, const float g[3], const float dw[3], float rgb[3]) {
+  if (p->light.count) {
+    cavr_lighting_apply(&p->light, g, rgb);
+    return;
+  }
+  cavr_headlight(p, g, dw, rgb);
+}
+
+/**
+ * The isosurface crossing between sample j - 1 (value a; prevValid 0 when it was not taken) and sample j (value
+ * b): the index of the frame's iso-value met first (the smallest interpolated fraction of the way from a to b; a
+ * sample equal to a value meets it at fraction 1), with that fraction in *frac (2 when none), or -1.
+ */
+CAVR_HD int cavr_iso_crossing(const CAVRRayFrame *p, float a, float b, int prevValid, float *frac) {
+  int best = -1;
+  float bestF = 2.0f;
+  for (int i = 0; i < p->isoCount; ++i) {
+    const float v = p->iso[i];
+    float f;
+    if (b == v) f = 1.0f;
+    else if (prevValid && (a < v) != (b < v)) f = (v - a) / (b - a);
+    else continue;
+    if (f < bestF) {
+      bestF = f;
+      best = i;
+    }
+  }
+  *frac = bestF;
+  return best;
+}
+
+/**
+ * The ray distance at which the world ray nearW + t dirW (dirW unit length) meets the frame's slice plane, into *t;
+ * returns 0 when the ray is parallel to it (|normal . dirW| <= 1e-12).
+ */
+CAVR_HD int cavr_slice_distance(const CAVRRayFrame *p, const double nearW[3], const double dirW[3], double *t) {
+  const double *n = p->sliceNormal, *o = p->sliceOrigin;
+  const double denom = n[0] * dirW[0] + n[1] * dirW[1] + n[2] * dirW[2];
+  if (!(fabs(denom) > 1e-12)) return 0;
+  *t = ((o[0] - nearW[0]) * n[0] + (o[1] - nearW[1]) * n[1] + (o[2] - nearW[2]) * n[2]) / denom;
+  return 1;
+}
+
+/**
+ * A pixel's stored values from its premultiplied RGBA `out`: each channel clamped to [0, 1] into v (NaN gives 0)
+ * and rounded to 8 bits into b.
+ */
+CAVR_HD void cavr_pixel_encode(const float out[4], float v[4], unsigned char b[4]) {
+  for (int c = 0; c < 4; ++c) {
+    v[c] = cavr_clampf(out[c], 0.0f, 1.0f);
+    b[c] = (unsigned char)(v[c] * 255.0f + 0.5f);
+  }
+}
+
+/** The premultiplied RGBA of a classified sample: the table entries e0, e1 (RGBA each) weighted 1 - f, f. */
+CAVR_HD float cavr_tf_lerp(const float e0[4], const float e1[4], float f, float rgb[3]) {
+  for (int c = 0; c < 3; ++c) rgb[c] = e0[c] + f * (e1[c] - e0[c]);
+  return e0[3] + f * (e1[3] - e0[3]);
+}
+
+/* Double-precision min / max as each back end spells them: fmin/fmax on the GPU, glibc's x86-64 semantics inline on
+   the CPU (minsd/maxsd, and the other operand when one is NaN: the same value wherever a result is used). Double
+   divisions below: the CPU divides; the GPU multiplies by the correctly rounded reciprocal (__drcp_rn), computed once
+   per divisor, as its kernels always did: a double division's out-of-line slow path would set the kernel's register
+   count, and with it the occupancy of the hot loop. */
+#ifdef __CUDA_ARCH__
+#define CAVR_DMIN(a, b) fmin(a, b)
+#define CAVR_DMAX(a, b) fmax(a, b)
+#else
+CAVR_HD double cavr_fmin(double x, double y) { return y != y ? x : (x < y ? x : y); }
+CAVR_HD double cavr_fmax(double x, double y) { return y != y ? x : (x > y ? x : y); }
+#define CAVR_DMIN(a, b) cavr_fmin(a, b)
+#define CAVR_DMAX(a, b) cavr_fmax(a, b)
+#endif
+
+/**
+ * out = m * (in, 1) divided by w, m a column-major 4x4 matrix (exactly: no division when w is 1, as for orthographic
+ * cameras). Returns 0 when w is 0.
+ */
+CAVR_HD int cavr_project(const double m[16], const double in[3], double out[3]) {
+  double v[4];
+  for (int r = 0; r < 4; ++r) v[r] = m[r] * in[0] + m[4 + r] * in[1] + m[8 + r] * in[2] + m[12 + r];
+  if (v[3] == 0.0) return 0;
+  if (v[3] == 1.0) {
+    for (int r = 0; r < 3; ++r) out[r] = v[r];
+  } else {
+#ifdef __CUDA_ARCH__
+    const double iw = __drcp_rn(v[3]);
+    for (int r = 0; r < 3; ++r) out[r] = v[r] * iw;
+#else
+    for (int r = 0; r < 3; ++r) out[r] = v[r] / v[3];
+#endif
+  }
+  return 1;
+}
+
+/**
+ * The world ray of pixel (px, py) (pixel centres, y up): nearW on the eye plane (t = 0 at the eye, so the sample
+ * lattice does not depend on the clipping range, which differs between MPI ranks and between frames), unit
+ * direction dirW, and [*t0, *t1] from the near to the far plane, *t1 cut where the ray meets opaque geometry
+ * (opaque: width x height window depths, NULL for none; a depth below 1 counts). Returns 0 when a projection fails
+ * or the ray has no length (nearW, dirW then undefined).
+ */
+CAVR_HD int cavr_world_ray(const CAVRRayFrame *p, int px, int py, const float *opaque, double nearW[3],
+                           double dirW[3], double *t0, double *t1) {
+  double ndc[3] = {(px + 0.5) / p->width * 2.0 - 1.0, (py + 0.5) / p->height * 2.0 - 1.0, -1.0}, farW[3];
+  int ok = cavr_project(p->invVP, ndc, nearW);
+  ndc[2] = 1.0;
+  ok = ok && cavr_project(p->invVP, ndc, farW);
+  if (!ok) return 0;
+  double len = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    dirW[a] = farW[a] - nearW[a];
+    len += dirW[a] * dirW[a];
+  }
+  len = sqrt(len);
+  if (!(len > 0.0)) return 0;
+#ifdef __CUDA_ARCH__
+  const double il = __drcp_rn(len);
+  for (int a = 0; a < 3; ++a) dirW[a] *= il;
+#else
+  for (int a = 0; a < 3; ++a) dirW[a] /= len;
+#endif
+  double tEye = 0.0;
+  for (int a = 0; a < 3; ++a) tEye += (nearW[a] - p->eye[a]) * dirW[a];
+  for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
+  *t0 = 0.0 + tEye;
+  *t1 = len + tEye;
+  const float od = opaque ? opaque[(size_t)py * p->width + px] : 1.0f;
+  if (od < 1.0f) {
+    double pz[3];
+    ndc[2] = 2.0 * od - 1.0;
+    if (cavr_project(p->invVP, ndc, pz)) {
+      double tz = 0.0;
+      for (int a = 0; a < 3; ++a) tz += (pz[a] - nearW[a]) * dirW[a];
+      *t1 = CAVR_DMIN(*t1, tz);
+    }
+  }
+  return 1;
+}
+
+/**
+ * Clip [*t0, *t1] of the world ray nearW + t dirW to the frame's render box (voxel coordinates [boxLo, boxHi]).
+ * Returns 1 when the ray crosses it (t0 < t1 after the clip).
+ */
+CAVR_HD int cavr_box_clip(const CAVRRayFrame *p, const double nearW[3], const double dirW[3], double *t0,
+                          double *t1) {
+  if (!(*t0 < *t1)) return 0;
+  for (int a = 0; a < 3; ++a) {
+    const double oa = (nearW[a] - p->origin[a]) * p->invSpacing[a], da = dirW[a] * p->invSpacing[a];
+    if (fabs(da) < 1e-12) {
+      if (oa < p->boxLo[a] || oa > p->boxHi[a]) return 0;
+      continue;
+    }
+#ifdef __CUDA_ARCH__
+    const double ida = __drcp_rn(da);
+    double ta = (p->boxLo[a] - oa) * ida, tb = (p->boxHi[a] - oa) * ida;
+#else
+    double ta = (p->boxLo[a] - oa) / da, tb = (p->boxHi[a] - oa) / da;
+#endif
+    if (ta > tb) {
+      const double t = ta;
+      ta = tb;
+      tb = t;
+    }
+    *t0 = CAVR_DMAX(*t0, ta);
+    *t1 = CAVR_DMIN(*t1, tb);
+  }
+  return *t0 < *t1;
+}
+
+#endif /* CAVR_RAY_H */
