@@ -147,31 +147,14 @@ struct Add3 {
   __device__ __forceinline__ F3 operator()(const F3 &a, const F3 &b) const { return {a.g + b.g, a.d + b.d, a.rr + b.rr}; }
 };
 
-// Three blocks per SM cap the registers at 56 (a few spills on sm_90; 36 warps per SM): measured 1.15x faster
-// on an H100 than two blocks (80 registers, no spills), docs/benchmarks.md. Turing holds 1024 threads per SM.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define CAVR_LOCAL_MIN_BLOCKS 2
-#else
-#define CAVR_LOCAL_MIN_BLOCKS 3
-#endif
-__global__ void __launch_bounds__(LTHREADS, CAVR_LOCAL_MIN_BLOCKS) local_kernel(Filter F, int W, int H, const unsigned char *__restrict__ mask,
-                                                         float4 *rgbaf, uchar4 *rgba8, float *depth, int *iterations) {
-  __shared__ float Us[4 * UPLANE];           // per channel: the vector the operator is applied to, padded
-  __shared__ unsigned char Mk[MPITCH * MPITCH]; // the window's sampling mask, 0 in a ring of G around it
-  __shared__ float D[MPITCH * MPITCH];          // the window's rendered depths (same layout)
-  __shared__ float X0[4][WMAX * WMAX];          // the initial guess, per channel
-  __shared__ F3 partial[2][LWARPS];          // per-warp dot products, double-buffered by iteration
-  typedef cub::WarpReduce<F3> WarpReduce;
-  __shared__ typename WarpReduce::TempStorage wtemp[LWARPS];
-
-  const int x0 = blockIdx.x * B, y0 = blockIdx.y * B;
-  const int x1 = min(x0 + B, W), y1 = min(y0 + B, H);
-  const int wx0 = max(x0 - G, 0), wy0 = max(y0 - G, 0), ww = min(x1 + G, W) - wx0, wh = min(y1 + G, H) - wy0;
-  const int n = ww * wh, tid = threadIdx.x, warp = tid >> 5;
-  const int ch = tid / GROUP, t = tid % GROUP, col = t % WMAX, strip = t / WMAX;
-  const bool owner = strip < NSTRIP;
-  const int row0 = (owner ? strip : 0) * STRIP;
-  float *U = Us + ch * UPLANE;
+// The block's window (its B x B pixels and a ring of G around them, clipped to the image) into shared memory: the
+// mask Mk and the rendered depths D (a zero ring around them, so the 7x7 gathers need no bounds checks), per channel
+// the rendered values in Us's planes (0 where no ray), and the initial guess X0 per channel: the rendered value, or
+// the inverse-distance-weighted mean of the rendered pixels within G. Every thread of the block calls it.
+__device__ __forceinline__ void load_window(int W, const unsigned char *__restrict__ mask, const float4 *rgbaf,
+                                            const float *depth, int wx0, int wy0, int ww, int wh, float *Us,
+                                            unsigned char *Mk, float *D, float (*X0)[WMAX * WMAX]) {
+  const int tid = threadIdx.x;
   const float *rgbafl = reinterpret_cast<const float *>(rgbaf);
   // Zero rings, so that the 7x7 gathers below need no bounds checks (constant divisors throughout).
   for (int i = tid; i < 4 * UPLANE; i += LTHREADS) Us[i] = 0.0f;
@@ -216,6 +199,53 @@ __global__ void __launch_bounds__(LTHREADS, CAVR_LOCAL_MIN_BLOCKS) local_kernel(
     for (int c = 0; c < 4; ++c) X0[c][j] = acc[c] * inv;
   }
   __syncthreads();
+}
+
+// The depth of the block's pixels without rays, a pixel per thread: the nearest rendered depth within G pixels.
+__device__ __forceinline__ void fill_depth(int W, int x0, int y0, int x1, int y1, int wx0, int wy0,
+                                           const unsigned char *Mk, const float *D, float *depth) {
+  const int tid = threadIdx.x;
+  for (int i = tid; i < B * B; i += LTHREADS) {
+    const int gx = x0 + i % B, gy = y0 + i / B, u = gx - wx0, v = gy - wy0;
+    if (gx >= x1 || gy >= y1 || Mk[(v + G) * MPITCH + u + G]) continue;
+    float best = 1.0f;
+#pragma unroll
+    for (int a = 0; a < 7; ++a)
+#pragma unroll
+      for (int b = 0; b < 7; ++b) {
+        const int o = (v + a) * MPITCH + u + b;
+        if (Mk[o]) best = fminf(best, D[o]);
+      }
+    depth[(size_t)gy * W + gx] = best;
+  }
+}
+
+// Three blocks per SM cap the registers at 56 (a few spills on sm_90; 36 warps per SM): measured 1.15x faster
+// on an H100 than two blocks (80 registers, no spills), docs/benchmarks.md. Turing holds 1024 threads per SM.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define CAVR_LOCAL_MIN_BLOCKS 2
+#else
+#define CAVR_LOCAL_MIN_BLOCKS 3
+#endif
+__global__ void __launch_bounds__(LTHREADS, CAVR_LOCAL_MIN_BLOCKS) local_kernel(Filter F, int W, int H, const unsigned char *__restrict__ mask,
+                                                         float4 *rgbaf, uchar4 *rgba8, float *depth, int *iterations) {
+  __shared__ float Us[4 * UPLANE];           // per channel: the vector the operator is applied to, padded
+  __shared__ unsigned char Mk[MPITCH * MPITCH]; // the window's sampling mask, 0 in a ring of G around it
+  __shared__ float D[MPITCH * MPITCH];          // the window's rendered depths (same layout)
+  __shared__ float X0[4][WMAX * WMAX];          // the initial guess, per channel
+  __shared__ F3 partial[2][LWARPS];          // per-warp dot products, double-buffered by iteration
+  typedef cub::WarpReduce<F3> WarpReduce;
+  __shared__ typename WarpReduce::TempStorage wtemp[LWARPS];
+
+  const int x0 = blockIdx.x * B, y0 = blockIdx.y * B;
+  const int x1 = min(x0 + B, W), y1 = min(y0 + B, H);
+  const int wx0 = max(x0 - G, 0), wy0 = max(y0 - G, 0), ww = min(x1 + G, W) - wx0, wh = min(y1 + G, H) - wy0;
+  const int n = ww * wh, tid = threadIdx.x, warp = tid >> 5;
+  const int ch = tid / GROUP, t = tid % GROUP, col = t % WMAX, strip = t / WMAX;
+  const bool owner = strip < NSTRIP;
+  const int row0 = (owner ? strip : 0) * STRIP;
+  float *U = Us + ch * UPLANE;
+  load_window(W, mask, rgbaf, depth, wx0, wy0, ww, wh, Us, Mk, D, X0);
   const float centre = F.f[24] * F.lambda;
   bool valid[STRIP], mk[STRIP];
   float dinv[STRIP], x[STRIP], r[STRIP], p[STRIP], s[STRIP], q[STRIP];
@@ -321,20 +351,7 @@ __global__ void __launch_bounds__(LTHREADS, CAVR_LOCAL_MIN_BLOCKS) local_kernel(
     reinterpret_cast<float *>(rgbaf)[4 * gp + ch] = val;
     reinterpret_cast<unsigned char *>(rgba8)[4 * gp + ch] = (unsigned char)(val * 255.0f + 0.5f);
   }
-  // Their depth, a pixel per thread: the nearest rendered depth within G pixels.
-  for (int i = tid; i < B * B; i += LTHREADS) {
-    const int gx = x0 + i % B, gy = y0 + i / B, u = gx - wx0, v = gy - wy0;
-    if (gx >= x1 || gy >= y1 || Mk[(v + G) * MPITCH + u + G]) continue;
-    float best = 1.0f;
-#pragma unroll
-    for (int a = 0; a < 7; ++a)
-#pragma unroll
-      for (int b = 0; b < 7; ++b) {
-        const int o = (v + a) * MPITCH + u + b;
-        if (Mk[o]) best = fminf(best, D[o]);
-      }
-    depth[(size_t)gy * W + gx] = best;
-  }
+  fill_depth(W, x0, y0, x1, y1, wx0, wy0, Mk, D, depth);
 }
 
 // ------------------------------------------------------------------------------------------- global solver
