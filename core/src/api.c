@@ -15,6 +15,7 @@
 #include "host_memory.h"
 #include "reconstruct.h"
 #include "supersample.h"
+#include "view_policy.h"
 #include "camera_math.h"
 #include "volume_data.h"
 
@@ -45,12 +46,47 @@ const char *cavrGetErrorString(CAVRError code) {
 
 int cavrGetVersion(void) { return CAVR_VERSION; }
 
+static _Thread_local CAVRErrorCapture *capture; /* the innermost capture of this thread (objects.h) */
+
+void cavr_capture_errors(CAVRDevice device, CAVRErrorCapture *c) {
+  c->device = device;
+  c->error = CAVR_ERROR_NONE;
+  c->message[0] = '\0';
+  c->outer = capture;
+  capture = c;
+}
+
+void cavr_capture_end(CAVRErrorCapture *c) { capture = c->outer; }
+
+static CAVRErrorCapture *capturing(CAVRDevice device) {
+  for (CAVRErrorCapture *c = capture; c; c = c->outer)
+    if (c->device == device) return c;
+  return NULL;
+}
+
+void cavr_note(CAVRDevice device, CAVRError code, const char *text) {
+  if (!device || capturing(device)) return;
+  pthread_mutex_lock(&device->lock);
+  CAVRErrorCallback cb = device->callback;
+  void *user = device->callbackUser;
+  pthread_mutex_unlock(&device->lock);
+  if (cb) cb(user, code, text);
+}
+
 CAVRError cavr_set_error(CAVRDevice device, CAVRError code, const char *fmt, ...) {
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  CAVRErrorCapture *c = device ? capturing(device) : NULL;
+  if (c) {
+    if (c->error == CAVR_ERROR_NONE) {
+      c->error = code;
+      snprintf(c->message, sizeof c->message, "%s", buf);
+    }
+    return code;
+  }
   if (!device) {
     newDeviceError = code;
     snprintf(newDeviceMessage, sizeof newDeviceMessage, "%s", buf);
@@ -623,12 +659,8 @@ CAVRError cavrGetCameraRay(CAVRCamera camera, int width, int height, double px, 
 static void free_settings(CAVRRenderSettings s) { free(s); }
 DEFINE_REFCOUNT(RenderSettings, CAVRRenderSettings, free_settings)
 
-CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
-  CAVRRenderSettings s = (CAVRRenderSettings)new_object(device, sizeof *s, "cavrNewRenderSettings");
-  if (!s) return NULL;
-  atomic_init(&s->refs, 1);
-  s->device = device;
-  CAVRSettingsDesc d = {.sampleDistance = 0.5f, .earlyTermination = 0.99f, .opacityCorrection = 1,
+void cavr_settings_default(CAVRSettingsDesc *out) {
+  const CAVRSettingsDesc d = {.sampleDistance = 0.5f, .earlyTermination = 0.99f, .opacityCorrection = 1,
                         .unitDistance = 1.0f, .blendMode = CAVR_BLEND_COMPOSITE,
                         .interpolation = CAVR_INTERPOLATION_TRILINEAR, .shade = 0, .ambient = 0.1f, .diffuse = 0.7f,
                         .specular = 0.2f, .specularPower = 10.0f, .emptySpaceSkipping = 1,
@@ -639,6 +671,16 @@ CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
                         .gramFilter = CAVR_GRAM_FILTER_THESIS, .crop = 0, .cropBox = {0, 0, 0, 0, 0, 0},
                         .isoCount = 1, .isoValues = {0.0f}, .isoMethod = CAVR_ISO_AUTO, .supersample = 1,
                         .sliceOrigin = {0.0, 0.0, 0.0}, .sliceNormal = {0.0, 0.0, 1.0}};
+  *out = d;
+}
+
+CAVRRenderSettings cavrNewRenderSettings(CAVRDevice device) {
+  CAVRRenderSettings s = (CAVRRenderSettings)new_object(device, sizeof *s, "cavrNewRenderSettings");
+  if (!s) return NULL;
+  atomic_init(&s->refs, 1);
+  s->device = device;
+  CAVRSettingsDesc d;
+  cavr_settings_default(&d);
   s->staged = d;
   s->desc = d;
   s->committed = 1;
@@ -886,8 +928,20 @@ CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
                    height, CAVR_MAX_IMAGE_SIZE);
     return NULL;
   }
-  CAVRFrameBuffer fb = (CAVRFrameBuffer)new_object(device, sizeof *fb, "cavrNewFrameBuffer");
+  if (!device) {
+    cavr_set_error(NULL, CAVR_ERROR_INVALID_ARGUMENT, "cavrNewFrameBuffer: NULL device");
+    return NULL;
+  }
+  CAVRFrameBuffer fb = cavr_frame_buffer_new(device, width, height);
+  if (!fb)
+    cavr_set_error(device, CAVR_ERROR_OUT_OF_MEMORY, "cavrNewFrameBuffer: out of host memory for %d x %d", width, height);
+  return fb;
+}
+
+CAVRFrameBuffer cavr_frame_buffer_new(CAVRDevice device, int width, int height) {
+  CAVRFrameBuffer fb = device ? (CAVRFrameBuffer)calloc(1, sizeof *fb) : NULL;
   if (!fb) return NULL;
+  cavrRetainDevice(device);
   atomic_init(&fb->refs, 1);
   fb->device = device;
   fb->width = width;
@@ -898,7 +952,6 @@ CAVRFrameBuffer cavrNewFrameBuffer(CAVRDevice device, int width, int height) {
   fb->rgbaf = (float *)cavr_host_alloc(n * 4 * sizeof(float));
   fb->depth = (float *)cavr_host_alloc(n * sizeof(float));
   if (!fb->rgba8 || !fb->rgbaf || !fb->depth) {
-    cavr_set_error(device, CAVR_ERROR_OUT_OF_MEMORY, "cavrNewFrameBuffer: out of host memory for %d x %d", width, height);
     cavrReleaseFrameBuffer(fb);
     return NULL;
   }
@@ -1029,9 +1082,9 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* One frame of a job: compressive or every ray. */
+/* One frame of a job: compressive or every ray, as the policy says (cavr_plan_compressive). */
 static CAVRError render_job(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job, CAVRRenderStats *stats) {
-  if (job->settings->sampleFraction < 1.0f) {
+  if (cavr_plan_compressive(job->settings, job->fb->width, job->fb->height)) {
     const uint64_t before = stats->raysCast; /* compressive.c sets the count of its frame */
     CAVRError e = cavr_render_compressive(dev, ops, job, stats);
     stats->raysCast += before;

@@ -76,7 +76,7 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
 }
 
 /* Refinement sampling's constants, chosen by measured PSNR, samples and frame time on the four volumes of
-   docs/benchmarks.md (issue 13 item 3): a pixel gets a ray when the values its interpolation comes from differ
+   docs/benchmarks.md: a pixel gets a ray when the values its interpolation comes from differ
    by more than 2/255 in a channel; the cells where the pilot saw something get at most REFINE_DENSITY x the
    sample fraction of their pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full
    frame's work at a sample fraction of 0.25, in proportion to the fraction otherwise (at most all of it: a
@@ -279,11 +279,8 @@ CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, con
   const CAVRSettingsDesc *s = job0->settings;
   const int W = fb->width, H = fb->height, T = CAVR_RAY_TILE;
   const size_t N = (size_t)W * H;
-  if (W < 4 || H < 4) {
-    CAVRError e = ops->render(dev, job0, stats);
-    stats->raysCast = N;
-    return e;
-  }
+  if (W < 4 || H < 4) /* cavr_plan_compressive renders those in full */
+    return cavr_set_error(dev, CAVR_ERROR_INVALID_ARGUMENT, "cavrRender: no sampling pattern for %dx%d", W, H);
   const int tiles = ((W + T - 1) / T) * ((H + T - 1) / T);
   if (!fb->sampleMask) {
     fb->sampleMask = (uint8_t *)malloc(N);

@@ -1,6 +1,6 @@
 /*
- * compressive.h - compressive rendering's policy (SPEC 4; Rabbani 2018 thesis): which pixels get rays,
- * the render of those rays through a back end, and the back end's reconstruction of the rest.
+ * compressive.h - compressive rendering (Rabbani 2018 thesis): which pixels get rays, the render of those rays
+ * through a back end, and the back end's reconstruction of the rest.
  */
 #ifndef CAVR_COMPRESSIVE_H
 #define CAVR_COMPRESSIVE_H
@@ -10,8 +10,9 @@
 /**
  * Render job->fb with the settings' sample fraction (< 1): build (or reuse) the sampling mask, cast the
  * masked rays with ops->render, rebuild the other pixels with ops->reconstruct. Fills stats->raysCast,
- * solveMilliseconds and iterations besides what ops->render fills. Images smaller than 4x4 pixels are
- * rendered in full.
+ * solveMilliseconds and iterations besides what ops->render fills. Whether a frame renders this way is the
+ * policy's choice (cavr_plan_compressive, view_policy.h); images smaller than 4x4 pixels are
+ * CAVR_ERROR_INVALID_ARGUMENT here (the policy renders them in full).
  */
 CAVRError cavr_render_compressive(CAVRDevice dev, const CAVRBackendOps *ops, const CAVRRenderJob *job,
                                   CAVRRenderStats *stats);

@@ -1,15 +1,18 @@
 /*
- * cuda_tune.c - the calibration run behind AUTO's table (issue 11, item 4): render a dense synthetic volume of one
+ * cuda_tune.c - the calibration run behind AUTO's table: render a dense synthetic volume of one
  * storage type from views of every class, with every candidate thread-block shape, and keep the kernel time per
- * sample. Runs through the public API on the caller's CUDA device (a volume, a transfer function, a camera and a
- * frame buffer of its own, released at the end); only the forced block shape is internal (settings desc.blockShape).
- * The same views also price the two isosurface methods (one thread per ray, warp marching) per class.
+ * sample. Runs on the caller's CUDA device with objects of its own (the volume committed as cavrCommitVolume does; a
+ * transfer function, camera, settings with a forced block shape and a frame buffer without host planes as plain
+ * structs), rendering through the back end's table; its errors are captured (objects.h) and returned, never sent to
+ * the user's error callback. The same views also price the two isosurface methods (one thread per ray, warp
+ * marching) per class.
  */
 #define _DEFAULT_SOURCE 1 /* M_PI */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "gpu_tune.h"
 #include "objects.h"
 #include "view_policy.h"
@@ -110,6 +113,123 @@ static int cmpf(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The calibration's scene: the volume committed through the library's own commit, the other objects as plain
+   structs the back end reads (no handles, no device references), rendered by the back end's table directly. */
+typedef struct Rig {
+  CAVRDevice dev;
+  CAVRVolume vol;
+  struct CAVRTransferFunctionImpl tf;
+  struct CAVRCameraImpl cam;
+  struct CAVRFrameBufferImpl fb;
+  CAVRSettingsDesc set;
+  float table[4 * 256];
+} Rig;
+
+/* Fill the rig for an N^3 volume of `storage` (voxels: N^3 values of that type, copied). */
+static CAVRError rig_make(Rig *r, CAVRDevice dev, int N, int storage, CAVRScalarType type, const void *voxels) {
+  const double maxValue = storage == CAVR_STORE_U8 ? 255.0 : storage == CAVR_STORE_U16 ? 65535.0 : 1.0;
+  const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
+  r->dev = dev;
+  r->vol = cavrNewVolume(dev);
+  const int dims[3] = {N, N, N};
+  CAVRError e = r->vol ? CAVR_ERROR_NONE : CAVR_ERROR_OUT_OF_MEMORY;
+  if (!e) e = cavrSetVolumeData(r->vol, type, dims, voxels, (size_t)N * N * N * es);
+  if (!e) e = cavrCommitVolume(r->vol);
+  if (!e && r->vol->cpuFallback) /* the GPU could not hold it: do not calibrate the CPU */
+    e = cavr_set_error(dev, CAVR_ERROR_CUDA_OUT_OF_MEMORY, "the %d^3 calibration volume does not fit in GPU memory", N);
+  /* A dense, near-transparent table (the probe's: opacity 0.02 a above a = 0.2), so rays run through the sphere. */
+  for (int i = 0; i < 256; ++i) {
+    const float a = i / 255.0f;
+    r->table[4 * i] = a;
+    r->table[4 * i + 1] = a * a;
+    r->table[4 * i + 2] = 1.0f - a;
+    r->table[4 * i + 3] = a > 0.2f ? 0.02f * a : 0.0f;
+  }
+  r->tf.device = dev;
+  r->tf.table = r->table;
+  r->tf.count = 256;
+  r->tf.range[0] = 0.0;
+  r->tf.range[1] = maxValue;
+  r->tf.version = 1;
+  r->tf.committed = 1;
+  r->cam.device = dev;
+  r->cam.committed = 1;
+  r->fb.device = dev;
+  r->fb.width = r->fb.height = S;
+  r->fb.hostChannels = 0u; /* nothing is copied back: only the kernel times count */
+  cavr_settings_default(&r->set);
+  r->set.sampleDistance = 0.5f;
+  r->set.opacityCorrection = 0;
+  r->set.unitDistance = 1.0f;
+  r->set.emptySpaceSkipping = 1;
+  r->set.strategy = CAVR_STRATEGY_SHAPED;
+  r->set.shapingFlags = 0u;
+  r->set.rotation = 0;
+  return e;
+}
+
+static void rig_free(Rig *r) {
+  if (r->dev->ops->releaseFrameBuffer) r->dev->ops->releaseFrameBuffer(r->dev, &r->fb);
+  cavrReleaseVolume(r->vol);
+}
+
+/* The camera of the rig: view and projection (column-major), their product and its inverse. */
+static CAVRError rig_camera(Rig *r, const double view[16], const double proj[16]) {
+  memcpy(r->cam.view, view, sizeof r->cam.view);
+  memcpy(r->cam.proj, proj, sizeof r->cam.proj);
+  cavr_mat4_mul(r->cam.proj, r->cam.view, r->cam.viewProj);
+  if (!cavr_mat4_invert(r->cam.viewProj, r->cam.invViewProj))
+    return cavr_set_error(r->dev, CAVR_ERROR_INVALID_ARGUMENT, "calibration camera: projection * view is singular");
+  return CAVR_ERROR_NONE;
+}
+
+/* One frame of the rig through the back end (a full frame: no ray list, no compressive rendering, one ray a pixel). */
+static CAVRError rig_render(Rig *r, CAVRRenderStats *st) {
+  memset(st, 0, sizeof *st);
+  CAVRRenderJob job = {r->vol, &r->tf, &r->cam, &r->set, &r->fb, NULL, 0, NULL, NULL, NULL};
+  return r->dev->ops->render(r->dev, &job, st);
+}
+
+/* The median over REPS frames (after one warm-up) of the kernel time per sample (perRay 0) or per pixel (1), ns. */
+static CAVRError median_ns(Rig *r, int perRay, float *out) {
+  float ns[REPS];
+  for (int k = -1; k < REPS; ++k) {
+    CAVRRenderStats st;
+    CAVRError e = rig_render(r, &st);
+    if (e) return e;
+    if (k >= 0)
+      ns[k] = perRay ? (float)(st.kernelMilliseconds * 1e6 / ((double)S * S))
+                     : st.samples ? (float)(st.kernelMilliseconds * 1e6 / (double)st.samples) : 0.0f;
+  }
+  qsort(ns, REPS, sizeof(float), cmpf);
+  *out = ns[REPS / 2];
+  return CAVR_ERROR_NONE;
+}
+
+/* One view: every candidate shape (ns per sample into sum[s]), then both isosurface methods (ns per ray into
+   isoSum[m]; an iso-value inside the sphere's range: every ray that enters the sphere marches to it). */
+static CAVRError measure_view(Rig *r, double maxValue, double sum[CAVR_TUNE_SHAPES], double isoSum[2]) {
+  CAVRError e = CAVR_ERROR_NONE;
+  for (int s = 0; s < CAVR_TUNE_SHAPES && !e; ++s) {
+    r->set.blockShape = s + 1;
+    float ns = 0.0f;
+    e = median_ns(r, 0, &ns);
+    sum[s] += ns;
+  }
+  r->set.blockShape = 0;
+  r->set.blendMode = CAVR_BLEND_ISOSURFACE;
+  r->set.isoCount = 1;
+  r->set.isoValues[0] = (float)(0.6 * maxValue);
+  for (int m = 0; m < 2 && !e; ++m) {
+    r->set.isoMethod = m ? CAVR_ISO_WARP_MARCHING : CAVR_ISO_STANDARD;
+    float ns = 0.0f;
+    e = median_ns(r, 1, &ns);
+    isoSum[m] += ns;
+  }
+  r->set.blendMode = CAVR_BLEND_COMPOSITE;
+  return e;
+}
+
 int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
   CAVRScalarType type;
   int N = 768;
@@ -126,38 +246,14 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
     snprintf(msg, msgSize, "out of host memory for the %d^3 calibration volume", N);
     return CAVR_ERROR_OUT_OF_MEMORY;
   }
-  CAVRVolume vol = cavrNewVolume(dev);
-  CAVRTransferFunction tf = cavrNewTransferFunction(dev);
-  CAVRCamera cam = cavrNewCamera(dev);
-  CAVRRenderSettings set = cavrNewRenderSettings(dev);
-  CAVRFrameBuffer fb = cavrNewFrameBuffer(dev, S, S);
-  CAVRError e = vol && tf && cam && set && fb ? CAVR_ERROR_NONE : CAVR_ERROR_OUT_OF_MEMORY;
-  const int dims[3] = {N, N, N};
-  const double maxValue = storage == CAVR_STORE_U8 ? 255.0 : storage == CAVR_STORE_U16 ? 65535.0 : 1.0;
-  if (!e) e = cavrSetVolumeData(vol, type, dims, voxels, (size_t)N * N * N * (storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4));
-  if (!e) e = cavrCommitVolume(vol);
+  /* The calibration's errors and notes stay here: the caller reports the outcome (cavrTuneDevice's error, or AUTO's
+     note that it uses its default). */
+  CAVRErrorCapture cap;
+  cavr_capture_errors(dev, &cap);
+  Rig *r = (Rig *)calloc(1, sizeof *r);
+  CAVRError e = r ? rig_make(r, dev, N, storage, type, voxels) : CAVR_ERROR_OUT_OF_MEMORY;
   free(voxels);
-  if (!e && vol->cpuFallback) { /* the GPU could not hold it: do not calibrate the CPU */
-    e = CAVR_ERROR_CUDA_OUT_OF_MEMORY;
-    cavr_set_error(dev, e, "the %d^3 calibration volume does not fit in GPU memory", N);
-  }
-  /* A dense, near-transparent table (the probe's: opacity 0.02 a above a = 0.2), so rays run through the sphere. */
-  float table[4 * 256];
-  for (int i = 0; i < 256; ++i) {
-    const float a = i / 255.0f;
-    table[4 * i] = a;
-    table[4 * i + 1] = a * a;
-    table[4 * i + 2] = 1.0f - a;
-    table[4 * i + 3] = a > 0.2f ? 0.02f * a : 0.0f;
-  }
-  if (!e) e = cavrSetTransferFunctionTable(tf, table, 256, 0.0, maxValue);
-  if (!e) e = cavrCommitTransferFunction(tf);
-  if (!e) e = cavrSetRenderSampleDistance(set, 0.5);
-  if (!e) e = cavrSetRenderOpacityCorrection(set, 0, 1.0);
-  if (!e) e = cavrSetRenderEmptySpaceSkipping(set, 1);
-  if (!e) e = cavrSetRenderStrategy(set, CAVR_STRATEGY_SHAPED, 0u, 0);
-  if (!e) e = cavrCommitRenderSettings(set);
-  if (!e) e = cavrSetFrameBufferHostChannels(fb, 0u);
+  const double maxValue = storage == CAVR_STORE_U8 ? 255.0 : storage == CAVR_STORE_U16 ? 65535.0 : 1.0;
   /* Views: rays near z (tilted 0 and 30 degrees towards x), near x (60 and 90 degrees), near y (60 and 90 degrees
      from z towards y), each rolled so that the primary axis falls in the middle of each 15-degree group. */
   static const double tilt[6][2] = {{0, 0}, {30, 0}, {60, 0}, {90, 0}, {0, 60}, {0, 90}};
@@ -178,50 +274,13 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
       double view[16], proj[16], right[3], up[3];
       view_matrices(N, d, 7.5 + 15.0 * roll, view, proj, right, up);
       const int cls = cavr_tune_class(d, right, up);
-      e = cavrSetCameraMatrices(cam, view, proj);
-      if (!e) e = cavrCommitCamera(cam);
-      for (int s = 0; s < CAVR_TUNE_SHAPES && !e; ++s) {
-        set->desc.blockShape = s + 1;
-        float ns[REPS];
-        for (int r = -1; r < REPS && !e; ++r) {
-          CAVRRenderStats st;
-          e = cavrRender(fb, vol, tf, cam, set, &st);
-          if (!e && r >= 0) ns[r] = st.samples ? (float)(st.kernelMilliseconds * 1e6 / (double)st.samples) : 0.0f;
-        }
-        if (e) break;
-        qsort(ns, REPS, sizeof(float), cmpf);
-        sum[cls][s] += ns[REPS / 2];
-      }
-      if (set) set->desc.blockShape = 0;
-      /* Isosurfaces (issue 12, item 3): the same view, one thread per ray and warp marching, kernel ns per ray (an
-         iso-value inside the sphere's range: every ray that enters the sphere marches to it). */
-      for (int m = 0; m < 2 && !e; ++m) {
-        e = cavrSetRenderBlendMode(set, CAVR_BLEND_ISOSURFACE);
-        const double isoValue = 0.6 * maxValue;
-        if (!e) e = cavrSetRenderIsoValues(set, 1, &isoValue);
-        if (!e) e = cavrSetRenderIsoMethod(set, m ? CAVR_ISO_WARP_MARCHING : CAVR_ISO_STANDARD);
-        if (!e) e = cavrCommitRenderSettings(set);
-        float ns[REPS];
-        for (int r = -1; r < REPS && !e; ++r) {
-          CAVRRenderStats st;
-          e = cavrRender(fb, vol, tf, cam, set, &st);
-          if (!e && r >= 0) ns[r] = (float)(st.kernelMilliseconds * 1e6 / ((double)S * S));
-        }
-        if (!e) {
-          qsort(ns, REPS, sizeof(float), cmpf);
-          isoSum[cls][m] += ns[REPS / 2];
-        }
-      }
-      if (!e) e = cavrSetRenderBlendMode(set, CAVR_BLEND_COMPOSITE);
-      if (!e) e = cavrCommitRenderSettings(set);
+      e = rig_camera(r, view, proj);
+      if (!e) e = measure_view(r, maxValue, sum[cls], isoSum[cls]);
       ++count[cls];
     }
   }
-  if (set) set->desc.blockShape = 0;
   if (e) {
-    const char *m = NULL;
-    cavrGetDeviceError(dev, &m);
-    snprintf(msg, msgSize, "%s", m && *m ? m : cavrGetErrorString(e));
+    snprintf(msg, msgSize, "%s", cap.message[0] ? cap.message : cavrGetErrorString(e));
   } else {
     for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
       for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t->cost[c][s] = count[c] ? (float)(sum[c][s] / count[c]) : 0.0f;
@@ -230,11 +289,9 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
     t->storage = storage;
     t->version = CAVR_VERSION;
   }
-  cavrReleaseFrameBuffer(fb);
-  cavrReleaseRenderSettings(set);
-  cavrReleaseCamera(cam);
-  cavrReleaseTransferFunction(tf);
-  cavrReleaseVolume(vol);
+  if (r) rig_free(r);
+  free(r);
+  cavr_capture_end(&cap);
   return e;
 }
 

@@ -144,14 +144,43 @@ struct CAVRFrameBufferImpl {
   size_t sharedBytes;
 };
 
-/** Record an error on the device (keeps the first until read; calls the callback). Returns code. */
 /* fb->opaqueStore, allocated (cavr_host_alloc, width x height floats) when first asked for; NULL when out of memory. */
 float *cavr_opaque_store(CAVRFrameBuffer fb);
 
+/** Record an error on the device (keeps the first until read; calls the callback) and return code; while the calling
+    thread captures the device's errors (cavr_capture_errors), record it in the capture instead. */
 CAVRError cavr_set_error(CAVRDevice device, CAVRError code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/**
+ * Errors of the library's own work on a device (the AUTO calibration's renders, super-sampling's larger frame):
+ * between cavr_capture_errors and cavr_capture_end, errors that the calling thread raises on `device` through
+ * cavr_set_error, and notes through cavr_note, are kept here (the first error and its message) instead of reaching
+ * the device's error slot and the user's callback; the work returns the code to its caller, which decides what the
+ * user sees. Captures nest (one thread, last in first out); the struct must outlive the capture.
+ */
+typedef struct CAVRErrorCapture {
+  CAVRDevice device;
+  CAVRError error;       /**< the first error captured, CAVR_ERROR_NONE if none */
+  char message[512];     /**< its message */
+  struct CAVRErrorCapture *outer;
+} CAVRErrorCapture;
+void cavr_capture_errors(CAVRDevice device, CAVRErrorCapture *capture);
+void cavr_capture_end(CAVRErrorCapture *capture);
+
+/** The defaults of a new render settings object (cavrNewRenderSettings). */
+void cavr_settings_default(CAVRSettingsDesc *out);
+
+/** A frame buffer of width x height pixels (1 .. CAVR_MAX_IMAGE_SIZE, not checked here) as cavrNewFrameBuffer makes
+    it, for the library's own use; NULL when out of host memory, without an error raised. Released with
+    cavrReleaseFrameBuffer. */
+CAVRFrameBuffer cavr_frame_buffer_new(CAVRDevice device, int width, int height);
+
+/** A message for the user's error callback with `code` that is not recorded as the device's error (a note: code
+    CAVR_ERROR_NONE, or a condition the library handled, such as a CPU fallback); dropped while captured. */
+void cavr_note(CAVRDevice device, CAVRError code, const char *text);
 
 #endif /* CAVR_OBJECTS_H */

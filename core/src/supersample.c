@@ -21,16 +21,16 @@ CAVRError cavr_render_supersampled(CAVRDevice dev, const CAVRBackendOps *ops, co
     cavrReleaseFrameBuffer(big);
     big = fb->superFb = NULL;
   }
-  if (!big) {
-    big = cavrNewFrameBuffer(dev, G * W, G * H);
+  if (!big) { /* the library's own frame buffer: made without raising an error; the render's error says why */
+    big = cavr_frame_buffer_new(dev, G * W, G * H);
     if (!big) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for the super-sampled frame");
     fb->superFb = big;
   }
   /* On a back end that reduces on the device (CUDA) the larger frame never leaves it: only the W x H result is
      copied back. Otherwise its float colour and depth come to the host and are averaged here. */
   const int onDevice = ops->supersampleReduce != NULL;
-  CAVRError e = cavrSetFrameBufferHostChannels(big, onDevice ? 0u : CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH);
-  if (e) return e;
+  big->hostChannels = onDevice ? 0u : CAVR_FB_HOST_RGBA32F | CAVR_FB_HOST_DEPTH;
+  CAVRError e = CAVR_ERROR_NONE;
   if (fb->opaqueDepth) {
     big->opaqueDepth = cavr_opaque_store(big);
     if (!big->opaqueDepth) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: no memory for opaque depth");
