@@ -31,31 +31,69 @@ static void view(double ry, double roll, double dir[3], double right[3], double 
 
 /* ------------------------------------------------------------------------------------------------ the plan */
 
-/* AUTO's table for uint8 voxels measured on an H100 80GB HBM3 (gpu_sweeps_2026-11-23_h100_auto_checked_summary.txt,
-   the tuner's per-class summary): per class (ray axis x, y, z; 15-degree group 0..5) the cheapest shape, its cost
-   and the standard 16x16 block's cost relative to it. The other shapes' costs are not in the summary (unmeasured: 0). */
-static const struct { int best; double ns, vs16; } H100_U8[CAVR_TUNE_CLASSES] = {
-    {3, 0.00313, 1.0105}, {0, 0.00336, 1.0}, {0, 0.00362, 1.0}, {3, 0.00380, 1.0052}, {6, 0.00384, 1.0263},
-    {5, 0.00363, 1.1108}, {0, 0.00330, 1.0}, {3, 0.00358, 1.0113}, {3, 0.00385, 1.0003}, {0, 0.00392, 1.0},
-    {5, 0.00402, 1.0088}, {5, 0.00374, 1.1174}, {0, 0.00373, 1.0}, {0, 0.00381, 1.0}, {0, 0.00385, 1.0},
-    {0, 0.00379, 1.0}, {0, 0.00372, 1.0}, {3, 0.00354, 1.0145}};
+/* AUTO's table for uint8 voxels as the tuner wrote it (cavr-bench --tune, i.e. cavrTuneDevice) on an NVIDIA H100 80GB
+   HBM3 on 2026-11-27: kernel ns per sample per class (ray axis x, y, z; 15-degree group 0..5) and shape, and kernel
+   ns per ray of the two isosurface methods. */
+static const char *H100_U8_TABLE =
+    "cavr-tune 2\n"
+    "# AUTO's table: kernel ns per sample per class of view (ray axis, 15-degree group of the primary axis\n"
+    "# on screen) and thread-block shape, measured by cavrTuneDevice on a dense synthetic volume.\n"
+    "gpu NVIDIA H100 80GB HBM3\n"
+    "memory_mib 81079\n"
+    "storage uint8\n"
+    "cavr_version 100\n"
+    "shapes 16x16 32x8 64x4 8x32 4x64 2x128 1x256 2x256t\n"
+    "class x 0 0.00317499 0.00325565 0.00329492 0.00312536 0.0031286 0.00350485 0.0042229 0.00385492\n"
+    "class x 1 0.0033799 0.00342693 0.00348974 0.00334659 0.00341985 0.00390191 0.00425037 0.00430205\n"
+    "class x 2 0.00365696 0.00370123 0.00374864 0.00361645 0.00368046 0.00382822 0.0041367 0.00424591\n"
+    "class x 3 0.00381263 0.00390482 0.00387941 0.00377749 0.00385493 0.00383561 0.00398173 0.0042695\n"
+    "class x 4 0.00395182 0.00401395 0.00405698 0.00396184 0.00399357 0.00398879 0.00385275 0.00439341\n"
+    "class x 5 0.00403399 0.00404405 0.00408911 0.00400342 0.00408238 0.00363348 0.00370405 0.00406746\n"
+    "class y 0 0.00330298 0.00338476 0.00342713 0.00330838 0.00335029 0.00370946 0.00450784 0.00415575\n"
+    "class y 1 0.00359275 0.00363249 0.00372183 0.00361258 0.00368375 0.00401592 0.00445169 0.00449438\n"
+    "class y 2 0.00390072 0.00393396 0.00397068 0.00390532 0.00392076 0.00399194 0.0043304 0.00447186\n"
+    "class y 3 0.00394046 0.00400164 0.00405448 0.00396141 0.0040009 0.00399979 0.00427927 0.00445976\n"
+    "class y 4 0.00406704 0.00413792 0.00420554 0.00406977 0.00412661 0.00404254 0.00403757 0.00446456\n"
+    "class y 5 0.00421716 0.00425514 0.00433106 0.00416063 0.00415106 0.00369721 0.00383889 0.00411733\n"
+    "class z 0 0.00375937 0.00380274 0.00385945 0.00378948 0.00382857 0.00389424 0.00435096 0.0043831\n"
+    "class z 1 0.00382447 0.00391091 0.00403677 0.00382735 0.0039177 0.00412057 0.00439337 0.00464199\n"
+    "class z 2 0.00388075 0.00398389 0.00407053 0.00389457 0.00395611 0.00416792 0.00437116 0.00466898\n"
+    "class z 3 0.00381842 0.00393245 0.00406629 0.00383383 0.00390928 0.0041477 0.00442645 0.00458712\n"
+    "class z 4 0.00375376 0.0038641 0.00398777 0.00370532 0.00378936 0.00400428 0.00441879 0.00446181\n"
+    "class z 5 0.00360373 0.00370134 0.00384408 0.00356572 0.00363227 0.003771 0.00426843 0.00415296\n"
+    "# isosurfaces: kernel ns per ray, one thread per ray and warp marching, per class\n"
+    "iso x 0 0.754547119 9.45509338\n"
+    "iso x 1 0.756835938 8.87850952\n"
+    "iso x 2 0.745407104 8.61288452\n"
+    "iso x 3 0.741241455 8.58244324\n"
+    "iso x 4 0.757293701 8.84396362\n"
+    "iso x 5 0.76675415 9.41767883\n"
+    "iso y 0 0.83480835 9.1206665\n"
+    "iso y 1 0.807373047 8.68598938\n"
+    "iso y 2 0.80418396 8.45530701\n"
+    "iso y 3 0.800552368 8.4763031\n"
+    "iso y 4 0.804885864 8.76463318\n"
+    "iso y 5 0.812744141 9.31031799\n"
+    "iso z 0 0.841140747 9.04878235\n"
+    "iso z 1 0.844284058 8.61366272\n"
+    "iso z 2 0.821502686 8.37950134\n"
+    "iso z 3 0.805557251 8.4058075\n"
+    "iso z 4 0.801345825 8.67617798\n"
+    "iso z 5 0.795516968 9.239151\n"
+;
+
+/* The cheapest shape per class in that table (by reading it): 8x32 = 3, 1x256 = 6, 2x128 = 5, 16x16 = 0. */
+static const int H100_U8_BEST[CAVR_TUNE_CLASSES] = {3, 3, 3, 3, 6, 5, 0, 0, 0, 0, 6, 5, 0, 0, 0, 0, 3, 3};
 
 static void h100_table(CAVRTuneTable *t) {
-  memset(t, 0, sizeof *t);
-  snprintf(t->gpu, sizeof t->gpu, "NVIDIA H100 80GB HBM3");
-  t->storage = CAVR_STORE_U8;
-  for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
-    t->cost[c][0] = (float)(H100_U8[c].ns * H100_U8[c].vs16);
-    t->cost[c][H100_U8[c].best] = (float)H100_U8[c].ns;
-  }
-  /* Isosurfaces, kernel ns per ray: Colin27 at 160^2 on the same H100 (test_gpu_auto's log of 2026-11-26: standard
-     0.301 ms and warp marching 0.058 ms with rays along z, 0.258 and 0.053 ms along x). */
-  for (int g = 0; g < CAVR_TUNE_GROUPS; ++g) {
-    t->isoCost[2 * CAVR_TUNE_GROUPS + g][0] = 0.301e6f / 25600.0f;
-    t->isoCost[2 * CAVR_TUNE_GROUPS + g][1] = 0.058e6f / 25600.0f;
-    t->isoCost[0 * CAVR_TUNE_GROUPS + g][0] = 0.258e6f / 25600.0f;
-    t->isoCost[0 * CAVR_TUNE_GROUPS + g][1] = 0.053e6f / 25600.0f;
-  }
+  FILE *f = tmpfile();
+  CHECK(f);
+  fputs(H100_U8_TABLE, f);
+  rewind(f);
+  char msg[256];
+  CHECK(cavr_tune_read(t, f, msg, sizeof msg) == 0);
+  fclose(f);
+  CHECK(t->storage == CAVR_STORE_U8 && !strcmp(t->gpu, "NVIDIA H100 80GB HBM3"));
 }
 
 /* The view matrix (column-major, OpenGL) of a camera orbiting about world axis `axis` (0 x, 1 y, 2 z) by `deg`
@@ -221,7 +259,8 @@ static void test_auto(void) {
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.shape == 3 && block_is(&p, 8, 32, 8, 4) && p.seenClass == 2 * CAVR_TUNE_GROUPS + 5);
   /* Every quarter-turn view: the table's shape for the class, and no turn: on this H100 a turn never pays (rays along
-     x with y vertical, (x, 5), cost 0.00363 unturned; turned about y (z, 0) 0.00373, about z (y, 5) 0.00374). */
+     x with y vertical, (x, 5), costs 0.00363 unturned with 2x128; turned about y (z, 0) 0.00376 with 16x16, about z
+     (y, 5) 0.00370 with 2x128). */
   static const int degs[4] = {0, 45, 90, 180};
   for (int axis = 0; axis < 3; ++axis)
     for (int k = 0; k < 4; ++k) {
@@ -229,32 +268,33 @@ static void test_auto(void) {
       rot = CAVR_ROT_NONE;
       orbit_view(axis, degs[k], 0, V);
       p = frame(&s, V, one, &t, &rot, 0, &h);
-      CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass >= 0 && p.shape == H100_U8[p.seenClass].best);
+      CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass >= 0 && p.shape == H100_U8_BEST[p.seenClass]);
     }
   orbit_view(1, 90, 0, V);
   rot = CAVR_ROT_NONE;
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.viewClass == 5 && p.seenClass == 5 && p.shape == 5 && block_is(&p, 2, 128, 2, 16));
-  /* A GPU where rays along x cost 20% more (Misaki 2017's case): the table says turn about y, into (z, 0). */
+  /* A GPU where rays along x cost 20% more (Misaki 2017's case): the table says turn, and of the two turns the one
+     about z (into (y, 5) with 2x128, 0.00370; about y: (z, 0) with 16x16, 0.00376; unturned now 0.00436). */
   CAVRTuneTable slowX = t;
   for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
     for (int k = 0; k < CAVR_TUNE_SHAPES; ++k) slowX.cost[g][k] *= 1.2f;
   memset(&h, 0, sizeof h);
   rot = CAVR_ROT_NONE;
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Y && p.seenClass == 2 * CAVR_TUNE_GROUPS && p.shape == 0);
+  CHECK(p.rotation == CAVR_ROT_Z && p.seenClass == 1 * CAVR_TUNE_GROUPS + 5 && p.shape == 5);
   /* ... checked on the volume: turned (frame 1), unturned (frame 2), then the cheaper state per sample is kept. */
   cavr_plan_record(&p, rot, 2.0, 1000, 25600.0, 1, &h); /* 2000 ns per sample turned */
-  CHECK(h.seenState[5][CAVR_ROT_Y] == 2000.0f && h.seen[2 * CAVR_TUNE_GROUPS][0] == 2000.0f);
+  CHECK(h.seenState[5][CAVR_ROT_Z] == 2000.0f && h.seen[1 * CAVR_TUNE_GROUPS + 5][5] == 2000.0f);
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass == 5);
   cavr_plan_record(&p, rot, 2.2, 1000, 25600.0, 1, &h); /* unturned: 2200 */
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Y); /* 2000 * 1.05 < 2200: turn */
+  CHECK(p.rotation == CAVR_ROT_Z); /* 2000 * 1.05 < 2200: turn */
   /* Turned, it stays turned unless the unturned state is cheaper by more than the margin. */
   h.seenState[5][CAVR_ROT_NONE] = 1950.0f;
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Y); /* 2000 <= 1950 * 1.05 */
+  CHECK(p.rotation == CAVR_ROT_Z); /* 2000 <= 1950 * 1.05 */
   h.seenState[5][CAVR_ROT_NONE] = 1800.0f;
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE); /* 2000 > 1890 */
@@ -294,7 +334,8 @@ static void test_auto(void) {
   CHECK(p.rotation == CAVR_ROT_NONE && p.shape == 6 && block_is(&p, 1, 256, 1, 32) && !p.useTable);
 }
 
-/* Isosurfaces: the requested method; AUTO alternates the two methods for two frames each, then keeps the cheaper. */
+/* Isosurfaces: the requested method; AUTO alternates the two methods for two frames each (the table's cheaper first),
+   then keeps the one that ran cheaper on this volume. */
 static void test_iso(void) {
   const double one[3] = {1, 1, 1};
   CAVRTuneTable t;
@@ -314,16 +355,27 @@ static void test_iso(void) {
   CAVRPlanHistory h;
   memset(&h, 0, sizeof h);
   rot = CAVR_ROT_NONE;
-  /* The table prices warp marching cheaper for rays along z: it goes first; then 0 1 0; then the cheaper here. */
-  static const int expect[6] = {1, 0, 1, 0, 0, 0};
-  static const double ms[4] = {0.10, 0.08, 0.12, 0.09}; /* standard's least 0.08 ms < warp marching's 0.10 */
+  /* The H100 table prices one thread per ray cheaper on its synthetic volume (0.84 against 9.05 ns a ray, rays along
+     z): standard first, then 1 0 1; then the method whose least time was lower on this volume (warp marching here,
+     as test_gpu_auto measures on Colin27: methods 0 1 0 1 1 1). */
+  static const int expect[6] = {0, 1, 0, 1, 1, 1};
+  static const double ms[4] = {0.10, 0.08, 0.12, 0.09}; /* least: standard 0.10 ms, warp marching 0.08 */
   for (int f = 0; f < 6; ++f) {
     p = frame(&s, V, one, &t, &rot, 0, &h);
     CHECK(p.isoMethod == expect[f] && p.isoClass == 2 * CAVR_TUNE_GROUPS && !p.useTable);
     cavr_plan_record(&p, rot, f < 4 ? ms[f] : 0.2, 0, 25600.0, 1, &h);
   }
-  CHECK(h.seenIsoCount[2 * CAVR_TUNE_GROUPS][0] == 4 && h.seenIsoCount[2 * CAVR_TUNE_GROUPS][1] == 2);
-  CHECK(h.seenIso[2 * CAVR_TUNE_GROUPS][1] == (float)(0.10 * 1e6 / 25600.0)); /* the least, not the last */
+  CHECK(h.seenIsoCount[2 * CAVR_TUNE_GROUPS][0] == 2 && h.seenIsoCount[2 * CAVR_TUNE_GROUPS][1] == 4);
+  CHECK(h.seenIso[2 * CAVR_TUNE_GROUPS][1] == (float)(0.08 * 1e6 / 25600.0)); /* the least, not the last */
+  /* A GPU where warp marching is the cheaper (Wang 2014 on a GTX 680, rays along z): it goes first. */
+  CAVRTuneTable w = t;
+  for (int g = 0; g < CAVR_TUNE_GROUPS; ++g) w.isoCost[2 * CAVR_TUNE_GROUPS + g][1] = 0.5f * t.isoCost[2 * CAVR_TUNE_GROUPS + g][0];
+  memset(&h, 0, sizeof h);
+  for (int f = 0; f < 4; ++f) {
+    p = frame(&s, V, one, &w, &rot, 0, &h);
+    CHECK(p.isoMethod == (f % 2 ? 0 : 1));
+    cavr_plan_record(&p, rot, 0.1, 0, 25600.0, 1, &h);
+  }
   /* SHAPED: no table, standard first (test_gpu_auto's pattern 0 1 0 1, then the cheaper). */
   CAVRSettingsDesc sh = settings(CAVR_STRATEGY_SHAPED, CAVR_BLEND_ISOSURFACE);
   memset(&h, 0, sizeof h);
