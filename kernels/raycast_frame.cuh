@@ -9,7 +9,7 @@
 
 namespace cavr_gpu {
 
-constexpr int kCell = 8; // CAVR_MACROCELL_SIZE (core/src/cavr_shared.h)
+constexpr int kCell = CAVR_MACROCELL_SIZE; // core/shared/cavr_frame.h
 
 struct Frame {
   CAVRRayFrame p;

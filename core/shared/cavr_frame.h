@@ -14,6 +14,9 @@
 extern "C" {
 #endif
 
+/** Edge of an empty-space-skipping macro cell, in voxels: cell c covers voxel coordinates [c B, (c + 1) B]. */
+#define CAVR_MACROCELL_SIZE 8
+
 /** One frame of ray casting. World units unless said; voxel coordinates: voxel (i, j, k) at (i, j, k), x fastest. */
 typedef struct CAVRRayFrame {
   double invVP[16], VP[16];  /**< inverse and forward view-projection, column-major (OpenGL) */

@@ -8,13 +8,13 @@
 #include <stdint.h>
 
 #include "cavr/cavr_settings.h" /* CAVRLight */
+#include "../shared/cavr_frame.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Edge of an empty-space-skipping macro cell, in voxels. */
-#define CAVR_MACROCELL_SIZE 8
+/* CAVR_MACROCELL_SIZE, the edge of an empty-space-skipping macro cell: core/shared/cavr_frame.h (the kernels read it). */
 
 /** How voxels are stored after upload. Signed 8/16-bit data is stored offset (exactly) as unsigned. */
 typedef enum CAVRStorage { CAVR_STORE_U8 = 0, CAVR_STORE_U16 = 1, CAVR_STORE_F32 = 2 } CAVRStorage;
@@ -41,8 +41,8 @@ typedef struct CAVRSettingsDesc {
   float earlyTermination;   /**< opacity threshold */
   int opacityCorrection;    /**< 0/1 */
   float unitDistance;       /**< world units */
-  int blendMode;            /**< CAVRBlendMode */
-  int interpolation;        /**< CAVRInterpolation */
+  CAVRBlendMode blendMode;
+  CAVRInterpolation interpolation;
   int shade;                /**< 0/1 */
   float ambient, diffuse, specular, specularPower;
   int emptySpaceSkipping;   /**< 0/1 */
