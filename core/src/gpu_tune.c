@@ -1,6 +1,6 @@
 /*
  * gpu_tune.c - AUTO's measured table: view classes, the choice of rotation state and block shape, and the table's
- * text file in the user's cache directory (issue 11, item 4).
+ * text file in the user's cache directory.
  */
 #define _DEFAULT_SOURCE 1
 #include <math.h>

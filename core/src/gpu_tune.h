@@ -1,7 +1,7 @@
 /*
  * gpu_tune.h - what AUTO chooses from on a GPU: a table of measured costs per class of view and thread-block
- * shape, made for one GPU model and one voxel storage by a short calibration run and cached on disk (issue 11,
- * item 4). Plain C, unit-tested on the CPU; the calibration itself is in cuda_tune.c.
+ * shape, made for one GPU model and one voxel storage by a short calibration run and cached on disk. Plain C,
+ * unit-tested on the CPU; the calibration itself is in cuda_tune.c, the decisions from it in view_policy.c.
  *
  * A view's class is that of thread-block shaping (Sugimoto et al. 2013, sec. 4-5, Table 2): the index axis most
  * parallel to the rays, and the on-screen direction of the primary axis of the facing plane in 15-degree groups.
@@ -42,7 +42,7 @@ typedef struct CAVRTuneTable {
   int storage;       /**< CAVRStorage the table was measured for */
   int version;       /**< CAVR_VERSION of the library that measured it */
   float cost[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample; 0 = not measured */
-  /** Isosurfaces (issue 12, item 3): kernel ns per ray of one-thread-per-ray marching [0] and warp marching [1]
+  /** Isosurfaces: kernel ns per ray of one-thread-per-ray marching [0] and warp marching [1]
       (Wang 2014), per class; 0 = not measured. */
   float isoCost[CAVR_TUNE_CLASSES][2];
 } CAVRTuneTable;
@@ -98,8 +98,9 @@ int cavr_tune_path(char *buf, size_t size, const struct CAVREnv *env, const char
  * The calibration run (cuda_tune.c, CUDA builds only): fills t->cost, t->storage and t->version for `storage` by
  * rendering a dense 768^3 synthetic volume (512^3 or 384^3 when device memory is short) into a 1024^2 image, with
  * empty-space skipping as renders have it, from 36 views (6 directions x 6 rolls, one per
- * 15-degree group) with every candidate shape (one warm-up, median of 3 frames). Returns CAVR_ERROR_NONE or the
- * error, with the reason in msg (the device error it raised is read and cleared).
+ * 15-degree group) with every candidate shape (one warm-up, median of 3 frames), and t->isoCost from the same views
+ * with both isosurface methods. Returns CAVR_ERROR_NONE or the error, with the reason in msg; its errors are
+ * captured (cavr_capture_errors): neither the user's error callback nor the device's error slot sees them.
  */
 struct CAVRDeviceImpl;
 int cavr_cuda_measure_table(struct CAVRDeviceImpl *dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize);
