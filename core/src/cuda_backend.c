@@ -619,45 +619,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   char msg[400];
   if (!cv) return cavr_set_error(dev, CAVR_ERROR_NOT_COMMITTED, "cavrRender: the volume is not on the GPU");
 
-  CAVRGpuRenderParams p;
-  memset(&p, 0, sizeof p);
-  memcpy(p.invVP, cam->invViewProj, sizeof p.invVP);
-  memcpy(p.VP, cam->viewProj, sizeof p.VP);
-  CAVRFrameConstants fc;
-  cavr_frame_constants(job, &fc);
-  memcpy(p.eye, fc.eye, sizeof p.eye);
-  for (int a = 0; a < 3; ++a) {
-    p.origin[a] = vol->desc.origin[a];
-    p.invSpacing[a] = 1.0 / vol->desc.spacing[a];
-    p.maxCoord[a] = (float)(vol->desc.dims[a] - 1);
-    p.boxLo[a] = fc.boxLo[a]; /* the render extent, cropped (frame_constants.c) */
-    p.boxHi[a] = fc.boxHi[a];
-    p.cells[a] = vol->grid.cells[a];
-  }
-  p.width = fb->width;
-  p.height = fb->height;
-  p.step = fc.step;
-  p.invStep = 1.0f / p.step;
-  p.count = tf->count;
-  p.idxScale = fc.idxScale;
-  p.idxBias = fc.idxBias;
-  p.correction = s->opacityCorrection;
-  p.blend = s->blendMode;
-  p.shade = fc.shade;
-  p.interpolation = s->interpolation;
-  p.skip = fc.skip;
-  p.ert = s->earlyTermination;
-  p.ka = s->ambient;
-  p.kd = s->diffuse;
-  p.ks = s->specular;
-  p.kp = s->specularPower;
-  p.light = fc.light;
-  p.isoCount = fc.isoCount;
-  for (int i = 0; i < fc.isoCount; ++i) p.iso[i] = fc.isoStored[i];
-  p.isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));
+  /* The frame both back ends read (frame_constants.c); the launch fields are the policy's, below. */
+  CAVRRayFrame p;
+  cavr_ray_frame(job, &p);
   const int iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
-  memcpy(p.sliceOrigin, s->sliceOrigin, sizeof p.sliceOrigin);
-  memcpy(p.sliceNormal, s->sliceNormal, sizeof p.sliceNormal);
 
   /* Policy (view_policy.c): the plan for this view and volume, the volume turned as it says, the launch shape. */
   CAVRRenderPlan plan;
@@ -714,8 +679,8 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   int isoSame = iso && cv->isoCount == p.isoCount && cv->volVersion == vol->version;
   for (int i = 0; isoSame && i < p.isoCount; ++i) isoSame = cv->iso[i] == p.iso[i];
   if (p.skip && ((iso && !isoSame) || (!iso && (cv->isoCount || cv->tfKey != (const void *)tf || cv->tfVersion != tf->version || cv->volVersion != vol->version ||
-                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || cv->cellDilation != fc.cellDilation)) ||
-                 cv->cellDilation != fc.cellDilation || !cv->cells)) {
+                 cv->cellScale != p.idxScale || cv->cellBias != p.idxBias || cv->cellDilation != p.cellDilation)) ||
+                 cv->cellDilation != p.cellDilation || !cv->cells)) {
     if (cv->cellCount != cells) {
       free(cv->cells);
       cv->cells = (uint8_t *)malloc(cells);
@@ -725,12 +690,12 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
       return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for macro cells");
     }
     if (iso) {
-      cavr_classify_iso_cells(vol, p.iso, p.isoCount, fc.cellDilation, cv->cells);
+      cavr_classify_iso_cells(vol, p.iso, p.isoCount, p.cellDilation, cv->cells);
     } else {
       cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
-      cavr_dilate_cells(&vol->grid, fc.cellDilation, cv->cells);
+      cavr_dilate_cells(&vol->grid, p.cellDilation, cv->cells);
     }
-    cv->cellDilation = fc.cellDilation;
+    cv->cellDilation = p.cellDilation;
     cv->tfKey = iso ? NULL : tf;
     cv->isoCount = iso ? p.isoCount : 0;
     for (int i = 0; i < p.isoCount; ++i) cv->iso[i] = p.iso[i];
@@ -747,14 +712,18 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   const unsigned want = job->deviceOnly == 1 ? 0u : job->deviceOnly == 2 ? CAVR_FB_HOST_RGBA32F : fb->hostChannels;
   const CAVRRayList *rl = job->rays;
   set_share(dev, fb, job->deviceOnly);
-  int code = cavr_cuda_render(ctx, cv->gpu, &p, table, cd->tfStamp, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
+  const CAVRGpuFrameJob gj = {p, table, cd->tfStamp, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
                               rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0,
                               fb->opaqueOnDevice ? NULL : fb->opaqueDepth,
                               fb->opaqueOnDevice ? (const float *)fb->opaqueDevice : NULL,
                               (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
                               (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
-                              (float *)host_plane(fb, CAVR_FB_DEPTH, want), &kernelMs, &transferMs, &samples, msg,
-                              sizeof msg);
+                              (float *)host_plane(fb, CAVR_FB_DEPTH, want)};
+  CAVRGpuFrameResult gr = {0.0f, 0.0f, 0};
+  int code = cavr_cuda_render(ctx, cv->gpu, &gj, &gr, msg, sizeof msg);
+  kernelMs = gr.kernelMs;
+  transferMs = gr.transferMs;
+  samples = gr.samples;
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: %s", msg);
   cavr_cuda_frame_device_pointers(ctx, &fb->devicePlanes[0], &fb->devicePlanes[1], &fb->devicePlanes[2]);
   stats->samples += samples;
