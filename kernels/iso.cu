@@ -51,19 +51,8 @@ template <bool SLICE = false> __device__ bool iso_setup(const Frame &f, int px, 
   const int k0 = (int)floorf(ft0 / st);
   const int kStart = (int)floorf(ft0 / st - 0.5f), kStop = (int)ceilf(ft1 / st - 0.5f);
   const double mAnchor = ((double)k0 + 0.5) * st;
-  float of[3], df[3];
-  for (int a = 0; a < 3; ++a) {
-    const double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
-    of[a] = (float)(oa + mAnchor * da);
-    df[a] = (float)da;
-    r.dw[a] = (float)dirW[a];
-  }
-  const float *m = f.rot;
-  for (int a = 0; a < 3; ++a) {
-    const float *row = m + 4 * a;
-    r.tc[a] = fmaf(row[0], of[0], fmaf(row[1], of[1], fmaf(row[2], of[2], row[3])));
-    r.dtc[a] = (row[0] * df[0] + row[1] * df[1] + row[2] * df[2]) * st;
-  }
+  for (int a = 0; a < 3; ++a) r.dw[a] = (float)dirW[a];
+  stored_ray(f, nearW, dirW, mAnchor, st, r.tc, r.dtc);
   r.jStart = (float)(kStart - k0);
   r.jStop = (float)(kStop - k0);
   r.jT0 = (float)((t0 - mAnchor) / st);
@@ -249,19 +238,13 @@ __device__ void iso_finish(const Frame &f, const float4 *gtable, const IsoRay &r
   if (hit >= 0) {
     iso = p.iso[hit];
     if (frac < 1.0f) {
-      float ja = jHit - 1.0f, jb = jHit, sa = prev, sb = cur;
+      CavrIsoBracket b = {jHit - 1.0f, jHit, prev, cur, iso}; // core/shared/cavr_ray.h, as the CPU's iso_march
       for (int it = 0; it < 4; ++it) {
-        const float jm = 0.5f * (ja + jb), sm = iso_sample_decide<CUBIC>(f, r, jm);
-        if ((sa < iso) != (sm < iso) || sm == iso) {
-          jb = jm;
-          sb = sm;
-        } else {
-          ja = jm;
-          sa = sm;
-        }
+        const float jm = cavr_iso_bisect_mid(&b);
+        cavr_iso_bisect_step(&b, jm, iso_sample_decide<CUBIC>(f, r, jm));
       }
       *samples += 4;
-      jHit = sb != sa ? ja + (iso - sa) / (sb - sa) * (jb - ja) : jb;
+      jHit = cavr_iso_bisect_end(&b);
     }
   }
   write_hit<SHADE, CUBIC>(f, gtable, r, hit >= 0 && jHit <= r.jT1, iso, fmaxf(jHit, r.jT0), pix, samples);

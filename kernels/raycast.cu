@@ -119,18 +119,7 @@ __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) 
   // Positions in float relative to segment 0's midpoint (double per sample would dominate the loop); the
   // rotation is affine, so it folds into the start and the step of the texture coordinates.
   const double mAnchor = ((double)k0 + 0.5) * st;
-  float of[3], df[3];
-  for (int a = 0; a < 3; ++a) {
-    const double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
-    of[a] = (float)(oa + mAnchor * da);
-    df[a] = (float)da;
-  }
-  const float *m = f.rot;
-  for (int a = 0; a < 3; ++a) {
-    const float *row = m + 4 * a;
-    r.tc[a] = fmaf(row[0], of[0], fmaf(row[1], of[1], fmaf(row[2], of[2], row[3])));
-    r.dtc[a] = (row[0] * df[0] + row[1] * df[1] + row[2] * df[2]) * st;
-  }
+  stored_ray(f, nearW, dirW, mAnchor, st, r.tc, r.dtc);
   r.jMid = (float)((double)(0.5f * (ft0 + ft1)) - mAnchor) / st;
   r.jFull1 = (float)(kFull1 - k0);
   {

@@ -40,12 +40,11 @@ __device__ __forceinline__ void bspline_axis(float x, float &h0, float &h1, floa
   cavr_bspline_axis(x - 0.5f, -0.5f, &h0, &h1, &g0);
 }
 
-// The cubic B-spline of the stored values at stored texture coordinates (x, y, z) from 8 fetches of the linearly
-// filtered texture (unscaled: the caller multiplies by the frame's scale). The fetch positions are clamped to the
-// volume (f.lo, f.hi) as the CPU clamps them: past a face the B-spline repeats the face's voxels, never the zeros
-// of a padded cube.
-__device__ __forceinline__ float fetch_cubic(const Frame &f, float x, float y, float z) {
-  float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
+// The 8 fetch positions of the cubic B-spline at stored texture coordinates (x, y, z): per axis h0, h1 with weights
+// g0, 1 - g0 (bspline_axis), clamped to the volume (f.lo, f.hi) as the CPU clamps them.
+__device__ __forceinline__ void cubic_positions(const Frame &f, float x, float y, float z, float &hx0, float &hx1,
+                                                float &gx, float &hy0, float &hy1, float &gy, float &hz0, float &hz1,
+                                                float &gz) {
   bspline_axis(x, hx0, hx1, gx);
   bspline_axis(y, hy0, hy1, gy);
   bspline_axis(z, hz0, hz1, gz);
@@ -55,15 +54,30 @@ __device__ __forceinline__ float fetch_cubic(const Frame &f, float x, float y, f
   hy1 = clampf(hy1, f.lo[1], f.hi[1]);
   hz0 = clampf(hz0, f.lo[2], f.hi[2]);
   hz1 = clampf(hz1, f.lo[2], f.hi[2]);
+}
+
+// The B-spline from the 8 fetches at cubic_positions' points (a: z plane h0, b: h1; first index x, second y).
+__device__ __forceinline__ float cubic_blend(float gx, float gy, float gz, float a00, float a10, float a01, float a11,
+                                             float b00, float b10, float b01, float b11) {
+  const float a0 = fmaf(gx, a00 - a10, a10), a1 = fmaf(gx, a01 - a11, a11);
+  const float b0 = fmaf(gx, b00 - b10, b10), b1 = fmaf(gx, b01 - b11, b11);
+  const float a = fmaf(gy, a0 - a1, a1), b = fmaf(gy, b0 - b1, b1);
+  return fmaf(gz, a - b, b);
+}
+
+// The cubic B-spline of the stored values at stored texture coordinates (x, y, z) from 8 fetches of the linearly
+// filtered texture (unscaled: the caller multiplies by the frame's scale). The fetch positions are clamped to the
+// volume (f.lo, f.hi) as the CPU clamps them: past a face the B-spline repeats the face's voxels, never the zeros
+// of a padded cube.
+__device__ __forceinline__ float fetch_cubic(const Frame &f, float x, float y, float z) {
+  float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
+  cubic_positions(f, x, y, z, hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz);
   const cudaTextureObject_t tex = f.tex;
   const float a00 = tex3D<float>(tex, hx0, hy0, hz0), a10 = tex3D<float>(tex, hx1, hy0, hz0);
   const float a01 = tex3D<float>(tex, hx0, hy1, hz0), a11 = tex3D<float>(tex, hx1, hy1, hz0);
   const float b00 = tex3D<float>(tex, hx0, hy0, hz1), b10 = tex3D<float>(tex, hx1, hy0, hz1);
   const float b01 = tex3D<float>(tex, hx0, hy1, hz1), b11 = tex3D<float>(tex, hx1, hy1, hz1);
-  const float a0 = fmaf(gx, a00 - a10, a10), a1 = fmaf(gx, a01 - a11, a11);
-  const float b0 = fmaf(gx, b00 - b10, b10), b1 = fmaf(gx, b01 - b11, b11);
-  const float a = fmaf(gy, a0 - a1, a1), b = fmaf(gy, b0 - b1, b1);
-  return fmaf(gz, a - b, b);
+  return cubic_blend(gx, gy, gz, a00, a10, a01, a11, b00, b10, b01, b11);
 }
 
 // A texture fetch at stored texture coordinates: the texture's own filter, or the cubic B-spline (CUBIC).
@@ -97,23 +111,12 @@ __device__ inline float fetch_exact(const Frame &f, float x, float y, float z) {
   if (interp == CAVR_INTERPOLATION_NEAREST) return tex3D<float>(f.tex, floorf(x) + 0.5f, floorf(y) + 0.5f, floorf(z) + 0.5f);
   if (interp == CAVR_INTERPOLATION_TRILINEAR) return fetch_trilinear_exact(f, x, y, z);
   float hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz;
-  bspline_axis(x, hx0, hx1, gx);
-  bspline_axis(y, hy0, hy1, gy);
-  bspline_axis(z, hz0, hz1, gz);
-  hx0 = clampf(hx0, f.lo[0], f.hi[0]);
-  hx1 = clampf(hx1, f.lo[0], f.hi[0]);
-  hy0 = clampf(hy0, f.lo[1], f.hi[1]);
-  hy1 = clampf(hy1, f.lo[1], f.hi[1]);
-  hz0 = clampf(hz0, f.lo[2], f.hi[2]);
-  hz1 = clampf(hz1, f.lo[2], f.hi[2]);
+  cubic_positions(f, x, y, z, hx0, hx1, gx, hy0, hy1, gy, hz0, hz1, gz);
   const float a00 = fetch_trilinear_exact(f, hx0, hy0, hz0), a10 = fetch_trilinear_exact(f, hx1, hy0, hz0);
   const float a01 = fetch_trilinear_exact(f, hx0, hy1, hz0), a11 = fetch_trilinear_exact(f, hx1, hy1, hz0);
   const float b00 = fetch_trilinear_exact(f, hx0, hy0, hz1), b10 = fetch_trilinear_exact(f, hx1, hy0, hz1);
   const float b01 = fetch_trilinear_exact(f, hx0, hy1, hz1), b11 = fetch_trilinear_exact(f, hx1, hy1, hz1);
-  const float a0 = fmaf(gx, a00 - a10, a10), a1 = fmaf(gx, a01 - a11, a11);
-  const float b0 = fmaf(gx, b00 - b10, b10), b1 = fmaf(gx, b01 - b11, b11);
-  const float a = fmaf(gy, a0 - a1, a1), b = fmaf(gy, b0 - b1, b1);
-  return fmaf(gz, a - b, b);
+  return cubic_blend(gx, gy, gz, a00, a10, a01, a11, b00, b10, b01, b11);
 }
 
 
@@ -166,6 +169,26 @@ __device__ __forceinline__ void write_pixel(const Frame &f, size_t pix, const fl
   f.rgbaf[pix] = make_float4(v[0], v[1], v[2], v[3]);
   f.rgba8[pix] = make_uchar4(b[0], b[1], b[2], b[3]);
   f.depth[pix] = depth;
+}
+
+// A ray in stored texture coordinates: tc at ray distance mAnchor (world units), dtc per step st. Positions in float
+// relative to the anchor (double per sample would dominate the loop); the rotation is affine, so it folds into the
+// start and the step.
+__device__ __forceinline__ void stored_ray(const Frame &f, const double nearW[3], const double dirW[3], double mAnchor,
+                                           float st, float tc[3], float dtc[3]) {
+  const CAVRRayFrame &p = f.p;
+  float of[3], df[3];
+  for (int a = 0; a < 3; ++a) {
+    const double oa = (nearW[a] - p.origin[a]) * p.invSpacing[a], da = dirW[a] * p.invSpacing[a];
+    of[a] = (float)(oa + mAnchor * da);
+    df[a] = (float)da;
+  }
+  const float *m = f.rot;
+  for (int a = 0; a < 3; ++a) {
+    const float *row = m + 4 * a;
+    tc[a] = fmaf(row[0], of[0], fmaf(row[1], of[1], fmaf(row[2], of[2], row[3])));
+    dtc[a] = (row[0] * df[0] + row[1] * df[1] + row[2] * df[2]) * st;
+  }
 }
 
 __device__ __forceinline__ bool cell_visible(const Frame &f, int cx, int cy, int cz) {

@@ -111,6 +111,32 @@ CAVR_HD int cavr_iso_crossing(const CAVRRayFrame *p, float a, float b, int prevV
 }
 
 /**
+ * Refinement of an isosurface crossing between samples ja and jb (ray positions in sample units, values sa and sb on
+ * either side of iso or sb equal to it): each bisection step samples the midpoint (cavr_iso_bisect_mid) and keeps
+ * the half that still brackets iso (cavr_iso_bisect_step); cavr_iso_bisect_end interpolates linearly in the last
+ * bracket (jb when its values are equal). The caller takes the samples (4 steps on both back ends).
+ */
+typedef struct CavrIsoBracket {
+  float ja, jb, sa, sb, iso;
+} CavrIsoBracket;
+
+CAVR_HD float cavr_iso_bisect_mid(const CavrIsoBracket *b) { return 0.5f * (b->ja + b->jb); }
+
+CAVR_HD void cavr_iso_bisect_step(CavrIsoBracket *b, float jm, float sm) {
+  if ((b->sa < b->iso) != (sm < b->iso) || sm == b->iso) {
+    b->jb = jm;
+    b->sb = sm;
+  } else {
+    b->ja = jm;
+    b->sa = sm;
+  }
+}
+
+CAVR_HD float cavr_iso_bisect_end(const CavrIsoBracket *b) {
+  return b->sb != b->sa ? b->ja + (b->iso - b->sa) / (b->sb - b->sa) * (b->jb - b->ja) : b->jb;
+}
+
+/**
  * The ray distance at which the world ray nearW + t dirW (dirW unit length) meets the frame's slice plane, into *t;
  * returns 0 when the ray is parallel to it (|normal . dirW| <= 1e-12).
  */

@@ -142,21 +142,15 @@ ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrR
   if (hit < 0) return;
   const float iso = p->f.iso[hit];
   if (frac < 1.0f) { /* a crossing between samples jHit - 1 and jHit: refine */
-    float ja = jHit - 1.0f, jb = jHit, sa = prev, sb = cur, v[3];
+    CavrIsoBracket b = {jHit - 1.0f, jHit, prev, cur, iso}; /* core/shared/cavr_ray.h, as the GPU's iso_finish */
+    float v[3];
     for (int it = 0; it < 4; ++it) {
-      const float jm = 0.5f * (ja + jb);
+      const float jm = cavr_iso_bisect_mid(&b);
       iso_position(p, &l, r, jm, v);
-      const float sm = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
-      if ((sa < iso) != (sm < iso) || sm == iso) {
-        jb = jm;
-        sb = sm;
-      } else {
-        ja = jm;
-        sa = sm;
-      }
+      cavr_iso_bisect_step(&b, jm, cavr_sample(p, storage, interp, v[0], v[1], v[2]));
     }
     *samples += 4;
-    jHit = sb != sa ? ja + (iso - sa) / (sb - sa) * (jb - ja) : jb;
+    jHit = cavr_iso_bisect_end(&b);
   }
   double tHit = l.mAnchor + (double)(jHit * step);
   if (tHit > r->t1) return; /* behind opaque geometry or past the render box */
