@@ -8,7 +8,7 @@
 #define CAVR_FRAME_H
 
 #include "cavr/cavr_common.h" /* CAVRBlendMode, CAVRInterpolation, CAVR_MAX_ISO_VALUES */
-#include "../../kernels/cavr_lighting.h"
+#include "cavr_lighting.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,7 +5,7 @@
 #define CAVR_BACKEND_H
 
 #include "objects.h"
-#include "../../kernels/cavr_lighting.h"
+#include "../shared/cavr_lighting.h"
 
 /** Tiles of a ray list, pixels (the CPU back end's work unit). */
 #define CAVR_RAY_TILE 16
@@ -164,7 +164,7 @@ const CAVRBackendOps *cavr_cuda_backend(const struct CAVREnv *env, char *msg, si
                                         int *gpu);
 
 /**
- * The CUDA device index a cavr device uses (gpu_select.c; issue 14 item 4), of `count` visible: `requested` when
+ * The CUDA device index a cavr device uses (gpu_select.c), of `count` visible: `requested` when
  * >= 0, else $CAVR_GPU, else the MPI local rank (OMPI_COMM_WORLD_LOCAL_RANK, MV2_COMM_WORLD_LOCAL_RANK,
  * MPI_LOCALRANKID, SLURM_LOCALID, PMI_LOCAL_RANK; the first set) modulo count, else 0. Returns -1 when the
  * requested index or $CAVR_GPU is not a visible GPU or none is visible; `why` says which rule decided, or why not.

@@ -8,7 +8,7 @@
  * Depths must agree where both images have a sample (printed). The GPU interpolates with 8-bit texture weights and
  * computes the sample position in float from the ray's anchor, so the images are close, not equal. Shaded cases also
  * count the ambient-only pixels of each side (shaded = ka x unshaded: a gradient without a direction), the control of
- * the gradient floor (kernels/cavr_lighting.h: CAVR_GRADIENT_FLOOR). --quick: one volume, view and plane (for
+ * the gradient floor (core/shared/cavr_lighting.h: CAVR_GRADIENT_FLOOR). --quick: one volume, view and plane (for
  * compute-sanitizer); --volume NAME: the volumes whose name contains NAME.
  */
 #include "gpu_util.h"

@@ -7,6 +7,8 @@
 #
 # Volumes: the data/ volumes (raw copies are made under .devdata/raw). Writes OUTDIR/ab_<backend>.csv (one row per
 # case: base_ms, new_ms, new/base, identical) and prints a table with the geometric mean of new/base.
+# AB_VOLUMES="colin27 inia19": those volumes only (default all three).
+# AB_IMAGES=0: timings only (-o none; for builds without libpng, as on the GPU machines), identical reads -1.
 set -uo pipefail
 BASE=$1 NEW=$2 OUTDIR=$3 BACKEND=${4:-cuda} ROUNDS=${5:-3} REPEAT=${6:-21}
 mkdir -p "$OUTDIR/img" .devdata/raw
@@ -35,6 +37,7 @@ echo "volume,mode,view,base_ms,new_ms,ratio,identical" > "$CSV"
 ms() { sed -n 's/.*"ms_median": \([0-9.]*\).*/\1/p'; }
 for v in "${VOLS[@]}"; do
   vn=${v%%|*}; va=${v#*|}
+  [ -n "${AB_VOLUMES:-}" ] && [[ " $AB_VOLUMES " != *" $vn "* ]] && continue
   for m in "${MODES[@]}"; do
     mn=${m%%|*}; ma=${m#*|}
     for w in "${VIEWS[@]}"; do
@@ -43,13 +46,15 @@ for v in "${VOLS[@]}"; do
       for r in $(seq "$ROUNDS"); do
         for which in b n; do
           bin=$BASE; [ $which = n ] && bin=$NEW
+          img="$OUTDIR/img/${vn}_${mn}_${wn}_$which.png"; [ "${AB_IMAGES:-1}" = 0 ] && img=none
           t=$($bin $va $ma $wa --backend "$BACKEND" --size 1024x1024 --repeat "$REPEAT" --json \
-              -o "$OUTDIR/img/${vn}_${mn}_${wn}_$which.png" 2>>"$OUTDIR/ab_errors.log" | ms)
+              -o "$img" 2>>"$OUTDIR/ab_errors.log" | ms)
           [ -z "$t" ] && t=1e9
           if [ $which = b ]; then best_b=$(python3 -c "print(min($best_b,$t))"); else best_n=$(python3 -c "print(min($best_n,$t))"); fi
         done
       done
-      same=0; cmp -s "$OUTDIR/img/${vn}_${mn}_${wn}_b.png" "$OUTDIR/img/${vn}_${mn}_${wn}_n.png" && same=1
+      same=0; [ "${AB_IMAGES:-1}" = 0 ] && same=-1
+      [ $same = 0 ] && cmp -s "$OUTDIR/img/${vn}_${mn}_${wn}_b.png" "$OUTDIR/img/${vn}_${mn}_${wn}_n.png" && same=1
       ratio=$(python3 -c "print('%.4f' % ($best_n/$best_b))")
       echo "$vn,$mn,$wn,$best_b,$best_n,$ratio,$same" >> "$CSV"
       [ $same = 1 ] && rm -f "$OUTDIR/img/${vn}_${mn}_${wn}_"[bn].png
@@ -62,7 +67,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 print("%-8s %-10s %-7s %9s %9s %7s %s" % ("volume", "mode", "view", "base ms", "new ms", "new/old", "identical"))
 for r in rows:
     print("%-8s %-10s %-7s %9.3f %9.3f %7.3f %s" % (r["volume"], r["mode"], r["view"], float(r["base_ms"]),
-          float(r["new_ms"]), float(r["ratio"]), "yes" if r["identical"] == "1" else "NO"))
+          float(r["new_ms"]), float(r["ratio"]), {"1": "yes", "-1": "-"}.get(r["identical"], "NO")))
 ok = [float(r["ratio"]) for r in rows if float(r["base_ms"]) < 1e8 and float(r["new_ms"]) < 1e8]
 if ok:
     g = math.exp(sum(map(math.log, ok)) / len(ok))
