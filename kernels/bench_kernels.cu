@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_kernels.cu - the two ceilings the benchmark compares against: device-to-device copy bandwidth and
 // the rate of trilinear texture fetches that all hit the cache.
 #include "cuda_util.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_kernels.h - plain-C launch interface of the CUDA kernels (no CUDA syntax here).
  * Every function returns 0 on success or a CAVRError code (1000 CUDA, 1001 CUDA out of memory, 1002 no
@@ -86,6 +87,8 @@ void cavr_cuda_upload_prepare(CAVRGpuContext *ctx);
  * Move the volume into a zeroed cube array of side `cube` (>= each dim, a multiple of 64), voxels in the corner,
  * by a device-to-device copy from its current array, which is then freed (both exist during the copy). The handle
  * stays valid; its texture and surface objects change. No-op when the array already is that cube. *ms: wall time.
+ * The library does not call it (cuda_backend.c's rotate_volume turns a non-cubic volume by a copy into an array of
+ * the permuted extent); test_gpu_volume and test_gpu_rotation do.
  */
 int cavr_cuda_volume_pad_to_cube(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int cube, float *ms, char *msg,
                                  size_t msgSize);
@@ -131,7 +134,7 @@ int cavr_cuda_volume_rotate_variant(CAVRGpuContext *ctx, CAVRGpuVolume *vol, int
 int cavr_cuda_array_copy_bandwidth(CAVRGpuContext *ctx, CAVRGpuVolume *vol, double *gbPerSecond, char *msg,
                                    size_t msgSize);
 /**
- * Super-sampling on the device (issue 12, item 6; core/src/supersample.c): keep the W x H float RGBA and depth of
+ * Super-sampling on the device (core/src/supersample.c): keep the W x H float RGBA and depth of
  * the frame just rendered (the 5-ray pattern's centre rays) in buffers of the context, before the larger frame
  * replaces the context's planes.
  */
@@ -213,8 +216,8 @@ void cavr_cuda_host_unregister(void *host);
 void cavr_cuda_frame_device_pointers(CAVRGpuContext *ctx, void **rgba8, void **rgbaf, void **depth);
 
 /**
- * Compressive rendering's reconstruction on the frame left in device memory by cavr_cuda_render (SPEC 4;
- * Rabbani 2018 thesis): mask (width*height bytes, 1 = rendered; uploaded when maskStamp changes) selects the
+ * Compressive rendering's reconstruction on the frame left in device memory by cavr_cuda_render (Rabbani 2018
+ * thesis): mask (width*height bytes, 1 = rendered; uploaded when maskStamp changes) selects the
  * rendered pixels; the others are solved from (S^T S + lambda H) x = S^T y, all four channels, with Jacobi-
  * preconditioned conjugate gradients in the Chronopoulos-Gear form, as core/src/reconstruct.c (filter: 49 floats,
  * row-major, left-right symmetric; otherwise an error). local = 1: one thread block per 16x16
@@ -231,11 +234,11 @@ int cavr_cuda_reconstruct(CAVRGpuContext *ctx, int width, int height, const uint
                           int *iterations, char *msg, size_t msgSize);
 
 /**
- * Adaptive sampling's block statistics (SPEC 4; Rabbani 2018 thesis sec. 4.3) on the frame left in device
- * memory by cavr_cuda_render: for each 16x16 pixel block b (row-major, ceil(width/16) per row),
- * weight[b] = sqrt(sum over RGBA of the variance of the rendered values), over the pixels with mask = 1
- * (width*height bytes; uploaded when maskStamp changes); 0 for a block without any. weight: host array of
- * blocks doubles. Sums in double, as the CPU's cavr_block_deviation.
+ * Adaptive sampling's block statistics (compressive rendering; Rabbani 2018 thesis sec. 4.3) on the frame left in
+ * device memory by cavr_cuda_render: for each 16x16 pixel block b (row-major, ceil(width/16) per row), weight[b] =
+ * sqrt(sum over RGBA of the variance of the rendered values), over the pixels with mask = 1 (width*height bytes;
+ * uploaded when maskStamp changes); 0 for a block without any. weight: host array of blocks doubles. Sums in double, as
+ * the CPU's cavr_block_deviation.
  */
 int cavr_cuda_block_deviation(CAVRGpuContext *ctx, int width, int height, const uint8_t *mask, uint64_t maskStamp,
                               double *weight, char *msg, size_t msgSize);
@@ -249,7 +252,7 @@ int cavr_cuda_copy_bandwidth(size_t bytes, double *gbPerSecond, char *msg, size_
 int cavr_cuda_texture_ceiling(double *fetchesPerSecond, char *msg, size_t msgSize);
 
 /*
- * CUDA-OpenGL interop (kernels/gl_interop.cu; issue 14, item 3): the frame's planes into OpenGL textures without a
+ * CUDA-OpenGL interop (kernels/gl_interop.cu): the frame's planes into OpenGL textures without a
  * trip through host memory. All need the OpenGL context that owns the textures current on the calling thread.
  */
 /** *same = 1 when the current OpenGL context runs on the current CUDA device (cudaGLGetDevices), else 0 with the
@@ -275,7 +278,7 @@ int cavr_cuda_gl_register_buffer(unsigned int buffer, void **resource, char *msg
 int cavr_cuda_gl_copy_from_buffer(CAVRGpuContext *ctx, void *resource, void **dst, size_t *dstCap, size_t bytes,
                                   char *msg, size_t msgSize);
 /*
- * Memory shared with another graphics API (kernels/shared_planes.cu; issue 14, item 3): device memory made with the
+ * Memory shared with another graphics API (kernels/shared_planes.cu): device memory made with the
  * driver's virtual memory API and exported as a POSIX file descriptor (OpenGL: GL_EXT_memory_object_fd).
  */
 typedef struct CAVRGpuShared CAVRGpuShared;

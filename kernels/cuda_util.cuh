@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cuda_util.cuh - internal to kernels/: the context and volume structs and CUDA error mapping.
 #ifndef CAVR_CUDA_UTIL_CUH
 #define CAVR_CUDA_UTIL_CUH

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // device_probe.cu - which CUDA devices exist; the per-device context (volumes: volume.cu).
 #include <cstdio>
 #include <cstring>

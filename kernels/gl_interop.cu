@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // gl_interop.cu - the frame's planes into OpenGL textures on the GPU (CUDA-OpenGL interop), for a display that
-// does not go through host memory (issue 14, item 3). No GL header is needed: the names below are GL's values.
+// does not go through host memory. No GL header is needed: the names below are GL's values.
 #include <cstdio>
 
 #include "cuda_util.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // iso.cu - the isosurface blend mode on the GPU: the first crossing of any iso-value along each ray, refined,
 // shaded and written with its depth, exactly as the CPU's iso_march (core/src/cpu_backend.c) does it: the same
 // samples (lattice midpoints from the last one at or before t0 to the first one at or past t1, clamped into the

@@ -1,10 +1,12 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // raycast.cu - the ray-casting kernel: one thread per ray, the same sample lattice, opacity correction,
 // empty-space skipping and blend modes as the CPU back end (core/src/cpu_backend.c), with hardware
-// trilinear filtering from a 3-D texture and the transfer-function table in shared memory (SPEC 2, 3).
-// The launch shape (warp shape, block size, block order, lockstep stepping) comes from the view policy in
-// core/ (Sugimoto et al. 2013); the sample position is mapped through the in-place rotation (Misaki 2017).
+// trilinear filtering from a 3-D texture and the transfer-function table in shared memory (view-dependent thread-block
+// shaping, in-place rotation). The launch shape (warp shape, block size, block order, lockstep stepping) comes from the
+// view policy in core/ (Sugimoto et al. 2013); the sample position is mapped through the in-place rotation (Misaki
+// 2017).
 //
-// What is inactive costs nothing per sample (issue 11, item 2). The blend mode, shading and empty-space skipping
+// What is inactive costs nothing per sample. The blend mode, shading and empty-space skipping
 // are template parameters, one instantiation per combination that can occur, picked once per launch on the host.
 // The ray list, the opaque-geometry limit and the rotation only change a ray's setup: its pixel, its far end, and
 // the affine map to stored texture coordinates, folded into the ray's start and step. The lattice logic runs per
@@ -22,7 +24,7 @@ namespace {
 using namespace cavr_gpu;
 
 constexpr int kRunCells = 16; // cells looked ahead per run: bounds the DDA's work past early ray termination (64
-                              // measured 1.2-1.4x slower on real data, docs/benchmarks.md)
+                              // measured 1.2-1.4x slower on real data, docs/history/benchmarks-2026-11.md)
 
 // A ray in lattice terms. Segment k covers t in [k step, (k+1) step) (t from the eye) and is sampled at its
 // midpoint; j = k - k0 counts segments from the first one the ray touches (k0), in float (exact below 2^24).
@@ -581,8 +583,8 @@ int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *m
   // Composite keeps the table and its differences in shared memory; the other modes read it once per ray.
   size_t shared = q.blend == CAVR_BLEND_COMPOSITE ? tableBytes : 0;
   // At most 64 registers per thread is the default (composite uses 48, 56 with skipping; caps of 48, 40 and 32
-  // measured slower, docs/benchmarks.md); the context's raycastUncapped (CAVR_RAYCAST_REGCAP=0) selects the uncapped
-  // build, for cavr-bench.
+  // measured slower, docs/history/benchmarks-2026-11.md); the context's raycastUncapped (CAVR_RAYCAST_REGCAP=0) selects
+  // the uncapped build, for cavr-bench.
   const bool uncapped = ctx->config.raycastUncapped != 0;
   const bool skip = q.skip != 0 && f.cells, shade = q.shade != 0;
   const bool cubic = q.interpolation == CAVR_INTERPOLATION_CUBIC;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // raycast_frame.cuh - internal to kernels/: what the ray-casting kernels share (raycast.cu: composite, maximum,
 // minimum, average; iso.cu: isosurfaces): the per-frame constants, sampling through the in-place rotation, the
 // cubic B-spline fetch, transfer-function positions and macro-cell look-ups.

@@ -1,4 +1,5 @@
-// reconstruct.cu - compressive rendering's reconstruction on the GPU (SPEC 4; Rabbani 2018 thesis ch. 3-4):
+// SPDX-License-Identifier: BSD-3-Clause
+// reconstruct.cu - compressive rendering's reconstruction on the GPU (Rabbani 2018 thesis ch. 3-4):
 // Jacobi-preconditioned conjugate gradients for (S^T S + lambda H) x = S^T y in the Chronopoulos-Gear form
 // (one operator application and one fused set of dot products per iteration), all four channels at once, the
 // same arithmetic as core/src/reconstruct.c (its CPU reference). Local: one thread block per 16x16 pixel
@@ -221,7 +222,8 @@ __device__ __forceinline__ void fill_depth(int W, int x0, int y0, int x1, int y1
 }
 
 // Three blocks per SM cap the registers at 56 (a few spills on sm_90; 36 warps per SM): measured 1.15x faster
-// on an H100 than two blocks (80 registers, no spills), docs/benchmarks.md. Turing holds 1024 threads per SM.
+// on an H100 than two blocks (80 registers, no spills), docs/history/benchmarks-2026-11.md. Turing holds 1024
+// threads per SM.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define CAVR_LOCAL_MIN_BLOCKS 2
 #else

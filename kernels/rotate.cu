@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // rotate.cu - in-place quarter-turn rotation of the volume (Misaki et al. 2017, sec. 3.2, Algorithm 1).
 #include <cstdlib>
 
@@ -65,7 +66,7 @@ __global__ void __launch_bounds__(256) rotate_tiles(cudaSurfaceObject_t s, int p
     __syncthreads();
   }
 }
-// Any storage type with 16-byte words (issue 11, item 3): one slice of the four tiles is 4 x TT rows of
+// Any storage type with 16-byte words: one slice of the four tiles is 4 x TT rows of
 // TT * sizeof(V) / 16 words; SL slices per step, PER = SL x that / 256 words per thread (uint8 at TT = 32, SL = 1:
 // 1, uint16: 2, float: 4). Each thread loads its words with 16-byte surface reads into shared memory, then gathers
 // the 16 / sizeof(V) values of one destination word from the transposed tile and writes it with one 16-byte
@@ -141,7 +142,7 @@ __global__ void __launch_bounds__(256) rotate_tiles_w16(cudaSurfaceObject_t s, i
     }
   }
 }
-// Rectangular arrays (issue 11, item 5): the quarter turn into a second array of the permuted extent. Source extent
+// Rectangular arrays: the quarter turn into a second array of the permuted extent. Source extent
 // (Ea, Eb, Ec) along the plane's (a, b) and the third axis c; +1: dst(a', b', c) = src(a, b, c) with a' = Eb-1-b,
 // b' = a (the in-place map with the cube's side replaced by Eb); -1: a' = b, b' = Ea-1-a. 32 x 32 tiles of (a, b)
 // staged in shared memory so that reads run along src a and writes along dst a'.

@@ -1,9 +1,10 @@
-// shared_planes.cu - device memory another graphics API imports (issue 14, item 3): the display planes handed to
+// SPDX-License-Identifier: BSD-3-Clause
+// shared_planes.cu - device memory another graphics API imports: the display planes handed to
 // OpenGL with no map, no unmap and no copy on the OpenGL side. The memory is made with the driver's virtual memory
 // management API (cuMemCreate with a POSIX file descriptor handle), the only kind CUDA exports: OpenGL imports it with
 // GL_EXT_memory_object_fd, Vulkan with VK_KHR_external_memory_fd. cavr links the CUDA runtime statically and not
 // libcuda, so the driver's entry points are looked up at run time (cudaGetDriverEntryPointByVersion).
-// Control: testing/lab/probes/probe_gl_handover.cu (docs/benchmarks.md).
+// Control: testing/lab/probes/probe_gl_handover.cu (docs/history/benchmarks-2026-11.md).
 #include <cstdio>
 #include <new>
 

@@ -1,4 +1,5 @@
-// supersample.cu - super-sampling's reduction on the device (issue 12, item 6): the G x G rays of each pixel, in the
+// SPDX-License-Identifier: BSD-3-Clause
+// supersample.cu - super-sampling's reduction on the device: the G x G rays of each pixel, in the
 // G W x G H frame the ray caster just left in the context's planes, averaged (premultiplied RGBA, clamped) with
 // their nearest depth, plus the centre ray of the 5-ray pattern kept from the frame rendered before; only the W x H
 // result is copied to the host. The same arithmetic, in the same order, as core/src/supersample.c's host loop.

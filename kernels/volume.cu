@@ -1,14 +1,16 @@
-// volume.cu - volumes on the GPU (issue 11, item 5): a 3-D CUDA array of the volume's own extent (a padded cube
-// only once in-place rotation asks for one), filled through page-locked staging buffers by several host threads
-// while the DMA engine copies the previous chunks, and the macro-cell min/max computed on the device.
+// SPDX-License-Identifier: BSD-3-Clause
+// volume.cu - volumes on the GPU: a 3-D CUDA array of the volume's own extent (rotation turns a cube in place and
+// copies any other extent into a second array of the permuted extent, cuda_backend.c's rotate_volume), filled through
+// page-locked staging buffers by several host threads while the DMA engine copies the previous chunks, and the
+// macro-cell min/max computed on the device.
 //
 // Why the old commit was slow: one cudaMemcpy3D from pageable memory (the driver stages it through its own small
 // page-locked buffers: 4-8 GB/s), into a cube of the largest side rounded up to 64 (zeroed by one synchronous copy
 // per slice), and above all the host work around it: the macro-cell min/max built cell by cell on one core and
-// a value-range pass. Measured (docs/benchmarks.md, 2026-11-23): page-locked H2D 54.8-55.3 GB/s; one host thread
-// copies 10 GB/s into page-locked memory, 16 threads 46 GB/s; staged 2-4 MiB chunks straight into the array beat a
-// linear device buffer plus a device-side copy (50.9 vs 42.7 GB/s) and non-temporal stores into the staging
-// (52 vs 38 GB/s).
+// a value-range pass. Measured (docs/history/benchmarks-2026-11.md, 2026-11-23): page-locked H2D 54.8-55.3 GB/s; one
+// host thread copies 10 GB/s into page-locked memory, 16 threads 46 GB/s; staged 2-4 MiB chunks straight into the array
+// beat a linear device buffer plus a device-side copy (50.9 vs 42.7 GB/s) and non-temporal stores into the staging (52
+// vs 38 GB/s).
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
@@ -42,7 +44,7 @@ size_t chunk_bytes(const CAVRGpuContext *ctx) {
 // Host threads of an upload: the context's (CAVR_UPLOAD_THREADS, 1-16), else every core, at most 16. The copies into the
 // staging buffers are bound by host memory bandwidth (each byte is read, written, and read again by the DMA
 // engine), which differs between machines: 1 GiB, 8 threads x 4 MiB, was 26 GB/s on one H100 host and 52 GB/s
-// on an H200 host; 16 threads x 2 MiB 36 and 50 GB/s (2026-11-23, docs/benchmarks.md).
+// on an H200 host; 16 threads x 2 MiB 36 and 50 GB/s (2026-11-23, docs/history/benchmarks-2026-11.md).
 int upload_workers(const CAVRGpuContext *ctx) {
   const int n = ctx->config.uploadThreads;
   if (n >= 1) return std::min(n, kMaxWorkers);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Configure and build cavr (core, CLI, CUDA back end if nvcc is found, ParaView plugin) into build/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

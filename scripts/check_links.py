@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Report markdown links to local files that do not resolve.
 
 Usage: scripts/check_links.py [FILE.md ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Fuzz cavr's readers and render path with libFuzzer (clang): build the harnesses of testing/fuzz/ into
 # build-fuzz/ (ASan+UBSan; the transfer-function parser also under MemorySanitizer), then run each on its
 # checked-in seed corpus for a bounded time. Any crash, sanitizer report, leak, timeout (10 s an input) or

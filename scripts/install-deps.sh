@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Install what cavr needs on Debian 12 (bookworm): compilers, CMake, teem, libpng, ParaView 5.11 with its
 # development files, Xvfb and MPI; clang with its sanitizer and libFuzzer
 # runtimes (libclang-rt-14-dev) for the fuzz harnesses in testing/fuzz/. Idempotent; needs root.

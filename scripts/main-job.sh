@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job: on a fresh Debian 12 machine, install what is needed, build cavr, then render a real MRI
 # volume (Colin27, data/) through the ParaView plugin with pvpython: representation "cavr Volume", an
 # MRI transfer function, 1024x1024 PNG. GPU (CUDA) when one is present, CPU otherwise.

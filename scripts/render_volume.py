@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Render a volume file through the cavr ParaView plugin ("cavr Volume") and save a PNG.
 
 pvpython --force-offscreen-rendering render_volume.py --plugin PATH/cavr.so [--output out.png]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The tests: install what is needed, build, run every ctest (C unit tests, CLI tests, pvpython/pvbatch
 # tests, GPU tests that SKIP without a GPU), then build the C tests again with AddressSanitizer and
 # UndefinedBehaviorSanitizer and run them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cavr's mapper module in a plain VTK program, built against Debian's VTK 9.1 rather than ParaView's (issue 14,
 # item 1). Debian's libvtk9-dev cannot be installed beside ParaView (python3-paraview conflicts with python3-vtk9),
 # so its files are unpacked into a private prefix (dpkg -x) over the installed VTK 9.1 runtime libraries; a small

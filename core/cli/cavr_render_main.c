@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr-render - render a volume file to a PNG from the command line (see `cavr-render --help`).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * nrrd_io.c - volume files: NRRD through teem (the reference NRRD implementation), headerless raw.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * png_io.c - writing frame buffers as PNG through libpng.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * tf_io.c - transfer-function presets and the transfer-function text format (see cavr_io.h).
  */

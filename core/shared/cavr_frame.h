@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_frame.h - the per-frame description both back ends read: camera, volume geometry, sample lattice, transfer-
  * function mapping, blend mode and its parameters, shading. Plain data, no pointers; compiles as C11 (core/src) and as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_hd.h - what lets one definition serve both back ends: CAVR_HD marks a function that compiles as C11 for the
  * CPU back end (core/src) and as __host__ __device__ CUDA C++ for the kernels (kernels/), and the few operations

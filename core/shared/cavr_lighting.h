@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_lighting.h - shading with a list of lights, VTK's ray casters' model (cavrSetRenderLights), as one
  * definition for the CPU back end (core/src/cpu_raycast.h) and the kernels (raycast.cu, iso.cu). Plain data and

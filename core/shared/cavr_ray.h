@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_ray.h - the ray arithmetic both back ends run, written once: the cubic B-spline's weights, the transfer-
  * function position, the opacity of a clipped segment, the headlight, the isosurface crossing, the slice plane's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * api.c - the only file that defines public cavr* functions. It validates handles and arguments,
  * keeps the stage-then-commit state and forwards rendering to the device's back-end table.

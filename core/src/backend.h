@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * backend.h - the table of operations a back end implements. api.c validates and forwards here.
  */

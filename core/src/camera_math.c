@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * camera_math.c - column-major 4x4 matrices and the orbit camera.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* camera_math.h - look-at and orbit matrices (column-major, OpenGL conventions). */
 #ifndef CAVR_CAMERA_MATH_H
 #define CAVR_CAMERA_MATH_H

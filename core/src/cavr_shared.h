@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_shared.h - plain-data descriptions shared by host code and kernels. Compiles as C11 and as CUDA C++.
  * No pointers to host-only types, no functions: just the numbers a back end needs for one frame.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * compressive.c - compressive rendering's policy (see compressive.h).
  *
@@ -76,7 +77,7 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
 }
 
 /* Refinement sampling's constants, chosen by measured PSNR, samples and frame time on the four volumes of
-   docs/benchmarks.md: a pixel gets a ray when the values its interpolation comes from differ
+   docs/history/benchmarks-2026-11.md: a pixel gets a ray when the values its interpolation comes from differ
    by more than 2/255 in a channel; the cells where the pilot saw something get at most REFINE_DENSITY x the
    sample fraction of their pixels (the pilot's included); the frame takes at most about REFINE_WORK of the full
    frame's work at a sample fraction of 0.25, in proportion to the fraction otherwise (at most all of it: a
@@ -86,17 +87,17 @@ static void list_by_tile(CAVRFrameBuffer fb, const uint32_t *pixels, size_t n) {
    before the per-pixel levels). Work counts samples plus REFINE_RAY_COST per ray that meets the volume box: a
    ray's set-up and empty-space skipping, which a frame of short rays (the foot: 38 samples a ray against 160-215
    on the other three) spends most of its time on; fitted from the passes' times it is 28-42 samples (foot, CT
-   shoulder), and 12 gives each volume about the same frame time per unit of work (docs/benchmarks.md). Shaded
-   frames (their error is the shading's texture, everywhere on the object) take 0.5/255, density 4 and 0.44 of
-   the work; unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. Level 2 casts no ray whose
-   rank key, (score + residual)^2 / cost, is below REFINE_KEY_FLOOR / (the pilot's mean cost of a ray), times
-   (0.25 / fraction)^2 above a fraction of 0.25 (so that a larger fraction still buys a better image; below 0.25 the
-   floor stays, and the smaller budget binds first): in units of an average ray, a ray must be expected to remove
-   (score + residual)^2 >= 0.008 (about 23/255 for the range of its sources and the residual nearby together).
-   Where the image is already good the frame stops there instead of spending the rest of the work on rays that
-   change little: cthead shaded 0.442 -> 0.408 of the work (+6.15 -> +5.56 dB over 2x2 rays + bilinear), unshaded
-   cthead and colin27 0.36-0.37 -> 0.27-0.29 (still +13.6 dB); the other rows spend their work before any key falls
-   that low (unchanged images). 0.006 changed nothing, 0.010 left cthead shaded +5.10 dB (docs/benchmarks.md). */
+   shoulder), and 12 gives each volume about the same frame time per unit of work (docs/history/benchmarks-2026-11.md).
+   Shaded frames (their error is the shading's texture, everywhere on the object) take 0.5/255, density 4 and 0.44 of
+   the work; unshaded, 0.5/255 lost 0.8 dB on cthead and gained at most 0.02 elsewhere. Level 2 casts no ray whose rank
+   key, (score + residual)^2 / cost, is below REFINE_KEY_FLOOR / (the pilot's mean cost of a ray), times (0.25 /
+   fraction)^2 above a fraction of 0.25 (so that a larger fraction still buys a better image; below 0.25 the floor
+   stays, and the smaller budget binds first): in units of an average ray, a ray must be expected to remove (score +
+   residual)^2 >= 0.008 (about 23/255 for the range of its sources and the residual nearby together). Where the image is
+   already good the frame stops there instead of spending the rest of the work on rays that change little: cthead shaded
+   0.442 -> 0.408 of the work (+6.15 -> +5.56 dB over 2x2 rays + bilinear), unshaded cthead and colin27 0.36-0.37 ->
+   0.27-0.29 (still +13.6 dB); the other rows spend their work before any key falls that low (unchanged images). 0.006
+   changed nothing, 0.010 left cthead shaded +5.10 dB (docs/history/benchmarks-2026-11.md). */
 #define REFINE_THRESHOLD (2.0f / 255.0f)
 #define REFINE_THRESHOLD_SHADED (0.5f / 255.0f)
 #define REFINE_DENSITY 2.0

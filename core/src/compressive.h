@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * compressive.h - compressive rendering (Rabbani 2018 thesis): which pixels get rays, the render of those rays
  * through a back end, and the back end's reconstruction of the rest.

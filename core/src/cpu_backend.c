@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cpu_backend.c - the multi-threaded CPU ray caster: the back end's operations, the scalar caster (every
  * blend mode, every CPU), the per-frame tables and the threads.

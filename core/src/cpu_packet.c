@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * cpu_packet.c - which packet caster casts a composite frame (issue 13): 16 rays per packet (AVX-512F,
+ * cpu_packet.c - which packet caster casts a composite frame: 16 rays per packet (AVX-512F,
  * cpu_packet_avx512.c) or 8 (AVX2 and FMA, cpu_packet_avx2.c), or none (the scalar caster of cpu_backend.c); the
  * same image bit for bit at every width. Chosen per frame from __builtin_cpu_supports under a cap: 8 by default,
- * because on the one AVX-512 CPU measured (Intel Xeon, model 207, 16 cores; docs/benchmarks.md, 2026-11-25) 16
- * lanes were no faster unshaded and 7-30% slower shaded; 16 where CAVR_CPU_PACKET_LANES=16 in the environment
- * (taken from the first device made with it set: cavr_cpu_packet_width_default) or after cavr_cpu_packet_width(16)
- * (tests).
+ * because on the one AVX-512 CPU measured (Intel Xeon, model 207, 16 cores; docs/history/benchmarks-2026-11.md,
+ * 2026-11-25) 16 lanes were no faster unshaded and 7-30% slower shaded; 16 where CAVR_CPU_PACKET_LANES=16 in the
+ * environment (taken from the first device made with it set: cavr_cpu_packet_width_default) or after
+ * cavr_cpu_packet_width(16) (tests).
  */
 #include "cpu_raycast.h"
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cpu_packet_avx2.c - the composite CPU ray caster in packets of 8 rays, one per lane of an AVX2 register
- * (issue 13): what AVX2 spells its own way under cpu_packet_body.h, which holds the caster itself (and says how
- * it matches the scalar caster bit for bit). Compiled with -mavx2 -mfma -ffp-contract=off (core/CMakeLists.txt)
- * and entered only where __builtin_cpu_supports says the CPU has both (cpu_packet.c chooses the width).
+ * (packet ray casting): what AVX2 spells its own way under cpu_packet_body.h, which holds the caster itself (and says
+ * how it matches the scalar caster bit for bit). Compiled with -mavx2 -mfma -ffp-contract=off (core/CMakeLists.txt) and
+ * entered only where __builtin_cpu_supports says the CPU has both (cpu_packet.c chooses the width).
  */
 #include "cpu_raycast.h"
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cpu_packet_avx512.c - the composite CPU ray caster in packets of 16 rays, one per lane of an AVX-512 register
- * (issue 13): what AVX-512 spells its own way under cpu_packet_body.h, which holds the caster itself (the same
- * source as the 8-lane AVX2 caster, and the same image as the scalar caster bit for bit). AVX-512F instructions
- * only, lane masks in mask registers; compiled with -mavx512f -mavx2 -mfma -ffp-contract=off (core/CMakeLists.txt)
- * and entered only where __builtin_cpu_supports says the CPU (and the OS, for the zmm state) has all three;
- * cpu_packet.c chooses the width.
+ * (packet ray casting): what AVX-512 spells its own way under cpu_packet_body.h, which holds the caster itself (the
+ * same source as the 8-lane AVX2 caster, and the same image as the scalar caster bit for bit). AVX-512F instructions
+ * only, lane masks in mask registers; compiled with -mavx512f -mavx2 -mfma -ffp-contract=off (core/CMakeLists.txt) and
+ * entered only where __builtin_cpu_supports says the CPU (and the OS, for the zmm state) has all three; cpu_packet.c
+ * chooses the width.
  */
 #include "cpu_raycast.h"
 

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cpu_packet_body.h - the composite CPU ray caster in packets of LANES rays, one per lane of a vector register
- * (issue 13), written once for every width. Included by cpu_packet_avx2.c (8 lanes) and cpu_packet_avx512.c
+ * (packet ray casting), written once for every width. Included by cpu_packet_avx2.c (8 lanes) and cpu_packet_avx512.c
  * (16 lanes) after each defines what differs between the ISAs: LANES, VALIGN (bytes), VPFX (the intrinsics'
  * prefix, _mm256_ or _mm512_), the types VF (LANES floats), VI (LANES int32) and VM (a lane mask: a vector for
  * AVX2, a mask register for AVX-512), the operations whose intrinsics differ (masks, gathers, whole-register
@@ -233,13 +234,13 @@ INLINE VF samplev(const Consts *c, int storage, int interp, VF x, VF y, VF z) {
  * masks) no longer have neighbours that bring those lines into the cache, and each step's 8 lanes x 4 rows of
  * loads, transposes and table lookups fill the out-of-order window before the next step's misses issue: on the
  * 118 MB CT shoulder they spent 1.5-1.9x a full frame's time per sample; prefetched about the same as a full frame
- * (docs/benchmarks.md, 2026-11-25; 2 to 6 steps ahead within 3%, 4 best). Full frames do not prefetch: their
- * neighbouring rays share the lines, and on the CT's axis-aligned 1024^2 views the prefetch cost 1-5% (it gained
- * 10-15% on the oblique (-60, 30) view at 512^2). Shaded sparse frames (grad) also prefetch the 8 further rows of
- * the gradient's 6 fetches: shaded REFINE at 25%, 512^2, 1 thread CPU time, 0.42-0.43 -> 0.36-0.38x on the CT
- * shoulder, 0.39-0.42 -> 0.36-0.38x on colin27, 0.34 -> 0.32x on the foot, cthead within noise (its 6.5 MB stay in
- * the L3); full frames' code is unchanged (an earlier try on every frame made the cthead full frame 2-3% slower).
- * A prefetch never faults and changes no value.
+ * (docs/history/benchmarks-2026-11.md, 2026-11-25; 2 to 6 steps ahead within 3%, 4 best). Full frames do not prefetch:
+ * their neighbouring rays share the lines, and on the CT's axis-aligned 1024^2 views the prefetch cost 1-5% (it gained
+ * 10-15% on the oblique (-60, 30) view at 512^2). Shaded sparse frames (grad) also prefetch the 8 further rows of the
+ * gradient's 6 fetches: shaded REFINE at 25%, 512^2, 1 thread CPU time, 0.42-0.43 -> 0.36-0.38x on the CT shoulder,
+ * 0.39-0.42 -> 0.36-0.38x on colin27, 0.34 -> 0.32x on the foot, cthead within noise (its 6.5 MB stay in the L3); full
+ * frames' code is unchanged (an earlier try on every frame made the cthead full frame 2-3% slower). A prefetch never
+ * faults and changes no value.
  */
 #ifndef CAVR_PREFETCH_AHEAD
 #define CAVR_PREFETCH_AHEAD 4
@@ -478,7 +479,7 @@ INLINE VF tri_u8(VI r0, VI r1, VI r2, VI r3, int sh, VF fx, VF fy, VF fz) {
  * frames only: 0.37-0.38 -> 0.32-0.33x (CT shoulder), 0.33 -> 0.29-0.30x (foot), 0.39 -> 0.32x (cthead), 0.36-0.38
  * -> 0.30x (colin27); in full frames too, the shaded (-60, 30) 512^2 full frames are 5-12% faster (CT 395-405 ->
  * 354-361 ms, colin27 231 -> 203 ms, cthead 261 -> 231 ms) and the same ratios 0.30-0.37x: the same images either
- * way (test_cpu_packets; docs/benchmarks.md).
+ * way (test_cpu_packets; docs/history/benchmarks-2026-11.md).
  * The shading gradient of 8-bit trilinear data (gradient_axis for the 3 axes) from 12 corner rows instead of 24:
  * where, for every lane in vis, the 6 samples at +-1 voxel lie one cell from the sample's own cell on their axis
  * (no clamp, no rounding across a voxel), their corners are the bytes ix - 1 .. ix + 2 of the rows y - 1 .. y + 2

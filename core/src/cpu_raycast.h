@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cpu_raycast.h - what the CPU ray casters share: the per-frame constants (Prep), the scalar sampling helpers,
  * the per-ray setup, the pixel write and the queue of pixels a worker takes its rays from.
@@ -257,7 +258,7 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
 }
 
 /*
- * REFINE's depth hint (issue 13 item 3): a ray of a refinement pass (cavr_refine_mask's levels, after the pilot)
+ * REFINE's depth hint: a ray of a refinement pass (cavr_refine_mask's levels, after the pilot)
  * starts CAVR_REFINE_HINT_STEPS samples before the nearest first visible sample of the pilot rays at its cell's
  * four corners (CAVR_REFINE_CELL pixels apart; the pilot's rayFirst, as p->rayHint), skipping what lies in front:
  * the empty-space walk and the transparent samples before the surface, which those rays spend most of their
@@ -265,10 +266,10 @@ CAVR_ALWAYS_INLINE int cavr_ray_setup(const Prep *p, int px, int py, CavrRay *r)
  * LONG_MIN where no corner saw anything (or the index is outside the casters' range).
  * Not exact: a feature nearer than every corner's first visible sample and narrower than the corners' spacing is
  * missed at that ray (as the interpolation from the corners misses it at the pixels without rays). Measured on the
- * four volumes of docs/benchmarks.md ("REFINE's depth hint"): the same frame 5-17% faster, +0.1..+0.8 dB at the
- * same work; cast pixels that differ from the full frame's by more than 1/255: 1.4% on the CT shoulder (isolated
- * bright specks), 0.6% on the foot, none on cthead and colin27; wider neighbourhoods missed fewer and gave back
- * most of the gain. The passes that read the hints write none (the pilot's pass records them), so no line of them
+ * four volumes of docs/history/benchmarks-2026-11.md ("REFINE's depth hint"): the same frame 5-17% faster, +0.1..+0.8
+ * dB at the same work; cast pixels that differ from the full frame's by more than 1/255: 1.4% on the CT shoulder
+ * (isolated bright specks), 0.6% on the foot, none on cthead and colin27; wider neighbourhoods missed fewer and gave
+ * back most of the gain. The passes that read the hints write none (the pilot's pass records them), so no line of them
  * moves between cores while they are read.
  */
 #define CAVR_REFINE_HINT_STEPS 4

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * cpu_reconstruct.c - the CPU back end's compressive reconstruction (SPEC 4): the frame buffer's float
+ * cpu_reconstruct.c - the CPU back end's compressive reconstruction: the frame buffer's float
  * plane holds the rendered pixels; solve for the others (reconstruct.c), then fill the 8-bit and depth
  * planes. LOCAL: the 16x16 blocks are shared out over the threads, each solved on its window of the block
  * plus a ghost ring of CAVR_GHOST pixels (thesis ch. 4). GLOBAL: one window, the whole image, one thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cuda_backend.c - the CUDA back end's host side: executes the frame's plan (view_policy.c: strategy, thread-block
  * shape, in-place rotation, isosurface method), keeps AUTO's measured tables, and calls into kernels/ (which only
@@ -426,7 +427,7 @@ static void cuda_unshare(CAVRDevice dev, CAVRFrameBuffer fb) {
   fb->sharedBytes = 0;
 }
 
-/* Shared planes (issue 14, item 3): new exported memory for the colour (RGBA8) and the depth, each width x height x 4
+/* Shared planes: new exported memory for the colour (RGBA8) and the depth, each width x height x 4
    bytes; the frame buffer's earlier shared memory is released first (an importer keeps its own reference). */
 static CAVRError cuda_share(CAVRDevice dev, CAVRFrameBuffer fb, int fds[2], unsigned long long bytes[2]) {
   char msg[400] = "";
@@ -486,7 +487,7 @@ static CAVRError gl_context_here(CAVRDevice dev, CAVRFrameBuffer fb, const char 
   return CAVR_ERROR_NONE;
 }
 
-/* The opaque depth from a GL buffer object into the frame buffer's device copy (issue 14, item 3: no host round trip). */
+/* The opaque depth from a GL buffer object into the frame buffer's device copy (no host round trip). */
 static CAVRError cuda_opaque_from_gl(CAVRDevice dev, CAVRFrameBuffer fb, unsigned buffer) {
   static const char *what = "cavrSetFrameBufferOpaqueDepthGLBuffer";
   CAVRError err = gl_context_here(dev, fb, what);
@@ -519,7 +520,7 @@ static CAVRError cuda_opaque_to_host(CAVRDevice dev, CAVRFrameBuffer fb) {
   return CAVR_ERROR_NONE;
 }
 
-/* The device planes into GL textures (issue 14, item 3). The first copy checks that the current GL context runs on
+/* The device planes into GL textures (CUDA-OpenGL interop). The first copy checks that the current GL context runs on
    this GPU (else CAVR_ERROR_UNSUPPORTED until cavrReleaseFrameBufferGLTextures) and each new texture name of a plane
    is registered once; the copies are queued on the context's stream behind the render, all under one map. */
 static CAVRError cuda_copy_to_gl(CAVRDevice dev, CAVRFrameBuffer fb, const unsigned textures[3]) {

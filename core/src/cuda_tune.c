@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cuda_tune.c - the calibration run behind AUTO's table: render a dense synthetic volume of one
  * storage type from views of every class, with every candidate thread-block shape, and keep the kernel time per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * env.c - the one place that reads the environment (env.h).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * env.h - every environment variable cavr reads, read in one place (env.c), once per device when it is made
  * (cavrNewDeviceOnGpu), into the device's CAVREnv. Nothing else in core/ or kernels/ reads the environment, and

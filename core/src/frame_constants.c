@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * frame_constants.c - the per-frame description both back ends read (CAVRRayFrame, core/shared/cavr_frame.h),
  * derived from a render job in one place so CPU and GPU images agree: the eye the sample lattice starts from, the

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * gpu_select.c - which CUDA device a cavr device renders on (issue 14, item 4): the caller's index, else $CAVR_GPU,
+ * gpu_select.c - which CUDA device a cavr device renders on: the caller's index, else $CAVR_GPU,
  * else the process's local MPI rank modulo the visible GPUs (one GPU per rank on a multi-GPU node), else 0.
  */
 #include <errno.h>

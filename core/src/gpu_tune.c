@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * gpu_tune.c - AUTO's measured table: view classes, the choice of rotation state and block shape, and the table's
  * text file in the user's cache directory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * gpu_tune.h - what AUTO chooses from on a GPU: a table of measured costs per class of view and thread-block
  * shape, made for one GPU model and one voxel storage by a short calibration run and cached on disk. Plain C,

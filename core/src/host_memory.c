@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Large host buffers from the kernel's page allocator (host_memory.h says why). */
 #define _DEFAULT_SOURCE
 #include "host_memory.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Large host buffers: voxel copies, frame-buffer planes, opaque depth. */
 #ifndef CAVR_HOST_MEMORY_H
 #define CAVR_HOST_MEMORY_H
@@ -9,9 +10,9 @@
    than taken from malloc. Released with cavr_host_free and the same byte count, it goes back to the system at once.
    Why not malloc: glibc raises its mmap threshold to the size of any mapped block that is freed (up to 32 MiB), after
    which blocks of that size come from the heap and stay there as free memory when released; a program that resizes its
-   window or changes its volume then grows and shrinks by tens of MB between frames (docs/benchmarks.md, the mapper's
-   soak, issue 14 item 5). Under AddressSanitizer they come from the allocator instead (red zones). NULL when out of
-   memory; bytes 0 gives NULL. */
+   window or changes its volume then grows and shrinks by tens of MB between frames (the mapper's soak,
+   docs/history/benchmarks-2026-11.md). Under AddressSanitizer they come from the allocator instead (red zones). NULL
+   when out of memory; bytes 0 gives NULL. */
 void *cavr_host_alloc(size_t bytes);
 
 /* Give back a buffer of cavr_host_alloc; `bytes` as allocated. NULL is ignored. */

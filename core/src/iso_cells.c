@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * iso_cells.c - macro-cell classifications that empty-space skipping needs beyond the composite one: the cells
  * that may hold an iso-value, and the widening by whole cells that the cubic filter and iso crossings need.
@@ -58,7 +59,7 @@ void cavr_dilate_cells(const CAVRMacroGridDesc *grid, int radius, uint8_t *cells
 }
 
 /*
- * AUTO's choice until the per-GPU measured table (issue 11) decides per view: STANDARD. Wang et al. (2014) found
+ * AUTO's choice until the per-GPU measured table (gpu_tune.c) decides per view: STANDARD. Wang et al. (2014) found
  * warp marching 3.7-14x faster on a GTX 680 when rays run along z (strided slices, poor texture-cache reuse per
  * thread); one thread per ray is the safe default because it never does more work than the ray needs (warp marching
  * fetches up to 31 samples past the crossing and 1 in 31 twice) and occupies 32x fewer warps per ray. The view

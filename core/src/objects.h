@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * objects.h - the structs behind the public handles. Only api.c and the back ends include this.
  */

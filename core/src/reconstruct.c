@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * reconstruct.c - conjugate gradients for compressive rendering (see reconstruct.h). The 7x7 stencil is
  * applied directly to a copy of the preconditioned residual padded by reflection, four channels per pixel;
@@ -257,9 +258,10 @@ static inline void put(size_t p, const float v[4], float d, float *rgbaf, uint8_
 }
 
 /* The outer taps' weight of the cubic convolution at a lattice cell's midpoint (the inner taps get 1/2 - it):
-   Catmull-Rom's -1/16, by measured PSNR on the four volumes of docs/benchmarks.md ("Shaded REFINE: a ray's set-up
-   counted as work"): against -1/20, colin27 shaded +0.08 dB (the row nearest its +5 dB target), the CT shoulder and
-   the foot -0.05 dB, cthead 0.00; -0.075 and -0.09 gave colin27 little more and the others less. */
+   Catmull-Rom's -1/16, by measured PSNR on the four volumes of docs/history/benchmarks-2026-11.md
+   ("Shaded REFINE: a ray's set-up counted as work"): against -1/20, colin27 shaded +0.08 dB (the row nearest its +5 dB
+   target), the CT shoulder and the foot -0.05 dB, cthead 0.00; -0.075 and -0.09 gave colin27 little more and the others
+   less. */
 #define REFINE_CUBIC_OUTER (-0.0625f)
 
 static inline float minf(float a, float b) { return a < b ? a : b; }

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * reconstruct.h - compressive rendering's reconstruction (SPEC 4; Rabbani 2018 thesis, eq. 3.9 and ch. 4,
+ * reconstruct.h - compressive rendering's reconstruction (Rabbani 2018 thesis, eq. 3.9 and ch. 4,
  * after Liu & Alim 2015): solve (S^T S + lambda H) x = S^T y per RGBA channel with conjugate gradients,
  * H the 7x7 Gram filter (gram_filter_table.h) applied as a convolution. Pure numerics, no cavr objects:
  * the CPU back end (cpu_reconstruct.c) and the tests call it; the CUDA kernels (kernels/reconstruct.cu) do the
@@ -11,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Defaults of cavrSetRenderReconstructionSolver. lambda: chosen by measured PSNR (docs/benchmarks.md). */
+/* Defaults of cavrSetRenderReconstructionSolver. lambda: chosen by measured PSNR
+   (docs/history/benchmarks-2026-11.md). */
 #define CAVR_DEFAULT_MAX_ITERATIONS 30
 #define CAVR_DEFAULT_TOLERANCE 1e-4f
 #define CAVR_DEFAULT_LAMBDA 0.01f

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * sampling_mask.c - linear pixel shuffling (Anderson 1993; see sampling_mask.h).
  *

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * sampling_mask.h - which pixels get rays in compressive rendering (SPEC 4): linear pixel shuffling
+ * sampling_mask.h - which pixels get rays in compressive rendering: linear pixel shuffling
  * (P. G. Anderson, "Linear pixel shuffling for image processing: an introduction", J. Electronic Imaging
  * 2(2), 1993), so that the first M pixels of the order are spread evenly over the image for every M.
  */

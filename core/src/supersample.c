@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * supersample.c - super-sampling by a larger frame: the camera maps pixel (x, y) of a G W x G H frame to the
  * sub-pixel ((x + 0.5) / G, (y + 0.5) / G) of the W x H one, so the G x G grid of rays of a pixel (offsets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * supersample.h - several rays per pixel (Rabbani 2018 thesis: 4 sub-pixel rays and the centre, averaged; also
  * N x N grids), for every back end and blend mode, by rendering a frame N times larger.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * view_policy.c - the GPU back end's rendering policy, decided on the CPU: view classification for thread-block
  * shaping (Sugimoto 2013), the in-place rotation choice (Misaki 2017), AUTO's use of the measured table with its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * view_policy.h - per-frame rendering policy, decided on the CPU from the view, the settings, AUTO's table measured
  * on this GPU (gpu_tune.h) and what earlier frames of the volume cost: thread-block shaping (Sugimoto et al. 2013,

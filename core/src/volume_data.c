@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * volume_data.c - validating and converting caller voxels into the stored layout (plain copies on several
  * threads, into the buffer of a replaced time step of the same size when there is one).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* volume_data.h - converting caller voxels to the stored layout (see CAVRScalarType). */
 #ifndef CAVR_VOLUME_DATA_H
 #define CAVR_VOLUME_DATA_H

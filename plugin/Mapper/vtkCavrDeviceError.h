@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * vtkCavrDeviceError: a cavr device's first error as one line of text, for the mapper's messages. Internal to the
  * cavr::Mapper module (a private header: not installed, not wrapped).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vtkCavrDisplayHelper: vtkCavrVolumeMapper's frame buffer, its display path and the opaque depth (see the header).
 #include "vtkCavrDisplayHelper.h"
 
@@ -92,7 +93,7 @@ void vtkCavrDisplayHelper::ChoosePath(vtkOpenGLRenderWindow* win, bool onGpu, bo
 //------------------------------------------------------------------------------
 // The read waits for OpenGL and copies the viewport's depth every frame. ParaView keeps an empty, visible actor in
 // every representation (its selection's): without the bounds test each cavr frame in ParaView paid that read for
-// nothing (3.2-3.7 ms at 1024x1024 on an H100; docs/benchmarks.md).
+// nothing (3.2-3.7 ms at 1024x1024 on an H100; docs/history/benchmarks-2026-11.md).
 bool vtkCavrDisplayHelper::HasOpaqueGeometry(vtkRenderer* ren)
 {
   vtkPropCollection* props = ren->GetViewProps();

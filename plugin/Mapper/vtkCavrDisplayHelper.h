@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * @class   vtkCavrDisplayHelper
  * @brief   How vtkCavrVolumeMapper's image reaches the window: the frame buffer the core renders into, its display path
@@ -165,8 +166,8 @@ private:
    * storage is made only when the size changes, then filled by glTexSubImage2D from a pixel-unpack buffer kept per
    * upload slot (sized once, refilled with glBufferSubData). Respecifying the texture from client memory on every
    * frame (Create2DFromRaw) made the GL driver malloc and free staging copies of up to 32 MiB several times a frame,
-   * which left glibc's heap holding tens of MiB after window resizes (the soak's host RSS, docs/benchmarks.md).
-   * False when the texture or the buffer cannot be made.
+   * which left glibc's heap holding tens of MiB after window resizes (the soak's host RSS,
+   * docs/history/benchmarks-2026-11.md). False when the texture or the buffer cannot be made.
    */
   bool UploadTexture(vtkTextureObject* texture, int slot, int width, int height, int components, int vtkType,
     const void* pixels);
@@ -178,10 +179,10 @@ private:
    * The shared display path (DISPLAY_AUTO on the GPU): the frame buffer's colour and depth planes shared by the core
    * (cavrShareFrameBufferPlanes: device memory exported as file descriptors) and imported here into two OpenGL buffer
    * objects (GL_EXT_memory_object_fd), read by the quad as texture buffers: CUDA's render leaves the image in memory
-   * OpenGL reads, with no map, unmap or copy on the OpenGL side (docs/benchmarks.md: the hand-over control). Made
-   * once per frame buffer; then, before each render, waits for the fence after the last draw from that memory (the
-   * render writes it). Returns false (and stays false for this window: the texture interop path is used) when the
-   * driver lacks the extension or refuses the memory; SharedWhy says why.
+   * OpenGL reads, with no map, unmap or copy on the OpenGL side (docs/history/benchmarks-2026-11.md: the hand-over
+   * control). Made once per frame buffer; then, before each render, waits for the fence after the last draw from that
+   * memory (the render writes it). Returns false (and stays false for this window: the texture interop path is used)
+   * when the driver lacks the extension or refuses the memory; SharedWhy says why.
    */
   bool PrepareShared(vtkOpenGLRenderWindow* win);
 
@@ -216,7 +217,7 @@ private:
    * for the depth test (LEQUAL; no depth writes). Returns CAVR_ERROR_NONE when drawn.
    * Each path has its own pair of textures: the GPU path's stay registered with CUDA while frames take the host path,
    * which no longer drops the registrations and respecifies the registered textures' storage on every frame (the
-   * soak's host memory swings run to run either way; docs/benchmarks.md).
+   * soak's host memory swings run to run either way; docs/history/benchmarks-2026-11.md).
    */
   CAVRError Draw(vtkOpenGLRenderWindow* win, int width, int height, bool fromDevice);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vtkCavrInputHelper: vtkCavrVolumeMapper's input as a cavr volume (see the header).
 #include "vtkCavrInputHelper.h"
 

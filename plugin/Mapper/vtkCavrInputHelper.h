@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * @class   vtkCavrInputHelper
  * @brief   vtkCavrVolumeMapper's input as a cavr volume: the selected array of a vtkImageData piece (point or cell

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vtkCavrPropertyTranslator: vtkCavrVolumeMapper's scene as cavr objects (see the header).
 #include "vtkCavrPropertyTranslator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * @class   vtkCavrPropertyTranslator
  * @brief   vtkCavrVolumeMapper's scene as cavr objects: the vtkVolumeProperty's transfer function as a cavr table; the

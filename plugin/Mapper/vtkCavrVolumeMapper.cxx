@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // vtkCavrVolumeMapper: a frame's steps (Render); the work is done by three internal helpers: vtkCavrInputHelper (the
 // input as a cavr volume), vtkCavrPropertyTranslator (the volume property, lights, camera and the mapper's properties
 // as cavr objects) and vtkCavrDisplayHelper (the frame buffer, the opaque depth and the image into the window).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * @class   vtkCavrVolumeMapper
  * @brief   Volume mapper that ray-casts vtkImageData with the cavr core (CUDA when present, else CPU).
@@ -167,8 +168,8 @@ public:
    * 0 host (default): read back into host memory and uploaded, as the host display path always does; 1 GPU: into a
    * pixel-pack buffer that CUDA copies on the GPU (cavrSetFrameBufferOpaqueDepthGLBuffer, no host round trip). Both
    * give the same picture; on an H100 the GPU read was 0.4-7% slower per frame than the host read (both wait for
-   * OpenGL to finish the opaque pass; docs/benchmarks.md), hence the default. With IntensityDepth on, the host read
-   * is used whatever this says (its second render takes the depth from host memory).
+   * OpenGL to finish the opaque pass; docs/history/benchmarks-2026-11.md), hence the default. With IntensityDepth on,
+   * the host read is used whatever this says (its second render takes the depth from host memory).
    */
   enum OpaqueDepthPaths
   {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "vtkCavrVolumeRepresentation.h"
 
 #include "vtkCavrVolumeMapper.h"

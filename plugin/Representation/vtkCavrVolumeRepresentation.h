@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * @class   vtkCavrVolumeRepresentation
  * @brief   ParaView representation "cavr Volume": vtkImageVolumeRepresentation with vtkCavrVolumeMapper.
@@ -65,7 +66,7 @@ public:
    * As the superclass; besides, with more than one rank and blend mode maximum or minimum intensity, turns on
    * the mapper's IntensityDepth and tells the view that this representation needs no ordered compositing, so
    * that IceT composites the ranks' images by depth, which then holds each pixel's maximum (minimum): "over" in
-   * visibility order cannot give the maximum of two pieces (issue 15 item 7).
+   * visibility order cannot give the maximum of two pieces.
    */
   int ProcessViewRequest(vtkInformationRequestKey* request_type, vtkInformation* inInfo,
     vtkInformation* outInfo) override;

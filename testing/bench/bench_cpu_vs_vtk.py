@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Benchmark: cavr's CPU back end against VTK 9.1's vtkFixedPointVolumeRayCastMapper (Debian's optimised
 libvtk9.1, not ParaView's -O0 build) on the same real volume, transfer function, sample distance, camera and
 thread count, at 1024x1024. Prints a table, writes the raw numbers as CSV, and reports the PSNR between

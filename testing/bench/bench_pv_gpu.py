@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Benchmark inside ParaView on a GPU: "cavr Volume" (CUDA) against ParaView's own "Volume" (GPU Based,
 vtkOpenGLGPUVolumeRayCastMapper) in one pvpython process, same render view, volume, colour map, opacity function,
 unit distance and camera. What a ParaView user waits for: a frame is Render() + the window's WaitForCompletion()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Benchmark "cavr Volume" under pvbatch with N MPI ranks (one GPU per rank by cavr's default choice): ParaView's
 NRRD reader gives each rank its piece of a raw-encoded volume, which the rank renders on its GPU; IceT composites
 (in visibility order for composite, by depth for maximum intensity). A frame is Render() on rank 0, which returns

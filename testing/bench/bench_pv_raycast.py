@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Benchmark inside ParaView: "cavr Volume" (CPU back end) against ParaView's own "Volume" representation with
 Volume Rendering Mode "Ray Cast Only" (vtkFixedPointVolumeRayCastMapper) in the same pvpython session, render view,
 volume, transfer function and camera, at 1024x1024. Each time is the wall time of Render() (median and minimum of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* bench_util.h - shared by the benchmarks: DIE (message on stderr, exit 1), OK (a cavr call that must succeed,
    else DIE with the device's error) and bench_cmp_double (qsort of doubles, ascending). BENCH_NAME names the
    program in messages. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr-bench - the GPU benchmark of issue 3 (SPEC 3). Builds with nvcc + cmake alone.
  *

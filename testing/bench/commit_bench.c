@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr-commit-bench - how fast cavrCommitVolume puts a volume on the GPU (issue 11, item 5).
  *

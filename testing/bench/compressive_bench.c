@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr-compressive-bench - quality and speed of compressive rendering (SPEC 4; issue 4 items 6-8).
  *

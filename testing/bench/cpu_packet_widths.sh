@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cpu_packet_widths.sh - issue 13 item 1 on a CPU with AVX-512: the 8-lane (AVX2) and 16-lane (AVX-512) packet
 # casters in one run. Builds the CPU back end only, runs test_cpu_packets (scalar vs 8 vs 16 lanes, bit for bit),
 # then cavr-cpu-scaling at 1024^2, 1 thread and all cores, unshaded and shaded, on colin27 (uint8), inia19

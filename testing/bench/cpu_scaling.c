@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr-cpu-scaling - the CPU back end's frame time against threads, image size and volume size (issue 13 item 4).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots of cavr-bench's CSV like Misaki 2017's Fig. 9 (frame rate against angle) and Fig. 10 (box plot of
 frame times per strategy). Usage: python3 plot_bench.py bench.csv OUTDIR"""
 import csv

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """PSNR against sample fraction from cavr-compressive-bench CSV files (issue 4 item 6): one panel per volume
 and shading, a line per reconstruction (global, local, adaptive) and the 2x2 / 3x3 rays + bilinear points
 (what VTK's ImageSampleDistance does with the same rays).

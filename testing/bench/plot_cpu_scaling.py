@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The CPU back end's scaling from a cavr-cpu-scaling CSV (issue 13 item 4): three panels, frame time against
 threads (with the ideal 1/threads line), against image pixels and against volume voxels, log-log.
 usage: plot_cpu_scaling.py OUT.png FILE.csv [TITLE]"""

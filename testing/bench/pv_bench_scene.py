@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The scene of the in-ParaView benchmarks (bench_pv_gpu.py, bench_pv_mpi.py, the lab's frame_split.py): a CT-like
 transfer function on the array's range, an orbit camera around the volume's bounds, and VTK's timer log summed by
 event."""

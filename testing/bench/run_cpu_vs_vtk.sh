@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Set up and run bench_cpu_vs_vtk.py: Debian's optimised VTK 9.1 beside ParaView (its Python bindings are
 # unpacked, not installed, because python3-vtk9 conflicts with python3-paraview), then the benchmark.
 # Usage: testing/bench/run_cpu_vs_vtk.sh [VOLUME.nhdr] [extra args]   (default: ../shared/data CT shoulder)

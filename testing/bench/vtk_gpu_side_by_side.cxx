@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cavr-vtk-gpu-bench (issue 11, item 6): VTK's GPU ray caster (vtkOpenGLGPUVolumeRayCastMapper, what ParaView's
 // "Volume" uses on a GPU) and cavr's CUDA back end in one program, on the same volume, transfer function, sample
 // distance, camera (VTK's matrices handed to cavrSetCameraMatrices) and image size. Built only with

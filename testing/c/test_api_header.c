@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Compile-only check: the public headers are strict C11 (built with -std=c11 -pedantic -Werror). */
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"

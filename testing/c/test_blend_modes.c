@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Each blend mode on an analytic volume: a ramp s = z / 40 along z (float32, 16 x 16 x 41 voxels),
  * viewed down -z, so every ray crosses s from 1 to 0. MIP, MinIP and average are the transfer function

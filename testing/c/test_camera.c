@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Camera ray generation: orbit helper directions, orthographic and perspective rays, bad matrices. */
 #include "test_util.h"
 

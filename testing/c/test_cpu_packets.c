@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * The CPU's packet casters give the scalar caster's image bit for bit, at each width this CPU has: 8 rays (AVX2)
  * and 16 (AVX-512), each compared with the scalar render (a width the CPU lacks prints SKIP and is not compared).

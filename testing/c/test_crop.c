@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Cropping (issue 15 item 2; cavrSetRenderCropBox): on the headsq CT, in every blend mode, shaded and not,
+ * Cropping (cavrSetRenderCropBox): on the headsq CT, in every blend mode, shaded and not,
  * orthographic and perspective:
  * - a crop box at integer voxel positions gives the same image, bit for bit, as the same box given as the
  *   volume's render extent (the pieces' mechanism): the cut is where the box says;

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * The cubic B-spline filter (issue 12, item 4; Sigg and Hadwiger 2005) as the CPU caster evaluates it
+ * The cubic B-spline filter (Sigg and Hadwiger 2005) as the CPU caster evaluates it
  * (cavr_sample_cubic, 8 trilinear samples). The cubic B-spline reproduces polynomials up to degree 1 and maps a
  * quadratic f to f + laplacian(f) / 6 (each axis' B-spline has variance 1/3), so on a quadratic field, at points
  * at least 2 voxels inside (where no clamped voxel is read), it must give exactly that (float rounding), and its

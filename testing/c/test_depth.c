@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Opaque geometry: rays stop at the given depth buffer, geometry in front hides the volume, and the
  * depth plane reports the first visible sample. Camera: identity view and an orthographic projection

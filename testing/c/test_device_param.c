@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Device parameters (core/src/env.c): a device takes the environment once, when it is made, and
  * cavrSetDeviceParam replaces one parameter on one device; names that are not parameters, the GPU choice (made at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Empty-space skipping changes no pixel: renders of real volumes with skipping on and off are
  * bit-identical (float and 8-bit planes, depth too), and skipping takes fewer samples.

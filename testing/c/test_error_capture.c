@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Errors of the library's own work (the AUTO calibration's renders, super-sampling's larger frame) stay with the
  * caller: while a thread captures a device's errors (cavr_capture_errors, objects.h) they reach neither the user's

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Which GPU a device renders on (issue 14, item 4: one GPU per MPI rank), on the CPU: an explicit index, $CAVR_GPU,
+ * Which GPU a device renders on (one GPU per MPI rank), on the CPU: an explicit index, $CAVR_GPU,
  * the MPI launchers' local-rank variables modulo the visible GPUs, and the refusals (an index or $CAVR_GPU that
  * names no visible GPU, no GPU at all), each with its reason; then the public calls on this machine.
  */

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * The 7x7 Gram filters for compressive rendering (SPEC 4), generated in exact arithmetic by
+ * The 7x7 Gram filters for compressive rendering, generated in exact arithmetic by
  * scripts/gen_gram_filter.py: symmetric, sum to zero, annihilate linear ramps, positive semi-definite (a
  * Gram matrix: its symbol is >= 0 at every frequency), with the centre taps the SPEC and the thesis give.
  */

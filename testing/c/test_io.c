@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Volume files and bad input: real NRRD files read through teem (detached header, gzip), and every
  * malformed, truncated, missing, unsupported, 2-D, absurd or NaN input gives a clear error, no crash.

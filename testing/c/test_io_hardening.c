@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * The volume and transfer-function loaders against hostile input (issue 15 item 8): the fuzzing reproducers
+ * The volume and transfer-function loaders against hostile input: the fuzzing reproducers
  * (base64, as reported), the header read and checked before any data (no allocation beyond what the file holds,
  * no standard input, no other format through teem's other readers), every encoding and data-file form still
  * loading the right voxels, and resident memory that stays flat over 10^4 loads of malformed files.
@@ -167,7 +168,7 @@ int main(void) {
   write_file("d0", "0123456789012345678901234567890123456789", 40); /* the listed data files exist */
   write_file("d1", "0123456789012345678901234567890123456789", 40);
   CHECK(load(write_file("list-nul.nhdr", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "NUL byte"));
-  /* Found by fuzz_nrrd (2026-11-25, third session; corpus found_list_skip_eof): the LIST's last line, without a
+  /* Found by fuzz_nrrd (2026-11-25; corpus found_list_skip_eof): the LIST's last line, without a
      newline, has a byte skip that is not a number; teem's error message about it read past the line's buffer (heap
      overflow in teem 1.12). Refused in the header scan: after a LIST file name only one integer may follow. */
   n = b64(
@@ -175,7 +176,7 @@ int main(void) {
       "dwpkYXRhIGZpbGU6IExJU1QgMQpkMCAyCmQxIJ86hz5vQldGP0onTg9S91XfWQ==",
       buf);
   CHECK(load(write_file("list-skip.nhdr", buf, n), &f, msg) == CAVR_ERROR_FILE_FORMAT && strstr(msg, "byte skip"));
-  /* Found by fuzz_render (2026-11-25, third session; corpus render/found_magic_nul_text): a NUL inside the magic line
+  /* Found by fuzz_render (2026-11-25; corpus render/found_magic_nul_text): a NUL inside the magic line
      ("NRRD0004\0t ..."); teem took the file for its plain-text format and leaked 8 KB on its error path. Refused
      as not a NRRD file before teem sees it. */
   n = b64(

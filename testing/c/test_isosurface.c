@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * The isosurface blend mode on analytic volumes with known surfaces (issue 12, item 7): a sphere and a torus
+ * The isosurface blend mode on analytic volumes with known surfaces: a sphere and a torus
  * (distance fields) and a tilted plane (a linear field), seen along -z by an orthographic camera. For every pixel
  * well inside the surface's silhouette the hit depth must be within 0.05 voxel of the analytic one and the shading
  * angle (diffuse only: intensity = |N.L|) within 2 degrees of the analytic normal's; pixels that miss must be

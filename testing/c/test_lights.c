@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavrSetRenderLights (VTK's ray casters' shading model): argument errors; a white headlight of intensity 1 with
  * ambient colour 1 gives the default headlight model's image under an orthographic camera (the two models agree

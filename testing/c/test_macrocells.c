@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Macro-cell min/max (empty-space skipping) and the value range, computed separably on several threads
  * (core/src/macrocell.c), equal the cell-by-cell definition exactly: random volumes of every stored type with
@@ -12,7 +13,7 @@
 #include "cavr/cavr.h"
 #include "../common/check.h"
 
-/* The definition (the loop macrocell.c had before issue 11): every cell visits its (B+1)^3 voxels. */
+/* The definition (the loop macrocell.c had before it was made separable): every cell visits its (B+1)^3 voxels. */
 #define NAIVE(T)                                                                                                   \
   do {                                                                                                             \
     const T *v = (const T *)vox->data;                                                                             \

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Object model: reference counts, stage-then-commit, first-error-kept with callback, device checks. */
 #include "test_util.h"
 
@@ -107,7 +108,7 @@ int main(void) {
   CHECK_OK(cavrGetFrameBufferHostChannels(s.fb, &mask));
   CHECK(mask == CAVR_FB_HOST_ALL);
   cavrGetDeviceError(s.dev, NULL);
-  /* Issue 14, item 3: the GPU-only calls answer UNSUPPORTED on the CPU back end (and record why), refuse bad
+  /* The GPU-only calls answer UNSUPPORTED on the CPU back end (and record why), refuse bad
      arguments, and releasing GL registrations that were never made is a no-op. */
   {
     const unsigned none[3] = {0u, 0u, 0u}, depth[3] = {0u, 0u, 1u};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * A volume split into two pieces (as MPI ranks hold it) renders the same picture as the whole once the
  * two premultiplied images are composited in visibility order ("over"): no seam. Each piece carries one

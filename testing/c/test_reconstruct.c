@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Compressive rendering (SPEC 4) on the CPU.
+ * Compressive rendering on the CPU.
  * 1. The solver (reconstruct.c): a smooth analytic RGBA image rebuilt from 25% of its pixels (linear pixel
  *    shuffling) converges to the tolerance, keeps the rendered pixels and comes back at high PSNR, with both
  *    Gram filters, as one global window and as 16x16 blocks with a ghost ring.
@@ -164,12 +165,12 @@ int main(void) {
   printf("headsq shaded %dx%d, 25%% of the rays: 2x2 rays + bilinear (ImageSampleDistance 2): PSNR %.2f dB\n", W, H,
          baseline);
 
-  /* REFINE (issue 13 item 3): a pilot grid, then rays where it disagrees, cubic elsewhere. At most the ray
+  /* REFINE: a pilot grid, then rays where it disagrees, cubic elsewhere. At most the ray
      budget and about 44% of the full frame's work (samples, and 12 a ray), shaded (60% of the samples allowed: the
      full frame's are estimated from the pilot; measured 42%), the pixels with rays the full render's but for at most
      1% of them off by more than 1/255 (the depth hint's misses, cavr_refine_hint_k; measured 0), interpolated
      pixels within [0, 1] and their 8-bit plane consistent, and at least 5 dB over 2x2 rays + bilinear on this real
-     render (measured +6.47 dB: shaded, the head's skin texture is everywhere; docs/benchmarks.md);
+     render (measured +6.47 dB: shaded, the head's skin texture is everywhere; docs/history/benchmarks-2026-11.md);
      adaptive with REFINE is refused. */
   CHECK_ERR(cavrSetRenderCompressive(s.set, 0.5, CAVR_RECONSTRUCTION_REFINE, 1), CAVR_ERROR_INVALID_ARGUMENT);
   CHECK_OK(cavrSetRenderCompressive(s.set, 0.25, CAVR_RECONSTRUCTION_REFINE, 0));

@@ -1,22 +1,23 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * CAVR_RECONSTRUCTION_REFINE on a real volume (issue 13 item 3): colin27 (MRI, data/), 512x512, the camera and
- * transfer function of cavr-compressive-bench and of the issue-4 table in docs/benchmarks.md (orbit (-60, 30),
- * perspective, preset "mri" over the data range), at most 25% of the rays.
+ * CAVR_RECONSTRUCTION_REFINE on a real volume: colin27 (MRI, data/), 512x512, the camera and transfer function of
+ * cavr-compressive-bench and of the compressive-rendering tables in docs/history/benchmarks-2026-11.md (orbit (-60,
+ * 30), perspective, preset "mri" over the data range), at most 25% of the rays.
  * 1. Quality, a stated margin over what VTK/ParaView do with the same rays (one ray per 2x2 pixels, then
- *    bilinear): unshaded at least 10 dB more (measured +13.6 dB; the issue's target is 5), shaded at least
- *    5 dB more (measured +5.16 dB at 0.443 of the samples; shaded texture is everywhere on the object, so shaded
- *    frames get a larger budget, docs/benchmarks.md). The images are deterministic (2.), so the thin shaded margin
- *    is exact, not noise.
+ *    bilinear): unshaded at least 10 dB more (measured +13.6 dB; the target is 5), shaded at least
+ *    5 dB more (measured +5.16 dB at 0.443 of the samples; shaded texture is everywhere on the object, so shaded frames
+ *    get a larger budget, docs/history/benchmarks-2026-11.md). The images are deterministic (2.), so the thin shaded
+ *    margin is exact, not noise.
  * 2. Determinism: the same image (RGBA float, 8-bit and depth, bit for bit), the same rays and the same samples
  *    when rendered again on the same frame buffer, and on devices with 1, 2 and 3 threads.
  * 3. The pixels with rays: with the pilot's depth hint (the levels' rays start 4 samples before the nearest first
  *    visible sample of their cell's corner rays, cavr_refine_hint_k) at most 0.2% of them differ from the full
- *    render's by more than 1/255 (measured: none on colin27; 1.4% on the CT shoulder's specks, docs/benchmarks.md);
- *    without it (cavr_refine_allow_hint(0)) every one is the full render's bit for bit. The hint buys rays: fewer
- *    samples per ray and at least the unhinted frame's PSNR (measured +0.70 dB unshaded, +0.10 shaded). The rays
- *    stay within the budget and the samples within the work bound (0.34 of the full frame's work unshaded, 0.44
- *    shaded, estimated from the pilot, where a ray that meets the volume box costs 12 samples besides its
- *    samples: 0.45 and 0.6 of the samples allowed; measured 0.285 and 0.443).
+ *    render's by more than 1/255 (measured: none on colin27; 1.4% on the CT shoulder's specks,
+ *    docs/history/benchmarks-2026-11.md); without it (cavr_refine_allow_hint(0)) every one is the full render's bit for
+ *    bit. The hint buys rays: fewer samples per ray and at least the unhinted frame's PSNR (measured +0.70 dB unshaded,
+ *    +0.10 shaded). The rays stay within the budget and the samples within the work bound (0.34 of the full frame's
+ *    work unshaded, 0.44 shaded, estimated from the pilot, where a ray that meets the volume box costs 12 samples
+ *    besides its samples: 0.45 and 0.6 of the samples allowed; measured 0.285 and 0.443).
  * 4. The last level's key floor (REFINE_KEY_FLOOR: no ray expected to remove too little error for its cost): here
  *    unshaded it stops the frame at 0.285 of the samples instead of 0.368 (the floor binds: without it more samples
  *    and a better image, +2.3 dB); shaded the work budget binds first (the same image with or without it).

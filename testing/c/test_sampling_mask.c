@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Sampling masks by linear pixel shuffling (Anderson 1993): the order visits every pixel once, the
  * fraction is exact, and the pattern is well spread: the largest empty square at 25% of the pixels is
- * small and smaller than for a random mask with the same count. Refinement sampling (REFINE, issue 13): the
+ * small and smaller than for a random mask with the same count. Refinement sampling (REFINE): the
  * pilot grid, the cells and sub-cells refined on synthetic images, budgets, and the interpolation of a ramp.
  */
 #include <math.h>

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * A homogeneous slab of known extinction: the opacity of a ray through thickness L must be
  * 1 - exp(-tau L), with tau = -ln(1 - a) / unit for table opacity a per unit distance, within 1e-3,
- * for several sample distances (this is what opacity correction is for; SPEC 2).
+ * for several sample distances (this is what opacity correction is for).
  */
 #include "test_util.h"
 

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * The slice blend mode (issue 15, item 1; VTK's SLICE_BLEND) on an analytic volume: a linear ramp
+ * The slice blend mode (VTK's SLICE_BLEND) on an analytic volume: a linear ramp
  * f(i, j, k) = kA . (i, j, k) + kB (float voxels; trilinear interpolation reproduces it exactly), cut by a tilted plane
  * and seen along -z by an orthographic camera. Each ray meets the plane once; the pixel must be the transfer
  * function of the analytic value there, premultiplied by its raw opacity (the table is linear in the value, so the

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Super-sampling (issue 12, item 5). A checkerboard slab (4-voxel squares, constant along z) seen along -z, turned
+ * Super-sampling. A checkerboard slab (4-voxel squares, constant along z) seen along -z, turned
  * 17 degrees about z, on a 24 x 24 image: a pixel covers about 4 voxels, so one ray per pixel aliases (moire).
  * Measured against 16 rays per pixel (4 x 4), 4 and 5 rays must come closer than 1 ray by at least 3 dB PSNR, and
  * 9 rays closer than 4. 4 rays must equal the mean of the 2 x 2 blocks of a frame twice as large (the method), and
  * a super-sampled isosurface and composite frame with opaque geometry must keep the nearest depth.
- * Compressive rendering of a super-sampled image (item 6) on a real CT (headsq), cubic filter and shading: each
+ * Compressive rendering of a super-sampled image on a real CT (headsq), cubic filter and shading: each
  * frame of rays (the G x G grid's larger frame, and the centre's) casts the fraction of its pixels and is
  * reconstructed, so the rays cast are the fraction of the full frame's, and the image is close to the full one.
  * (The alternative, all n rays of the fraction of the W x H pixels and one W x H solve, was tried and measured
- * 36.5-36.9 dB here at 25%, 6 dB worse for the same rays: docs/benchmarks.md.)
+ * 36.5-36.9 dB here at 25%, 6 dB worse for the same rays: docs/history/benchmarks-2026-11.md.)
  */
 #include "test_util.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* The image does not depend on the thread count: 1, 2, 3 and 8 threads give bit-identical planes. */
 #include "test_util.h"
 #include "cavr/cavr_io.h"

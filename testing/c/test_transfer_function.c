@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Transfer-function sampling (linear between entries, clamped at the ends) and its argument checks. */
 #include "test_util.h"
 

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * AUTO's measured table (issue 11, item 4), on the CPU: view classes, the choice of rotation state and block shape
+ * AUTO's measured table, on the CPU: view classes, the choice of rotation state and block shape
  * from a table (rotation only when the rotated class is priced cheaper by more than the margin; the standard block
  * without a table), the table's text file (round trip; malformed, truncated or foreign files refused with a reason),
  * the cache path from CAVR_TUNE_DIR / XDG_CACHE_HOME / HOME, and cavrTuneDevice on a CPU device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* test_util.h - assertions and a small scene for the C tests. Each test is its own executable (ctest). */
 #ifndef CAVR_TEST_UTIL_H
 #define CAVR_TEST_UTIL_H

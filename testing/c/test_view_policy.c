@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * The GPU's rendering policy on the CPU: view classification for thread-block shaping (Sugimoto 2013, Table 2), the
  * in-place rotation choice with hysteresis (Misaki 2017, generalised), and the frame plans (view_policy.h) made from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cavr-render: renders real volumes to PNG, reports JSON, and fails clearly (non-zero exit, message on
 # stderr, nothing on stdout) for bad input.
 set -u

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* check.h - the assertions every C test uses: print where and what, exit 1 (CAVR_TEST_FAIL: a test may define it
    before including this, e.g. an MPI test aborts the whole job so that no rank waits in a collective). */
 #ifndef CAVR_TEST_CHECK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* lights.h - the lights the shading tests use: ParaView 5.11's default light kit as vtkLightKit makes it (a
    headlight and four camera lights, their directions, colours and intensities as read from a ParaView render
    view), and optionally a warm scene light from +x, above. */

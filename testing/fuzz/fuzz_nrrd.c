@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * fuzz_nrrd - cavrLoadNrrd on a NRRD file with attached data and on a detached header with data files.
  * Input: HEADER [ "\n@@d0\n" DATA0 [ "\n@@d1\n" DATA1 ] ]. The first part is written as a.nrrd and as

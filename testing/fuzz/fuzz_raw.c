@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * fuzz_raw - cavrLoadRaw: the first 4 bytes choose the scalar type and the dimensions (2 to 17 voxels per
  * axis, or an out-of-range value), the rest is the file. Loads succeed exactly when the file has the size.

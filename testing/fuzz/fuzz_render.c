@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * fuzz_render - the whole path a user's file takes: load (NRRD, attached data) -> set volume data -> commit ->
  * a small CPU render with options taken from the input. Input: 16 option bytes, then the NRRD file.

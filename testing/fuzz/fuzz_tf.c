@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * fuzz_tf - the transfer-function text parser (cavrLoadTransferFunctionFile), also built under
  * MemorySanitizer (it calls libc only). A loaded table is finite, in [0,1], and its range is ordered.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* fuzz_util.h - what the libFuzzer harnesses share: the loaders take paths, so each input is written to files
    in a private folder (one per process) first. */
 #ifndef CAVR_FUZZ_UTIL_H

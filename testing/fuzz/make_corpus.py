@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Write the seed corpora of the fuzz harnesses (testing/fuzz/corpus/*), deterministically.
 
 Seeds: the headers of data/*.nhdr (with the data file renamed to the harness's d0; bucky's whole raw data,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* gpu_util.h - shared by the GPU tests: skip without a GPU, load real volumes (NRRD, or raw where the
    machine has no teem), scenes on a given back end, PSNR. */
 #ifndef CAVR_GPU_UTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # run_sanitizer.sh - one GPU test under NVIDIA's compute-sanitizer, as a ctest (testing/CMakeLists.txt).
 #
 #   run_sanitizer.sh SANITIZER TOOL [TOOL OPTIONS] -- TEST [TEST ARGUMENTS]

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * AUTO from a table measured on this GPU (issue 11, item 4), and rotation of volumes that are not cubes (item 5):
+ * AUTO from a table measured on this GPU, and rotation of volumes that are not cubes:
  * - the first AUTO render of a storage type with no table measures one, says so once through the callback, saves it
  *   under CAVR_TUNE_DIR, and uses it (stats.autoTable); a second device reads it back without measuring;
  * - a corrupt or stale table with CAVR_TUNE=0 never fails a render: AUTO uses 16x16 blocks without rotation and says
@@ -7,7 +8,7 @@
  * - every AUTO frame of an orbit about y and x on Colin27 (301 x 370 x 316, not a cube) equals the CPU back end's
  *   (>= 45 dB), rotated or not; SHAPED with rotation at 90 degrees turns the volume by a copy into an array of the
  *   permuted extent: device memory stays at the voxels' size, the image equals the CPU's;
- * - isosurfaces with AUTO try both methods per view class once, then keep the one that ran cheaper (issue 12).
+ * - isosurfaces with AUTO try both methods per view class once, then keep the one that ran cheaper.
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -162,7 +163,7 @@ int main(void) {
          f.dims[1], f.dims[2], worstRot);
   CHECK(worstRot >= 45.0);
 
-  /* 5. Isosurfaces with AUTO (issue 12, item 3): per view class, the first four frames alternate the two methods (the
+  /* 5. Isosurfaces with AUTO: per view class, the first four frames alternate the two methods (the
      table's first), then the one whose least time was lower is kept; every frame equals the CPU's (>= 45 dB). */
   const double isoValue = 80.0;
   for (int k = 0; k < 2; ++k) {

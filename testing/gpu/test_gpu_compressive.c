@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Compressive rendering on the GPU against its CPU reference (SPEC 4): on three real volumes, shaded, 25% of
+ * Compressive rendering on the GPU against its CPU reference: on three real volumes, shaded, 25% of
  * the rays, the GPU's global, local and adaptive reconstructions agree with the CPU's (PSNR >= 45 dB global
  * and local; >= 40 dB adaptive, whose ray allocation follows the rendered values and so may differ by a few
  * rays per block); sample fraction 1 is the normal path bit for bit; the rays cast are exactly the budget

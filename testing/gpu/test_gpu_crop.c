@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Cropping on the GPU equals cropping on the CPU (issue 15 item 2), exit 77 (SKIP) without a GPU: the three real
+ * Cropping on the GPU equals cropping on the CPU, exit 77 (SKIP) without a GPU: the three real
  * volumes of data/, every blend mode, shaded and not, standard and shaped strategies (in-place rotation allowed, a
  * side view rotates), with a crop box halved along x, a box cut on all three axes between voxel planes, and a box
  * that misses the volume (empty on both). PSNR >= 45 dB, as test_gpu_render (8-bit texture weights on the GPU).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * GPU out of memory: a volume that does not fit (forced with the CAVR_CUDA_VOLUME_LIMIT fault-injection
  * limit) still commits, the error callback says it falls back to the CPU, and the render comes from the

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Isosurfaces, the cubic filter and super-sampling on the GPU against the CPU reference (issue 12, items 2, 4, 5,
- * 7), on the real volumes of data/ (uint16, float32, uint8) at favourable, unfavourable (x along the rays) and
+ * Isosurfaces, the cubic filter and super-sampling on the GPU against the CPU reference, on the
+ * real volumes of data/ (uint16, float32, uint8) at favourable, unfavourable (x along the rays) and
  * oblique views: CPU vs GPU standard vs GPU warp marching >= 45 dB PSNR (shaded, also with the light kit of
  * cavrSetRenderLights; skipping on and off, cubic too),
  * warp marching = standard (the same samples and arithmetic: >= 60 dB), cubic composite CPU vs GPU >= 45 dB,

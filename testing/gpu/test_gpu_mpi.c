@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * One GPU per rank under MPI (issue 14, item 4): each rank of `mpiexec -n N test_gpu_mpi` makes its cavr device with
+ * One GPU per rank under MPI: each rank of `mpiexec -n N test_gpu_mpi` makes its cavr device with
  * the default choice (no index, no CAVR_GPU: the launcher's local rank modulo the visible GPUs, gpu_select.c) and
  * renders its slab of Colin27 (the volume split along z into N pieces, each with its ghost planes and a render extent
  * up to its neighbours' split planes, as ParaView's ranks hold it). Rank 0 gathers the premultiplied images

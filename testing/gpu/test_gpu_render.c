@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * CPU and GPU images of real volumes agree: PSNR >= 45 dB for every blend mode, every strategy (standard,
  * shaped with each switch alone and all together, auto with in-place rotation), shaded and unshaded, at
@@ -123,7 +124,7 @@ static void check_host_planes(CAVRDevice gpu) {
   CHECK_OK(gpu, cavrSetRenderShading(g.set, 1, 0.1, 0.7, 0.2, 10));
   uint8_t *full8 = malloc(px * 4);
   CHECK(full8);
-  /* Issue 14, item 3: planes shared with another graphics API hold every render's RGBA8 and depth planes. */
+  /* Planes shared with another graphics API hold every render's RGBA8 and depth planes. */
   Shared sh;
   const int shared = share_planes(gpu, g.fb, px, &sh);
   const struct {

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * In-place rotation (Misaki 2017): four quarter turns give back the bit-identical volume (about y and about
  * z, both directions), one turn moves voxel (x, y, z) to (N-1-z, y, x) (about y), a turn and its inverse
  * are the identity, for uint8, uint16 and float data of a non-cube real volume padded to a cube. An array of the
  * volume's own extent (64 x 64 x 93), or a cube whose side is not a multiple of 64, turns by a copy into an array of
- * the permuted extent (issue 11, item 5) by the same map with the cube's side replaced by the extent, for every
+ * the permuted extent by the same map with the cube's side replaced by the extent, for every
  * storage type, both planes and both directions; padded into a cube later (cavr_cuda_volume_pad_to_cube) it turns
  * as one made as a cube. Every in-place kernel variant (the benchmark's) gives the default's array.
  */

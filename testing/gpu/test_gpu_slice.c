@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * The slice blend mode on the GPU against the CPU reference (issue 15, item 1), on the real volumes of data/
+ * The slice blend mode on the GPU against the CPU reference, on the real volumes of data/
  * (uint16, float32, uint8) at three views (favourable, x along the rays, oblique) and three planes through the
  * volume's centre (normal along z, along x, oblique): CPU vs GPU >= 45 dB PSNR (float RGBA) with trilinear, nearest and
  * cubic filtering, shaded and not, the colour map at opacity 1 and the preset's own (raw) opacity, a cropped box, and

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * One GPU per rank (issue 14, item 4), on a machine with two GPUs: a volume split into two pieces along z (each
+ * One GPU per rank, on a machine with two GPUs: a volume split into two pieces along z (each
  * with two ghost planes beyond the split and a render extent up to it, as ParaView's ranks hold it) renders piece 0
  * on GPU 0 and piece 1 on GPU 1, from two host threads at once; the two premultiplied images composited "over" in
  * visibility order (what IceT does) equal the whole volume rendered on one GPU (>= 45 dB, shaded). Also: the

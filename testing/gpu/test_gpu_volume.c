@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
- * Volumes on the GPU (issue 11, item 5), exit 77 (SKIP) without a GPU:
+ * Volumes on the GPU, exit 77 (SKIP) without a GPU:
  * - kernels: the staged, multi-threaded upload puts every voxel where it belongs (slabs of z-slices, bands of
  *   rows when a slice is larger than a chunk, the one-chunk pageable path; other thread counts and chunk sizes);
  *   the array has the volume's own extent; a padded cube is zero outside the voxels; the GPU's macro-cell

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The GUI test (issue 15 item 6): ParaView's own client under Xvfb plays cavr_gui.xml (Qt event playback: open a
 # volume, choose "cavr Volume" in the representation drop-down, change a cavr property and the blend mode) and
 # compares the view with baseline/cavr_gui.png (ParaView's image comparison, threshold 5; the baseline is matched with error 0, a composite render differs by 11.5). The plugin is loaded

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A/B of two cavr-render binaries in one run (same machine, same data, alternating rounds): frame time (the render
 # call, median of --repeat frames; the minimum over rounds is kept) and whether the images are byte-identical.
 # Used to check that a refactoring keeps speed (within 3%) and pictures on the CPU and the GPU.

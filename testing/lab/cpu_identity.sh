@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # cpu_identity.sh - render a fixed matrix of CPU images with one cavr-render binary and list their md5 sums, so that
 # two builds (before and after a change that must not change a pixel) can be compared byte for byte.
 #

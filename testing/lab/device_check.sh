@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # device_check.sh - the GPU machine's check: build cavr for its GPU, run the GPU tests by ctest label, optionally the
 # GPU benchmark; logs under $OUT. Run from the repository root on a machine with nvcc and cmake (no ParaView there).
 #

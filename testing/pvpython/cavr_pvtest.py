@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Helpers for cavr's pvpython/pvbatch tests: plugin loading, scenes, screenshots as arrays, PSNR."""
 import atexit
 import gzip

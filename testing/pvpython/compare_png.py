@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Compare two PNG screenshots: PSNR (dB) and max error; fail below the given PSNR. Usage:
 pvpython compare_png.py A.png B.png MIN_PSNR_DB [MAX_ABS_ERROR]"""
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Compare the renders of N ranks with those of one rank (mpi_seams.py): PSNR over the image, and the largest
 per-pixel difference on the pixels whose rays cross a piece boundary against the largest elsewhere.
 Every setting is asserted: composite (IceT's "over" in visibility order) and maximum intensity (z-buffer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cs_render.py inside the ParaView GUI client: `paraview --server-url=cs://localhost:PORT --script=cs_gui.py`
 with CAVR_GUI_ARGS (cs_render.py's arguments, space-separated) and CAVR_GUI_LOG (a file that receives the
 output and, last, PASS or FAIL). The GUI's Python output goes to its Output Messages window, not to stdout, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Render headsq (a real CT from data/, as raw NRRD so that the server's ranks can split it) in one process or
 as the client of a pvserver, and save a PNG; run by test_client_server.sh.
 

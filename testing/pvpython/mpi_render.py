@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Render a real volume (headsq CT from data/) with 'cavr Volume' and save a PNG; run by pvbatch, alone or
 under mpiexec. Under MPI the reader's output is split between the ranks: the rendered data goes through
 'Process Ids', and the script checks that every rank holds a part (the ProcessId range covers all ranks)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Render a volume with "cavr Volume" under pvbatch (alone or under mpiexec with N ranks) in four settings:
 composite and maximum intensity, each unshaded and shaded; save OUT_PREFIX_<blend>_<shade>.png. Also write
 OUT_PREFIX_boundary.npy: a mask of the pixels whose rays cross a boundary between the ranks' pieces (the

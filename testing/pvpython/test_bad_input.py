@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Bad input through pvpython (issue 15 item 9): an unsupported array type, an empty volume, a 1-voxel-thick
 volume, NaN/Inf values and a non-uniform grid, each fed to the same "cavr Volume" representation after a good
 volume. Each must give a clear message in ParaView's output window (captured here), nothing may crash, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Client-server sessions (issue 10): a pvpython client connected to pvserver on a local port, 1 rank and 2 MPI
 # ranks, renders a real CT (headsq, raw NRRD so the ranks split it; cs_render.py checks the split) and each
 # picture must equal the one-process render (PSNR >= 45 dB) and not be empty. Covered: the plugin loaded by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """cavr's image agrees with ParaView's own 'Ray Cast Only' (vtkFixedPointVolumeRayCastMapper) for the same
 real volume, transfer function and camera: PSNR of the 8-bit screenshots at least 30 dB (the issue's
 threshold; the two mappers differ in sample placement and 15-bit fixed-point colour, so they are not equal)."""

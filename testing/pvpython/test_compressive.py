@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Compressive rendering through ParaView (issue 4 item 9): the "Sample Fraction", "Reconstruction" and
 "Compressive While Interacting" properties of the cavr Volume representation. Fraction 1 gives the same image
 as the normal path; fraction 0.3 on a real CT volume (headsq, shaded) meets the PSNR target (40 dB against

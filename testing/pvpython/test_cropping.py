@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Cropping as ParaView's mappers do it (issue 15 item 2): the representation's Use Cropping, Cropping Origin
 and Cropping Scale. On the Wavelet and on the headsq CT, with the cropping box halved along x (and a box cut in
 all three axes), "cavr Volume" must agree with "Volume" in "Ray Cast Only" mode (vtkFixedPointVolumeRayCastMapper)

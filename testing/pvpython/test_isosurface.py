@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """ParaView's own Blend Mode "Isosurface" and "Isosurface Values" drive cavr's isosurface mode (issue 12 item 7,
 issue 15 item 1): the same real volume, colour map, iso-value and camera rendered by ParaView's "Volume"
 representation with the GPU mapper (vtkOpenGLGPUVolumeRayCastMapper, Mesa under Xvfb) and by "cavr Volume" agree

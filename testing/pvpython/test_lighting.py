@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Lighting parity (issue 15 item 4): shaded "cavr Volume" takes the view's lights (ParaView's light kit, its
 headlight, added lights) and the volume property's Diffuse, Specular and Specular Power, and shades as VTK's ray
 casters do (docs/user-guide.md, "Lighting"). Compared with "Volume" / Ray Cast Only (vtkFixedPointVolumeRayCastMapper)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One process against two MPI ranks (pvbatch) rendering headsq split between the ranks (mpi_render.py
 # checks that each rank holds a part): the same picture, PSNR >= 40 dB. Unshaded, the split must also
 # leave no seam: no pixel off by more than 12 of 255 (the two ranks' 8-bit images are blended by IceT, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # MPI without seams (issue 15 item 7): the same volume rendered by pvbatch with 1, 2 and 4 ranks (mpiexec), in
 # four settings (composite and maximum intensity, each unshaded and shaded). Each must give the one-rank image
 # within 45 dB with every rank count, and the largest per-pixel difference on the pixels whose rays cross a piece

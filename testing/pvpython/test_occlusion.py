@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Opaque geometry and the cavr volume occlude each other correctly, both ways.
 
 The volume is a homogeneous medium (ParaView's Wavelet source over [-10,10]^3 with a constant white

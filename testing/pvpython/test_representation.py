@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """'cavr Volume' is in the representation list of image data, its properties exist with their documented
 defaults, and it renders a real volume (an MRI from data/) into a non-trivial picture; bad arrays give an
 error message and the view keeps rendering."""

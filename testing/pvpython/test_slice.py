@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """ParaView's own Blend Mode "Slice" and its slice plane ("Slice Type": a Plane's Origin and Normal) drive cavr's
 slice mode (issue 15, item 1): the same real volume, colour map, opacity function, plane and camera rendered by
 ParaView's "Volume" representation with the GPU mapper (vtkOpenGLGPUVolumeRayCastMapper: one sample per ray on the

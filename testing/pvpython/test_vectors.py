@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Vector arrays (issue 15 item 3): "cavr Volume" coloured by a 3-component point array draws its magnitude or
 one component, as Color By's component menu picks (the colour map's vector mode), like ParaView's GPU mapper.
 References: the magnitude and the component computed by Calculator as scalar arrays and drawn by "Volume"

@@ -1,4 +1,5 @@
-// A plain VTK program that renders a volume with vtkCavrVolumeMapper (issue 14, item 1): no ParaView, only the
+// SPDX-License-Identifier: BSD-3-Clause
+// A plain VTK program that renders a volume with vtkCavrVolumeMapper: no ParaView, only the
 // cavr::Mapper module and VTK. It is also the test of that path: the same scene drawn by VTK's own
 // vtkFixedPointVolumeRayCastMapper must agree with cavr's image (PSNR >= 30 dB, the threshold of the pvpython
 // comparison with ParaView's "Ray Cast Only"), cavr's image must not be empty, and a camera change must change it.

@@ -1,4 +1,5 @@
-// vtkCavrVolumeMapper in VTK's slice blend mode (issue 15, item 1), in a plain VTK program: SLICE_BLEND with a vtkPlane
+// SPDX-License-Identifier: BSD-3-Clause
+// vtkCavrVolumeMapper in VTK's slice blend mode, in a plain VTK program: SLICE_BLEND with a vtkPlane
 // as the volume property's slice function renders cavr's slice, and
 //  - moving and turning the volume (vtkVolume's matrix) together with the plane and the camera leaves the image as it
 //    is (PSNR >= 50 dB: the plane is taken into the volume's own coordinates with the volume's matrix);

@@ -1,8 +1,9 @@
-// vtkCavrVolumeMapper end to end on the GPU (issue 14, items 2, 3 and 5): the mapper with the CUDA back end in an
+// SPDX-License-Identifier: BSD-3-Clause
+// vtkCavrVolumeMapper end to end on the GPU: the mapper with the CUDA back end in an
 // OpenGL window (EGL on the GPU machines, Xvfb elsewhere), checked against the same mapper on the CPU back end.
 //
-//   cavr-vtk-mapper-check check [OUT_DIR]        item 2 and 3: images, depth, re-rendering (PASS/FAIL lines)
-//   cavr-vtk-mapper-check soak FRAMES [OUT_DIR]  item 5: FRAMES random frames, memory flat, the CPU fallback
+//   cavr-vtk-mapper-check check [OUT_DIR]        images, depth, re-rendering (PASS/FAIL lines)
+//   cavr-vtk-mapper-check soak FRAMES [OUT_DIR]  FRAMES random frames, memory flat, the CPU fallback
 //
 // Exit 0 pass, 1 fail, 77 skip (no CUDA device: CI has none).
 //

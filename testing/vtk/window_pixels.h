@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // window_pixels.h - what the plain-VTK tests share: the RGB pixels of a rendered window and their PSNR.
 #ifndef CAVR_WINDOW_PIXELS_H
 #define CAVR_WINDOW_PIXELS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr.h - the umbrella header of the cavr volume renderer's C API.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_common.h - handles, error codes and enumerations shared by every cavr header.
  *

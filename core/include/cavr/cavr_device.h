@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_device.h - the device: the back end that renders, and the error state of everything made on it.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_framebuffer.h - the image a render writes: premultiplied RGBA (8-bit and float) and depth.
  */

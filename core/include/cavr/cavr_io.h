@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_io.h - reading volumes and writing images for the command-line tools and tests.
  * Part of the separate `cavr_io` library (links teem for NRRD and libpng for PNG); the rendering

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_settings.h - render settings. Every setter stages a value; cavrCommitRenderSettings publishes.
  */
@@ -105,9 +106,9 @@ CAVR_API CAVRError cavrSetRenderCompressive(CAVRRenderSettings settings, double 
  * iterations per channel (per block for LOCAL), stopping when the RMS residual per pixel is <= tolerance in
  * every channel (colour units, 1 = full scale; tolerance in [0, 1)); `lambda` (> 0, finite) weights the
  * smoothness term; `filter` picks H.
- * Default 30, 1e-4, lambda 0.01 and THESIS: both chosen by measured PSNR on real renders (docs/benchmarks.md:
- * lambda 0.01 is within 0.1 dB of the best of 0.001-0.1 on every volume; the thesis filter reconstructs
- * 0.05-0.6 dB better than the definition's).
+ * Default 30, 1e-4, lambda 0.01 and THESIS: both chosen by measured PSNR on real renders
+ * (docs/history/benchmarks-2026-11.md: lambda 0.01 is within 0.1 dB of the best of 0.001-0.1 on every volume; the
+ * thesis filter reconstructs 0.05-0.6 dB better than the definition's).
  * Errors: CAVR_ERROR_INVALID_ARGUMENT.
  */
 CAVR_API CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings settings, int maxIterations, double tolerance,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_transfer_function.h - 1-D RGBA transfer function (a lookup table over a scalar range).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_volume.h - a 3-D scalar volume on a regular grid.
  */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The one-off measurement modes of the dated benchmark log (docs/history/benchmarks-2026-11.md, where it is quoted as
 # testing/gpu_check.sh MODE; docs/benchmarks.md cites its modes): each mode builds what it needs on the GPU machine
 # (H100/H200, nvcc + cmake, no ParaView) and repeats one run of that log. Run from the repository root:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ParaView on the GPU machine (lab, not product): run from the checkout's root there, one call after another,
 #   bash testing/lab/paraview-gpu/device.sh STEP [STEP ...]
 # Every call first unpacks the parts carried so far (.pvgpu/*, made by pack.sh here; each part once per machine)

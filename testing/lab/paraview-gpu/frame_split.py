@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Where the time of a ParaView frame with "cavr Volume" goes (lab probe for issue 28, item 3): the same orbit as
 bench_pv_gpu.py, with VTK's timer log on, for an empty view, cavr Volume and ParaView's Volume (GPU Based), and for
 cavr Volume with depth peeling off. Per frame, the timer log's events (ParaView's "Still Render", each renderer's

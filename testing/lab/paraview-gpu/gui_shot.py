@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Inside the ParaView GUI (`paraview --script=gui_shot.py`): open data/'s Colin27 MRI, show it as "cavr Volume" with
 Back End CUDA, select it so the Properties panel shows the cavr group, render, and write the back end in use to
 CAVR_GUI_LOG. device.sh gui then photographs the whole X screen (window, Properties panel, view) and ends the GUI."""

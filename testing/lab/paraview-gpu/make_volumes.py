@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Make the large volumes of the in-ParaView GPU runs from a real CT (on the GPU machine: its python3 has numpy and
 torch): the CT resampled (trilinear, separable, on the GPU) to a cube of N^3 voxels, uint8, written as a raw file with
 a detached NRRD header that ParaView reads (in pieces under MPI: raw encoding), or a time series of such volumes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Make the parts that carry ParaView 5.11, its GUI, Open MPI, the plugin (built here with CUDA for sm_90) and a CT to
 # the GPU machine (lab, not product). Run on this Debian 12 machine from the checkout's root after
 # scripts/install-deps.sh; writes the git-ignored folder .pvgpu/ with one sub-folder per device call, each small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /* Diagnostic, not built: an LD_PRELOAD library that counts malloc/calloc/realloc calls of >= 256 KiB per call stack
    (6 frames) and prints them at exit, to find who makes the large heap blocks behind a soak's RSS swings (glibc raises
    its mmap threshold when a large mapped block is freed; later blocks up to that size then come from the heap).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // probe_cubic_fetch.cu -- CONTROL for the cost of the tricubic B-spline filter (Sigg & Hadwiger 2005: one cubic
 // sample = 8 hardware-trilinear fetches + weight arithmetic) against one trilinear fetch per sample.
 // Standalone, CUDA runtime only.

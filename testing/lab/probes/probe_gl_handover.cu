@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // probe_gl_handover.cu - a control for the mapper's CUDA -> OpenGL hand-over (issue 14, items 2 and 3).
 //
 // In VTK the interop frame is VTK's empty frame + the mapper's call + about 1.25 ms more on the GPU side, constant over

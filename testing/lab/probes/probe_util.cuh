@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // probe_util.cuh - what the standalone control programs of testing/bench (probe_warp_march.cu, probe_cubic_fetch.cu)
 // share: the CUDA error check, a hash for fixed-seed noise, the orthographic camera about y, the N^3 uint8 volume as
 // a linearly filtered 3-D texture, and launch timing. Header-only, CUDA runtime only, so each probe still builds with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // probe_warp_march.cu -- CONTROL for Wang 2014 "warp marching" (SPEC.md 3c), standalone, CUDA runtime only.
 //
 // Two kernels march the SAME volume, rays, samples and refinement: one thread per ray ("standard") and one warp per

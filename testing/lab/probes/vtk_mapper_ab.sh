@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Same-run A/B of the mapper against an older tree on the GPU machine (one `device` call): builds this tree and .ab/old
 # (prepare here: mkdir -p .ab/old && git archive REV | tar x -C .ab/old; carry .ab and .vtkegl) against
 # ../shared/setup/vtk-egl, runs the orbit of cavr-vtk-gpu-bench (Colin27 MRI from data/ at 512^3 and 1024^3, mri.tf, 24
