@@ -288,9 +288,11 @@ int cavr_compressive_decide(CAVRCompressiveCost *c, uint64_t key, double fractio
     c->since = 0;
   }
   c->choice = cheaper;
-  if (++c->since > c->period) { /* re-measure the other side */
+  const int estimated = cheaper ? !haveFull : !haveComp; /* the other side is only an estimate: measure it now */
+  if (estimated || ++c->since > c->period) { /* (re-)measure the other side */
     c->since = 0;
-    c->period = c->period * 2 > CAVR_COMPRESSIVE_PROBE_MAX ? CAVR_COMPRESSIVE_PROBE_MAX : c->period * 2;
+    if (!estimated)
+      c->period = c->period * 2 > CAVR_COMPRESSIVE_PROBE_MAX ? CAVR_COMPRESSIVE_PROBE_MAX : c->period * 2;
     return cheaper ? CAVR_COMPRESSIVE_PROBE_FULL : CAVR_COMPRESSIVE_PROBE;
   }
   return cheaper ? CAVR_COMPRESSIVE_RENDERED : CAVR_COMPRESSIVE_NOT_PAYING;

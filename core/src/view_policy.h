@@ -207,9 +207,10 @@ uint64_t cavr_compressive_key(const CAVRSettingsDesc *s, int width, int height, 
  * measured yet fullMs * fraction; the full frame's is fullMs, or with none measured rayMs / c->fraction. With
  * `autoMode` 0 (CAVR_COMPRESSIVE_ALWAYS) the frame is compressive (CAVR_COMPRESSIVE_RENDERED). With AUTO: with
  * nothing measured, compressive (the frame the caller asked for); else compressive when predicted < full predicted *
- * CAVR_COMPRESSIVE_MARGIN (RENDERED), full otherwise (NOT_PAYING); but once `period` frames have passed since the
- * other side was rendered it is rendered instead (PROBE_FULL, PROBE), so that the choice follows changes of view
- * and data and an estimated side gets measured. Returns a CAVRCompressiveDecision; predFull and predCompressive
+ * CAVR_COMPRESSIVE_MARGIN (RENDERED), full otherwise (NOT_PAYING); but the other side is rendered instead
+ * (PROBE_FULL, PROBE) when it has only been estimated (so that one frame measures it: the estimates are rough; a ray
+ * list casts rays less efficiently than a full frame on the GPU) and once `period` frames have passed since it was
+ * rendered, so that the choice follows changes of view and data. Returns a CAVRCompressiveDecision; predFull and predCompressive
  * (not NULL) receive the predictions, ms (0: nothing to predict from).
  */
 int cavr_compressive_decide(CAVRCompressiveCost *c, uint64_t key, double fraction, int autoMode, double *predFull,

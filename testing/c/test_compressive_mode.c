@@ -22,7 +22,7 @@ int main(void) {
   const int W = 64, H = 64;
   const uint64_t n = (uint64_t)W * H;
   Scene s = scene_new(W, H);
-  scene_load_nrrd(&s, CAVR_DATA_DIR "/headsq_64x64x93_uint16.nhdr");
+  scene_load_named(&s, "headsq_64x64x93_uint16", CAVR_UINT16, 64, 64, 93, 3.2, 3.2, 1.5);
   float table[4 * 256];
   char msg[256];
   CHECK(cavrTransferFunctionPreset("ct-skin", table, 256, msg, sizeof msg) == CAVR_ERROR_NONE);

@@ -116,8 +116,8 @@ typedef enum CAVRCompressiveMode {
  * exponentially (weight 0.5 for the newest). A compressive frame is predicted to cost solve + rest * fraction /
  * measured fraction, or full * fraction before one was measured; a full frame its measured cost, or rest / fraction
  * before one was measured. AUTO renders compressively when that prediction is below 0.9 times the full frame's (or
- * when nothing is measured yet), and re-measures the side not chosen after 4 frames, the period doubling up to 64
- * frames while the choice holds. The decision and both predictions are in CAVRRenderStats. Images of a full frame
+ * when nothing is measured yet); the side not chosen is measured at the next frame while it is only an estimate, then
+ * again after 4 frames, the period doubling up to 64 frames while the choice holds. The decision and both predictions are in CAVRRenderStats. Images of a full frame
  * are the full frame's. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, not a CAVRCompressiveMode).
  */
 CAVR_API CAVRError cavrSetRenderCompressiveMode(CAVRRenderSettings settings, CAVRCompressiveMode mode);
