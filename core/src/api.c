@@ -798,6 +798,15 @@ CAVRError cavrSetRenderCompressive(CAVRRenderSettings s, double sampleFraction, 
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetRenderCompressiveMode(CAVRRenderSettings s, CAVRCompressiveMode mode) {
+  CHECK_HANDLE(s, "cavrSetRenderCompressiveMode");
+  if (mode != CAVR_COMPRESSIVE_ALWAYS && mode != CAVR_COMPRESSIVE_AUTO)
+    return ARG_ERROR(s, "cavrSetRenderCompressiveMode: unknown mode %d (CAVR_COMPRESSIVE_ALWAYS 0, AUTO 1)", (int)mode);
+  s->stagedCompressiveMode = (int)mode;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrSetRenderReconstructionSolver(CAVRRenderSettings s, int maxIterations, double tolerance, double lambda,
                                             CAVRGramFilter filter) {
   CHECK_HANDLE(s, "cavrSetRenderReconstructionSolver");
@@ -903,6 +912,7 @@ CAVRError cavrSetRenderSlicePlane(CAVRRenderSettings s, const double origin[3], 
 CAVRError cavrCommitRenderSettings(CAVRRenderSettings s) {
   CHECK_HANDLE(s, "cavrCommitRenderSettings");
   s->desc = s->staged;
+  s->compressiveMode = s->stagedCompressiveMode;
   s->dirty = 0;
   s->committed = 1;
   return CAVR_ERROR_NONE;
@@ -1119,11 +1129,24 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);
   stats->backend = dev->backend;
-  CAVRRenderJob job = {volume, tf, camera, &settings->desc, fb, NULL, 0, NULL, NULL, NULL};
+  /* Compressive only where it pays (cavrSetRenderCompressiveMode; the rule: cavr_compressive_decide): a frame that
+     asks for it and is decided full renders with a sample fraction of 1. */
+  CAVRSettingsDesc desc = settings->desc;
+  const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
+  const uint64_t costKey = cavr_compressive_key(&desc, fb->width, fb->height, (int)ops->kind, (uintptr_t)volume);
+  const double fraction = desc.sampleFraction;
+  int decision = CAVR_COMPRESSIVE_NOT_ASKED;
+  if (cavr_plan_compressive(&desc, fb->width, fb->height))
+    decision = cavr_compressive_decide(&fb->compressiveCost, costKey, fraction,
+                                       settings->compressiveMode == CAVR_COMPRESSIVE_AUTO,
+                                       &stats->predictedFullMilliseconds, &stats->predictedCompressiveMilliseconds);
+  const int compressive = decision == CAVR_COMPRESSIVE_RENDERED || decision == CAVR_COMPRESSIVE_PROBE;
+  if (!compressive) desc.sampleFraction = 1.0f;
+  stats->compressiveDecision = (CAVRCompressiveDecision)decision;
+  CAVRRenderJob job = {volume, tf, camera, &desc, fb, NULL, 0, NULL, NULL, NULL};
   fb->devicePlanes[0] = fb->devicePlanes[1] = fb->devicePlanes[2] = NULL;
   double t0 = now_ms();
-  /* A volume the GPU could not hold (out of device memory) renders on the CPU. */
-  const CAVRBackendOps *ops = volume->cpuFallback ? cavr_cpu_backend() : dev->ops;
+  /* A volume the GPU could not hold (out of device memory) renders on the CPU (ops above). */
   if (fb->opaqueOnDevice && (volume->cpuFallback || settings->desc.supersample > 1)) {
     /* A frame rendered on the host, or a super-sampled one (its larger frame takes the depth from the host): the
        GPU's copy of the opaque depth comes to the host first. */
@@ -1134,5 +1157,8 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   CAVRError e = settings->desc.supersample > 1 ? cavr_render_supersampled(dev, ops, &job, stats, render_job)
                                               : render_job(dev, ops, &job, stats);
   stats->milliseconds = now_ms() - t0;
+  if (e == CAVR_ERROR_NONE)
+    cavr_compressive_record(&fb->compressiveCost, costKey, compressive, fraction, stats->milliseconds,
+                            stats->solveMilliseconds);
   return e;
 }

@@ -11,6 +11,7 @@
 #include "cavr/cavr.h"
 #include "cavr_shared.h"
 #include "env.h"
+#include "view_policy.h"
 
 struct CAVRBackendOps;
 
@@ -95,6 +96,7 @@ struct CAVRRenderSettingsImpl {
   CAVRDevice device;
   int dirty, committed;
   CAVRSettingsDesc staged, desc;
+  int stagedCompressiveMode, compressiveMode; /* CAVRCompressiveMode (host policy only: not in the shared desc) */
 };
 
 struct CAVRFrameBufferImpl {
@@ -132,6 +134,8 @@ struct CAVRFrameBufferImpl {
   float maskFraction;            /* fraction the mask was built for; 0 = none */
   int maskAdaptive;              /* built adaptively (rebuilt every frame) */
   uint64_t maskStamp;
+  CAVRCompressiveCost compressiveCost; /* CAVR_COMPRESSIVE_AUTO's cost model (view_policy.h): this frame buffer's
+                                          full and compressive frames */
   struct CAVRFrameBufferImpl *superFb; /* super-sampling (supersample.c): the larger frame, kept between frames */
   /* CUDA-OpenGL interop (cavrCopyFrameBufferToGLTextures): per plane, the GL texture name registered with CUDA and its
      registration (NULL: none), dropped by the back end's releaseGL */

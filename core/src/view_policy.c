@@ -248,3 +248,73 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
 int cavr_plan_compressive(const CAVRSettingsDesc *s, int width, int height) {
   return s->sampleFraction < 1.0f && width >= 4 && height >= 4;
 }
+
+/* ------------------------------------------------------------------------ compressive only where it pays */
+
+static void cost_reset(CAVRCompressiveCost *c, uint64_t key) {
+  memset(c, 0, sizeof *c);
+  c->key = key;
+  c->period = CAVR_COMPRESSIVE_PROBE_MIN;
+  c->choice = -1;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+uint64_t cavr_compressive_key(const CAVRSettingsDesc *s, int width, int height, int backend, uintptr_t volume) {
+  const int v[] = {width, height, backend, (int)s->blendMode, (int)s->interpolation, s->shade, s->supersample,
+                   s->reconstruction, s->adaptive, s->maxIterations, s->emptySpaceSkipping, s->lightCount};
+  uint64_t h = fnv(14695981039346656037ull, v, sizeof v);
+  h = fnv(h, &s->sampleDistance, sizeof s->sampleDistance);
+  h = fnv(h, &volume, sizeof volume);
+  return h ? h : 1; /* 0 is a zeroed record's */
+}
+
+int cavr_compressive_decide(CAVRCompressiveCost *c, uint64_t key, double fraction, int autoMode, double *predFull,
+                            double *predCompressive) {
+  if (c->key != key) cost_reset(c, key);
+  const int haveFull = c->fullMs > 0.0, haveComp = c->fraction > 0.0;
+  const double pc = haveComp ? c->solveMs + c->rayMs * fraction / c->fraction : haveFull ? c->fullMs * fraction : 0.0;
+  const double pf = haveFull ? c->fullMs : haveComp ? c->rayMs / c->fraction : 0.0;
+  *predFull = pf;
+  *predCompressive = pc;
+  if (!autoMode) return CAVR_COMPRESSIVE_RENDERED;
+  if (!haveFull && !haveComp) return CAVR_COMPRESSIVE_RENDERED; /* nothing known: the frame asked for */
+  const int cheaper = pc < pf * CAVR_COMPRESSIVE_MARGIN;
+  if (c->choice >= 0 && cheaper != c->choice) { /* the prediction flipped: re-measure soon */
+    c->period = CAVR_COMPRESSIVE_PROBE_MIN;
+    c->since = 0;
+  }
+  c->choice = cheaper;
+  const int estimated = cheaper ? !haveFull : !haveComp; /* the other side is only an estimate: measure it now */
+  if (estimated || ++c->since > c->period) { /* (re-)measure the other side */
+    c->since = 0;
+    if (!estimated)
+      c->period = c->period * 2 > CAVR_COMPRESSIVE_PROBE_MAX ? CAVR_COMPRESSIVE_PROBE_MAX : c->period * 2;
+    return cheaper ? CAVR_COMPRESSIVE_PROBE_FULL : CAVR_COMPRESSIVE_PROBE;
+  }
+  return cheaper ? CAVR_COMPRESSIVE_RENDERED : CAVR_COMPRESSIVE_NOT_PAYING;
+}
+
+static double smooth(double old, double x) {
+  return old > 0.0 ? old + CAVR_COMPRESSIVE_SMOOTHING * (x - old) : x;
+}
+
+void cavr_compressive_record(CAVRCompressiveCost *c, uint64_t key, int compressive, double fraction, double frameMs,
+                             double solveMs) {
+  if (c->key != key) cost_reset(c, key);
+  if (!(frameMs > 0.0)) frameMs = 1e-6; /* a timer that did not move: still a measurement */
+  if (!compressive) {
+    c->fullMs = smooth(c->fullMs, frameMs);
+    return;
+  }
+  double ray = frameMs - solveMs;
+  if (ray < 1e-6) ray = 1e-6;
+  if (c->fraction > 0.0) ray *= c->fraction / fraction; /* kept at the fraction measured first */
+  else c->fraction = fraction;
+  c->rayMs = smooth(c->rayMs, ray);
+  c->solveMs = c->solveMs > 0.0 ? smooth(c->solveMs, solveMs) : solveMs;
+}

@@ -167,4 +167,62 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
  */
 int cavr_plan_compressive(const CAVRSettingsDesc *s, int width, int height);
 
+/* ------------------------------------------------------------------------ compressive only where it pays */
+
+/** AUTO renders compressively only when its predicted cost is below the full frame's times this. */
+#define CAVR_COMPRESSIVE_MARGIN 0.9
+/** Weight of a new measurement in the smoothed costs (exponential smoothing). */
+#define CAVR_COMPRESSIVE_SMOOTHING 0.5
+/** Re-measuring the side not chosen: after this many frames at first, doubling after each re-measurement that
+    confirms the choice up to CAVR_COMPRESSIVE_PROBE_MAX; back to the first period whenever the choice flips. */
+#define CAVR_COMPRESSIVE_PROBE_MIN 4
+#define CAVR_COMPRESSIVE_PROBE_MAX 64
+
+/**
+ * What the frames of one frame buffer have cost, full and compressive (whole frames as the caller waits: the render
+ * call to the image, ms), for the cost model of CAVR_COMPRESSIVE_AUTO. Kept by the frame buffer: it is the object
+ * that sees the consecutive frames of one view at one size (a ParaView view renders its volume into one; a volume or
+ * a settings object may be shared by views of different sizes, whose costs differ). Valid for one key
+ * (cavr_compressive_key: size, back end, volume, blend, shading, interpolation, sample distance, super-sampling,
+ * reconstruction): a frame with another key starts it afresh. Zero it for a new frame buffer.
+ */
+typedef struct CAVRCompressiveCost {
+  uint64_t key;
+  double fullMs;     /**< smoothed whole-frame ms of full frames; 0 = none measured */
+  double rayMs;      /**< compressive frames: smoothed whole-frame ms less the solve (rays, mask, copies) */
+  double solveMs;    /**< compressive frames: smoothed solve ms */
+  double fraction;   /**< sample fraction of the last compressive frame measured; 0 = none measured */
+  int since;         /**< AUTO frames since the side not chosen was last rendered */
+  int period;        /**< re-measure the side not chosen after this many frames */
+  int choice;        /**< the last prediction: 1 compressive cheaper, 0 full cheaper, -1 none yet */
+} CAVRCompressiveCost;
+
+/** The key of a frame's costs: FNV-1a of the frame's size, the back end (CAVRBackend) and volume identity, and the
+    settings that change the cost of a ray or of the solve (not the sample fraction: the model scales by it). */
+uint64_t cavr_compressive_key(const CAVRSettingsDesc *s, int width, int height, int backend, uintptr_t volume);
+
+/**
+ * Decide a frame that asks for compressive rendering at `fraction` (0, 1) (cavr_plan_compressive is true), with the
+ * costs in c for `key` (reset first when c holds another key). The rule: the predicted cost of the compressive frame
+ * is solveMs + rayMs * fraction / c->fraction (its ray part scales with the rays cast), or with no compressive frame
+ * measured yet fullMs * fraction; the full frame's is fullMs, or with none measured rayMs / c->fraction. With
+ * `autoMode` 0 (CAVR_COMPRESSIVE_ALWAYS) the frame is compressive (CAVR_COMPRESSIVE_RENDERED). With AUTO: with
+ * nothing measured, compressive (the frame the caller asked for); else compressive when predicted < full predicted *
+ * CAVR_COMPRESSIVE_MARGIN (RENDERED), full otherwise (NOT_PAYING); but the other side is rendered instead
+ * (PROBE_FULL, PROBE) when it has only been estimated (so that one frame measures it: the estimates are rough; a ray
+ * list casts rays less efficiently than a full frame on the GPU) and once `period` frames have passed since it was
+ * rendered, so that the choice follows changes of view and data. Returns a CAVRCompressiveDecision; predFull and predCompressive
+ * (not NULL) receive the predictions, ms (0: nothing to predict from).
+ */
+int cavr_compressive_decide(CAVRCompressiveCost *c, uint64_t key, double fraction, int autoMode, double *predFull,
+                            double *predCompressive);
+
+/**
+ * Record a rendered frame in c: `compressive` 1 for a compressive frame at `fraction` with whole-frame time frameMs
+ * and solve time solveMs, 0 for a full frame (any sample fraction asked; frameMs). Resets c first when its key
+ * differs. Failed frames are not recorded (the caller does not call this).
+ */
+void cavr_compressive_record(CAVRCompressiveCost *c, uint64_t key, int compressive, double fraction, double frameMs,
+                             double solveMs);
+
 #endif

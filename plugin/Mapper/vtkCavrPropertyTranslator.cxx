@@ -214,6 +214,9 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
   cavrSetRenderCompressive(settings, fraction,
     mapper->GetReconstruction() == 0 ? CAVR_RECONSTRUCTION_GLOBAL : CAVR_RECONSTRUCTION_LOCAL,
     mapper->GetReconstruction() == 2);
+  // ... and only where it pays (the core's cost model), unless the mapper asks for it always.
+  cavrSetRenderCompressiveMode(
+    settings, mapper->GetCompressiveOnlyWherePays() ? CAVR_COMPRESSIVE_AUTO : CAVR_COMPRESSIVE_ALWAYS);
   this->Cropping(mapper, device, settings, problem);
   cavrCommitRenderSettings(settings);
   return blend;

@@ -297,6 +297,9 @@ void vtkCavrVolumeMapper::vtkInternals::RecordStats(
   self->LastRenderTime = stats.milliseconds;
   self->LastSampleCount = static_cast<double>(stats.samples);
   self->LastRaysCast = static_cast<double>(stats.raysCast);
+  self->LastCompressiveDecision = static_cast<int>(stats.compressiveDecision);
+  self->LastPredictedFullTime = stats.predictedFullMilliseconds;
+  self->LastPredictedCompressiveTime = stats.predictedCompressiveMilliseconds;
   const char* backend = stats.backend == CAVR_BACKEND_CUDA ? "cuda" : "cpu";
   if (this->LastBackend != backend)
   {
@@ -316,7 +319,9 @@ void vtkCavrVolumeMapper::vtkInternals::RecordStats(
                                 << stats.blockWidth << "x" << stats.blockHeight << ", rotation " << stats.rotation
                                 << ", " << width << "x" << height << ", " << stats.milliseconds << " ms, "
                                 << stats.samples << " samples, " << stats.raysCast << " rays cast, reconstruction "
-                                << stats.solveMilliseconds << " ms (" << stats.iterations << " iterations)");
+                                << stats.solveMilliseconds << " ms (" << stats.iterations << " iterations), compressive decision "
+                                << stats.compressiveDecision << " (predicted full " << stats.predictedFullMilliseconds
+                                << " ms, compressive " << stats.predictedCompressiveMilliseconds << " ms)");
 }
 
 //------------------------------------------------------------------------------
@@ -550,6 +555,10 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "SampleFraction: " << this->SampleFraction << endl;
   os << indent << "Reconstruction: " << this->Reconstruction << endl;
   os << indent << "CompressiveWhileInteracting: " << this->CompressiveWhileInteracting << endl;
+  os << indent << "CompressiveOnlyWherePays: " << this->CompressiveOnlyWherePays << endl;
+  os << indent << "LastCompressiveDecision: " << this->LastCompressiveDecision << endl;
+  os << indent << "LastPredictedFullTime: " << this->LastPredictedFullTime << " ms" << endl;
+  os << indent << "LastPredictedCompressiveTime: " << this->LastPredictedCompressiveTime << " ms" << endl;
   os << indent << "CubicInterpolation: " << this->CubicInterpolation << endl;
   os << indent << "Supersampling: " << this->Supersampling << endl;
   os << indent << "GpuIndex: " << this->GpuIndex << endl;

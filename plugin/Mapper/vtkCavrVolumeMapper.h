@@ -104,6 +104,15 @@ public:
   vtkSetMacro(CompressiveWhileInteracting, vtkTypeBool);
   vtkGetMacro(CompressiveWhileInteracting, vtkTypeBool);
   vtkBooleanMacro(CompressiveWhileInteracting, vtkTypeBool);
+  /**
+   * Compressive only where it pays (cavrSetRenderCompressiveMode AUTO, default on): a frame that asks for the sample
+   * fraction (every render, or the interactive ones with CompressiveWhileInteracting) casts every ray instead when
+   * the cost model, fed by this mapper's last frames, predicts the compressive frame no cheaper than 0.9 x the full
+   * one; so an interactive frame is not slower than a still one. Off: every such frame is compressive (ALWAYS).
+   */
+  vtkSetMacro(CompressiveOnlyWherePays, vtkTypeBool);
+  vtkGetMacro(CompressiveOnlyWherePays, vtkTypeBool);
+  vtkBooleanMacro(CompressiveOnlyWherePays, vtkTypeBool);
   /** Desired update rate (frames/s) from which a render counts as interactive. Default 1. */
   vtkSetClampMacro(InteractiveUpdateRate, double, 1.0e-4, 1.0e6);
   vtkGetMacro(InteractiveUpdateRate, double);
@@ -215,6 +224,14 @@ public:
   /** Milliseconds and samples of the last core render (0 before the first). */
   vtkGetMacro(LastRenderTime, double);
   vtkGetMacro(LastSampleCount, double);
+  /**
+   * The last render's compressive decision (CAVRRenderStats.compressiveDecision: 0 full as asked, 1 compressive,
+   * 2 full because compressive does not pay, 3 full to measure it again, 4 compressive to measure it again) and
+   * the cost model's predictions of a full and of a compressive frame, ms (0: none).
+   */
+  vtkGetMacro(LastCompressiveDecision, int);
+  vtkGetMacro(LastPredictedFullTime, double);
+  vtkGetMacro(LastPredictedCompressiveTime, double);
   /** Rays cast by the last render (all pixels, or the sampled ones in compressive rendering). */
   vtkGetMacro(LastRaysCast, double);
   /** Back end that did the last render: "cpu" or "cuda" ("" before the first). */
@@ -250,6 +267,10 @@ protected:
   double SampleFraction = 1.0;
   int Reconstruction = 1;
   vtkTypeBool CompressiveWhileInteracting = 0;
+  vtkTypeBool CompressiveOnlyWherePays = 1;
+  int LastCompressiveDecision = 0;
+  double LastPredictedFullTime = 0.0;
+  double LastPredictedCompressiveTime = 0.0;
   vtkTypeBool CubicInterpolation = 0;
   int Supersampling = 1;
   double InteractiveUpdateRate = 1.0;

@@ -205,6 +205,18 @@ void vtkCavrVolumeRepresentation::SetCavrCompressiveWhileInteracting(int enabled
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrCompressiveOnlyWherePays(int enabled)
+{
+  this->GetCavrMapper()->SetCompressiveOnlyWherePays(enabled != 0);
+}
+
+//------------------------------------------------------------------------------
+int vtkCavrVolumeRepresentation::GetCavrCompressiveDecision()
+{
+  return this->GetCavrMapper()->GetLastCompressiveDecision();
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::SetCavrCubicInterpolation(int enabled)
 {
   this->GetCavrMapper()->SetCubicInterpolation(enabled);

@@ -39,6 +39,11 @@ public:
   void SetCavrSampleFraction(double fraction);
   void SetCavrReconstruction(int method);
   void SetCavrCompressiveWhileInteracting(int enabled);
+  /** vtkCavrVolumeMapper::SetCompressiveOnlyWherePays. */
+  void SetCavrCompressiveOnlyWherePays(int enabled);
+  /** The last frame's compressive decision on this process (information property CavrCompressiveDecision; see
+      vtkCavrVolumeMapper::GetLastCompressiveDecision). */
+  int GetCavrCompressiveDecision();
   /** Cubic B-spline interpolation on/off and rays per pixel (see vtkCavrVolumeMapper). */
   void SetCavrCubicInterpolation(int enabled);
   void SetCavrSupersampling(int raysPerPixel);

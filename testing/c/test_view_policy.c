@@ -405,6 +405,126 @@ static void test_compressive(void) {
   CHECK(!cavr_plan_compressive(&s, 3, 512) && !cavr_plan_compressive(&s, 512, 3));
 }
 
+/* Compressive only where it pays (cavr_compressive_decide / _record): a frame buffer's measured costs decide. */
+static int decide(CAVRCompressiveCost *c, uint64_t key, double f, double *pf, double *pc) {
+  return cavr_compressive_decide(c, key, f, 1, pf, pc);
+}
+
+static void test_compressive_cost(void) {
+  CAVRSettingsDesc s = settings(CAVR_STRATEGY_AUTO, CAVR_BLEND_COMPOSITE);
+  const uint64_t key = cavr_compressive_key(&s, 512, 512, CAVR_BACKEND_CPU, 1);
+  /* The key: the sample fraction is not in it; size, back end, volume and the settings that price a ray are. */
+  CAVRSettingsDesc t = s;
+  t.sampleFraction = 0.25f;
+  CHECK(cavr_compressive_key(&t, 512, 512, CAVR_BACKEND_CPU, 1) == key);
+  CHECK(cavr_compressive_key(&s, 512, 256, CAVR_BACKEND_CPU, 1) != key);
+  CHECK(cavr_compressive_key(&s, 512, 512, CAVR_BACKEND_CUDA, 1) != key);
+  CHECK(cavr_compressive_key(&s, 512, 512, CAVR_BACKEND_CPU, 2) != key);
+  t = s; t.shade = 1;
+  CHECK(cavr_compressive_key(&t, 512, 512, CAVR_BACKEND_CPU, 1) != key);
+  t = s; t.interpolation = CAVR_INTERPOLATION_CUBIC;
+  CHECK(cavr_compressive_key(&t, 512, 512, CAVR_BACKEND_CPU, 1) != key);
+  t = s; t.supersample = 5;
+  CHECK(cavr_compressive_key(&t, 512, 512, CAVR_BACKEND_CPU, 1) != key);
+  t = s; t.blendMode = CAVR_BLEND_MAXIMUM_INTENSITY;
+  CHECK(cavr_compressive_key(&t, 512, 512, CAVR_BACKEND_CPU, 1) != key);
+
+  CAVRCompressiveCost c;
+  memset(&c, 0, sizeof c);
+  double pf, pc;
+  /* ALWAYS: compressive whatever the costs. */
+  CHECK(cavr_compressive_decide(&c, key, 0.25, 0, &pf, &pc) == CAVR_COMPRESSIVE_RENDERED && pf == 0.0 && pc == 0.0);
+  /* AUTO with nothing measured: the frame asked for. */
+  memset(&c, 0, sizeof c);
+  CHECK(decide(&c, key, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_RENDERED);
+
+  /* Only the full frame measured (ParaView's still frames): compressive estimated at full * fraction. */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+  CHECK(decide(&c, key, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_RENDERED && pf == 100.0 && fabs(pc - 25.0) < 1e-9);
+
+  /* Only a compressive frame measured (30 ms rays at 25%, 10 ms solve): full estimated at rays / fraction; the
+     estimate favours compressive, so the full frame is measured at once (the estimate is rough: on the GPU a ray
+     list casts rays less efficiently than a full frame). */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 1, 0.25, 40.0, 10.0);
+  CHECK(decide(&c, key, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_PROBE_FULL && fabs(pf - 120.0) < 1e-9 &&
+        fabs(pc - 40.0) < 1e-9);
+  /* At another fraction the ray part scales: 10 + 30 * 0.5 / 0.25. */
+  CHECK(decide(&c, key, 0.5, &pf, &pc) == CAVR_COMPRESSIVE_PROBE_FULL && fabs(pc - 70.0) < 1e-9);
+  /* Only the full frame measured and compressive estimated dearer (a tiny fraction's solve cannot be; use a full
+     frame of 0 cost): compressive is measured at once. */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 0.0, 0.0);
+  CHECK(decide(&c, key, 0.99, &pf, &pc) == CAVR_COMPRESSIVE_PROBE);
+
+  /* Both measured, compressive cheaper (40 < 0.9 * 100): compressive, and the full frame re-measured after
+     CAVR_COMPRESSIVE_PROBE_MIN frames, then after a period twice as long while the choice holds. */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+  cavr_compressive_record(&c, key, 1, 0.25, 40.0, 10.0);
+  int probes[8], n = 0;
+  for (int i = 1; i <= 40 && n < 8; ++i) {
+    const int d = decide(&c, key, 0.25, &pf, &pc);
+    CHECK(d == CAVR_COMPRESSIVE_RENDERED || d == CAVR_COMPRESSIVE_PROBE_FULL);
+    if (d == CAVR_COMPRESSIVE_PROBE_FULL) {
+      probes[n++] = i;
+      cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+    } else {
+      cavr_compressive_record(&c, key, 1, 0.25, 40.0, 10.0);
+    }
+  }
+  CHECK(n == 3 && probes[0] == CAVR_COMPRESSIVE_PROBE_MIN + 1 && probes[1] == probes[0] + 2 * CAVR_COMPRESSIVE_PROBE_MIN + 1 &&
+        probes[2] == probes[1] + 4 * CAVR_COMPRESSIVE_PROBE_MIN + 1);
+  /* The period stops doubling at CAVR_COMPRESSIVE_PROBE_MAX. */
+  for (int i = 0; i < 20 * CAVR_COMPRESSIVE_PROBE_MAX; ++i) decide(&c, key, 0.25, &pf, &pc);
+  CHECK(c.period == CAVR_COMPRESSIVE_PROBE_MAX);
+
+  /* Compressive dearer (as the GPU's 25% frames with ordinary rays, 1.2-1.8x): full frames, compressive re-measured
+     (PROBE); within the margin (compressive 0.95 x full) is not cheaper enough. */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 1.0, 0.0);
+  cavr_compressive_record(&c, key, 1, 0.25, 1.8, 0.5);
+  CHECK(decide(&c, key, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_NOT_PAYING && fabs(pc - 1.8) < 1e-9 && pf == 1.0);
+  n = 0;
+  for (int i = 0; i < CAVR_COMPRESSIVE_PROBE_MIN + 1; ++i) n += decide(&c, key, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_PROBE;
+  CHECK(n == 1);
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+  cavr_compressive_record(&c, key, 1, 0.25, 95.0, 5.0);
+  CHECK(decide(&c, key, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_NOT_PAYING);
+
+  /* The decision follows a change: compressive gets dear (the probe measures it), then full frames win; the flip
+     brings the re-measuring period back to the first. */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+  cavr_compressive_record(&c, key, 1, 0.25, 40.0, 10.0);
+  int sawFull = 0;
+  for (int i = 0; i < 40; ++i) {
+    const int d = decide(&c, key, 0.25, &pf, &pc);
+    if (d == CAVR_COMPRESSIVE_RENDERED || d == CAVR_COMPRESSIVE_PROBE)
+      cavr_compressive_record(&c, key, 1, 0.25, 300.0, 10.0); /* now 3x the full frame */
+    else {
+      cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+      sawFull += d == CAVR_COMPRESSIVE_NOT_PAYING;
+    }
+  }
+  CHECK(sawFull > 20 && c.choice == 0);
+
+  /* Smoothing: the newest measurement weighs CAVR_COMPRESSIVE_SMOOTHING. */
+  memset(&c, 0, sizeof c);
+  cavr_compressive_record(&c, key, 0, 1.0, 100.0, 0.0);
+  cavr_compressive_record(&c, key, 0, 1.0, 200.0, 0.0);
+  CHECK(fabs(c.fullMs - (100.0 + CAVR_COMPRESSIVE_SMOOTHING * 100.0)) < 1e-9);
+
+  /* A key change (another size, shading, back end...) starts afresh: nothing measured, the frame asked for. */
+  cavr_compressive_record(&c, key, 1, 0.25, 300.0, 10.0);
+  const uint64_t key2 = cavr_compressive_key(&s, 256, 256, CAVR_BACKEND_CPU, 1);
+  CHECK(decide(&c, key2, 0.25, &pf, &pc) == CAVR_COMPRESSIVE_RENDERED && pf == 0.0 && pc == 0.0 && c.key == key2);
+  cavr_compressive_record(&c, key, 0, 1.0, 50.0, 0.0);
+  CHECK(c.key == key && c.fullMs == 50.0 && c.fraction == 0.0);
+}
+
 int main(void) {
   double d[3], r[3], u[3];
   CAVRViewClass c;
@@ -508,6 +628,7 @@ int main(void) {
   test_auto();
   test_iso();
   test_compressive();
+  test_compressive_cost();
   printf("view policy: ok\n");
   return 0;
 }

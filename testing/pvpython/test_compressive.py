@@ -3,7 +3,9 @@
 "Compressive While Interacting" properties of the cavr Volume representation. Fraction 1 gives the same image
 as the normal path; fraction 0.3 on a real CT volume (headsq, shaded) meets the PSNR target (40 dB against
 the full render, 8-bit screenshots) with adaptive sampling; with "Compressive While Interacting" still renders
-are the full render and interactive renders the reconstruction."""
+are the full render and interactive renders the reconstruction. "Compressive Only Where It Pays" (default on) is
+turned off here, so that every frame asking for the fraction is compressive: this test is about the images
+(test_compressive_cost.py tests the choice)."""
 import numpy as np
 from cavr_pvtest import DATA, fail, load_plugin, psnr, screenshot, show_volume, view
 from paraview.simple import GetActiveCamera, OpenDataFile
@@ -23,12 +25,13 @@ cam.OrthogonalizeViewUp()
 cam.Azimuth(20)
 v.ResetCamera()
 for name, default in (("CavrSampleFraction", 1.0), ("CavrReconstruction", "Local"),
-                      ("CavrCompressiveWhileInteracting", 0)):
+                      ("CavrCompressiveWhileInteracting", 0), ("CavrCompressiveOnlyWherePays", 1)):
     if d.GetPropertyValue(name) != default:
         fail("%s defaults to %r, expected %r" % (name, d.GetPropertyValue(name), default))
 ref = screenshot(v, "compressive_full.png")
 if np.mean(ref.max(axis=2) > 10) < 0.05:
     fail("reference image is nearly empty")
+d.CavrCompressiveOnlyWherePays = 0  # always compressive: the images are under test here
 d.CavrSampleFraction = 1.0
 same = screenshot(v, "compressive_one.png")
 if not np.array_equal(same, ref):

@@ -18,7 +18,8 @@ if d.Representation != "cavr Volume":
     fail("representation is %s" % d.Representation)
 defaults = {"CavrBackEnd": BACKEND or "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5,
             "CavrEarlyRayTermination": 0.99,
-            "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1", "CavrGpuIndex": -1}
+            "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1", "CavrGpuIndex": -1,
+            "CavrCompressiveOnlyWherePays": 1}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
     print(name, "=", got)
@@ -31,13 +32,14 @@ labels = {"CavrBackEnd": ("Back End", "default"), "CavrStrategy": ("GPU Strategy
           "CavrSampleFraction": ("Sample Fraction", "default"), "CavrReconstruction": ("Reconstruction", "advanced"),
           "CavrCompressiveWhileInteracting": ("Compressive While Interacting", "default"),
           "CavrCubicInterpolation": ("Cubic Interpolation", "advanced"), "CavrSupersampling": ("Rays Per Pixel", "advanced"),
-          "CavrGpuIndex": ("GPU Index", "advanced")}
+          "CavrGpuIndex": ("GPU Index", "advanced"),
+          "CavrCompressiveOnlyWherePays": ("Compressive Only Where It Pays", "advanced")}
 for name, (label, panel) in labels.items():
     prop = d.SMProxy.GetProperty(name)
     got = (prop.GetXMLLabel(), prop.GetPanelVisibility())
     if got != (label, panel):
         fail("%s: label and panel visibility %r, expected %r" % (name, got, (label, panel)))
-for name in ("CavrBackEndInUse", "CavrDeviceInUse"):
+for name in ("CavrBackEndInUse", "CavrDeviceInUse", "CavrCompressiveDecision"):
     prop = d.SMProxy.GetProperty(name)
     if prop is None or not prop.GetInformationOnly():
         fail("%s: expected a read-only (information) property" % name)

@@ -11,6 +11,18 @@
 extern "C" {
 #endif
 
+/**
+ * Whether a frame rendered compressively (CAVRRenderStats.compressiveDecision); the rule is cavrSetRenderCompressiveMode's.
+ */
+typedef enum CAVRCompressiveDecision {
+  CAVR_COMPRESSIVE_NOT_ASKED = 0,   /**< full frame as asked: sample fraction 1, or an image under 4 x 4 pixels */
+  CAVR_COMPRESSIVE_RENDERED = 1,    /**< compressive: CAVR_COMPRESSIVE_ALWAYS, or AUTO predicted it cheaper */
+  CAVR_COMPRESSIVE_NOT_PAYING = 2,  /**< AUTO: full frame, the compressive one was not predicted cheaper enough */
+  CAVR_COMPRESSIVE_PROBE_FULL = 3,  /**< AUTO: full frame to measure it again, though compressive was predicted
+                                         cheaper */
+  CAVR_COMPRESSIVE_PROBE = 4        /**< AUTO: compressive frame to measure it again, though it was predicted dearer */
+} CAVRCompressiveDecision;
+
 /** What one render did. */
 typedef struct CAVRRenderStats {
   double milliseconds;     /**< wall time of the render call, ms: the whole frame (host work, uploads, kernels,
@@ -35,6 +47,11 @@ typedef struct CAVRRenderStats {
                                     (cavrTuneDevice), 0 when AUTO used its default (16x16 blocks, no rotation) */
   CAVRIsoMethod isoMethod;     /**< isosurface frames: the method that ran (CAVR_ISO_STANDARD or
                                     CAVR_ISO_WARP_MARCHING; the CPU back end: standard); other blend modes: standard */
+  /* Compressive rendering (both back ends): */
+  CAVRCompressiveDecision compressiveDecision; /**< full or compressive, and why (cavrSetRenderCompressiveMode) */
+  double predictedFullMilliseconds;        /**< the cost model's prediction of a full frame, ms (whole frame, as
+                                                milliseconds); 0: nothing to predict from, or no sample fraction < 1 */
+  double predictedCompressiveMilliseconds; /**< and of the compressive frame at the asked fraction, ms (likewise) */
 } CAVRRenderStats;
 
 /**

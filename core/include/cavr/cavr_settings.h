@@ -101,6 +101,28 @@ CAVR_API CAVRError cavrSetRenderStrategy(CAVRRenderSettings settings, CAVRStrate
 CAVR_API CAVRError cavrSetRenderCompressive(CAVRRenderSettings settings, double sampleFraction,
                                             CAVRReconstruction reconstruction, int adaptive);
 
+/** When a frame with a sample fraction below 1 renders compressively (cavrSetRenderCompressiveMode). */
+typedef enum CAVRCompressiveMode {
+  CAVR_COMPRESSIVE_ALWAYS = 0, /**< every such frame (benchmarks, tests, image studies) */
+  CAVR_COMPRESSIVE_AUTO = 1    /**< only when the cost model predicts it cheaper than the full frame */
+} CAVRCompressiveMode;
+
+/**
+ * Whether a frame that asks for compressive rendering (sample fraction < 1, cavrSetRenderCompressive) gets it.
+ * ALWAYS (default): it does. AUTO: only where it pays; otherwise every ray is cast (a full frame, the same as a
+ * sample fraction of 1). The cost model is kept per frame buffer (the frames of one view at one size) and per key
+ * (frame size, back end, volume, blend mode, shading, interpolation, sample distance, super-sampling, reconstruction,
+ * solver iterations; a change starts it afresh): the whole-frame times (CAVRRenderStats.milliseconds) of its full
+ * frames (sample fraction 1 included) and of its compressive frames, split into solve and the rest, smoothed
+ * exponentially (weight 0.5 for the newest). A compressive frame is predicted to cost solve + rest * fraction /
+ * measured fraction, or full * fraction before one was measured; a full frame its measured cost, or rest / fraction
+ * before one was measured. AUTO renders compressively when that prediction is below 0.9 times the full frame's (or
+ * when nothing is measured yet); the side not chosen is measured at the next frame while it is only an estimate, then
+ * again after 4 frames, the period doubling up to 64 frames while the choice holds. The decision and both predictions are in CAVRRenderStats. Images of a full frame
+ * are the full frame's. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, not a CAVRCompressiveMode).
+ */
+CAVR_API CAVRError cavrSetRenderCompressiveMode(CAVRRenderSettings settings, CAVRCompressiveMode mode);
+
 /**
  * Solver of compressive rendering: at most `maxIterations` (1..10000) preconditioned conjugate-gradient
  * iterations per channel (per block for LOCAL), stopping when the RMS residual per pixel is <= tolerance in
