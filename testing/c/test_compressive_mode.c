@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * Compressive only where it pays, through cavrRender on the CPU back end (cavrSetRenderCompressiveMode, the frame
  * buffer's cost model: view_policy.h, cavr_compressive_decide). Timing is not deterministic, so the costs the model

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Compressive only where it pays, through ParaView: an orbit with "Compressive While Interacting" on (Sample
 Fraction 0.25, "Compressive Only Where It Pays" on, its default). Still renders cast every ray and feed the cost
 model the full frame's time; interactive renders are compressive only when the model predicts them cheaper than
