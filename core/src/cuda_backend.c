@@ -600,6 +600,7 @@ static CAVRError rotate_volume(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, i
   if (byCopy) vol->commitStats.deviceAllocations += turns; /* each turn by copy makes a new array */
   if (code) return cavr_set_error(dev, (CAVRError)code, "cavrRender: in-place rotation: %s", msg);
   stats->rotationMilliseconds = ms + ms2;
+  if (turns) cavr_plan_record_rotation((ms + ms2) / turns, (double)cavr_cuda_volume_bytes(cv->gpu), &cv->history);
   device_stats(vol, cv);
   return CAVR_ERROR_NONE;
 }
@@ -630,12 +631,13 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   double dirI[3], rightI[3], upI[3];
   cavr_plan_view_index(cam->view, vol->desc.spacing, dirI, rightI, upI);
   const CAVRTuneTable *tuned = cavr_plan_needs_table(s, cv->noRotate) ? auto_table(dev, cv->storage) : NULL;
-  cavr_plan_frame(s, dirI, rightI, upI, tuned, cv->rotation, cv->noRotate, &cv->history, &plan);
+  const double volumeBytes = (double)cavr_cuda_volume_bytes(cv->gpu);
+  cavr_plan_frame(s, dirI, rightI, upI, tuned, volumeBytes, cv->rotation, cv->noRotate, &cv->history, &plan);
   if (plan.rotation != cv->rotation) {
     CAVRError e = rotate_volume(dev, vol, cv, plan.rotation, stats);
     if (e) return e;
   }
-  cavr_plan_launch(dirI, rightI, upI, tuned, cv->rotation, &cv->history, &plan);
+  cavr_plan_launch(dirI, rightI, upI, tuned, volumeBytes, cv->rotation, &cv->history, &plan);
   p.rotation = cv->rotation;
   /* The rotation map's offset: the extent of the axis that becomes stored x (the cube's side for a cube). */
   p.cube = cv->rotation == CAVR_ROT_Y ? cv->dims[2] : cv->rotation == CAVR_ROT_Z ? cv->dims[1] : 0;

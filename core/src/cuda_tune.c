@@ -21,11 +21,12 @@
 
 #if CAVR_WITH_CUDA
 
-/* Calibration volume: N^3 voxels (768, or 512 / 384 where free device memory is short), rendered into an S x S
+/* Calibration volumes: N^3 voxels, one cube per row of the table (cavr_tune_sides: 256, 768 - or 512 / 384 where free
+   device memory is short - and 1536, each where it fits), rendered into an S x S
    image as large as a typical view (1024^2: the block shapes' wave and tail behaviour depends on the number of
    blocks, and their cache behaviour on rays per voxel, here about 1.3 as for a 1024^3 volume at 1024^2), with
    empty-space skipping on (the kernel a render uses). Each view and shape: one warm-up and REPS timed frames (the
-   median kept). 36 views x 8 shapes x 4 frames of about 1 ms: 1.5-3 s on an H100. */
+   median kept). 36 views x 8 shapes x 4 frames a row, of about 1 ms at 768^3 and 2-4 ms at 1536^3. */
 enum { S = 1024, REPS = 3, ROLLS = 6 };
 
 /* A field like ../shared/perf/lean_probe.cu's (a sphere of radius 0.45 of the box holding a product of sines), in
@@ -65,6 +66,36 @@ static void *make_voxels(int N, int storage, CAVRScalarType *type) {
         else ((float *)v)[i] = f;
       }
   free(sx);
+  return v;
+}
+
+/* An N^3 cube of the same field from the base cube of side B (nearest voxel; element size es): the other rows' cubes,
+   made in about a byte copy per voxel (the field itself costs a square root and sines per voxel). */
+static void *resize_voxels(const unsigned char *base, int B, int N, size_t es) {
+  unsigned char *v = (unsigned char *)malloc((size_t)N * N * N * es);
+  int *xi = (int *)malloc(sizeof(int) * (size_t)N);
+  if (!v || !xi) {
+    free(v);
+    free(xi);
+    return NULL;
+  }
+  for (int x = 0; x < N; ++x) xi[x] = (int)((long long)x * B / N);
+  const size_t row = (size_t)N * es;
+  for (int z = 0; z < N; ++z) {
+    const int bz = (int)((long long)z * B / N);
+    for (int y = 0, prev = -1; y < N; ++y) {
+      const int by = (int)((long long)y * B / N);
+      unsigned char *out = v + ((size_t)z * N + y) * row;
+      if (by == prev) { /* the same source row as the row before */
+        memcpy(out, out - row, row);
+        continue;
+      }
+      prev = by;
+      const unsigned char *src = base + ((size_t)bz * B + by) * B * es;
+      for (int x = 0; x < N; ++x) memcpy(out + (size_t)x * es, src + (size_t)xi[x] * es, es);
+    }
+  }
+  free(xi);
   return v;
 }
 
@@ -207,9 +238,9 @@ static CAVRError median_ns(Rig *r, int perRay, float *out) {
   return CAVR_ERROR_NONE;
 }
 
-/* One view: every candidate shape (ns per sample into sum[s]), then both isosurface methods (ns per ray into
+/* One view: every candidate shape (ns per sample into sum[s]), then (iso 1) both isosurface methods (ns per ray into
    isoSum[m]; an iso-value inside the sphere's range: every ray that enters the sphere marches to it). */
-static CAVRError measure_view(Rig *r, double maxValue, double sum[CAVR_TUNE_SHAPES], double isoSum[2]) {
+static CAVRError measure_view(Rig *r, double maxValue, int iso, double sum[CAVR_TUNE_SHAPES], double isoSum[2]) {
   CAVRError e = CAVR_ERROR_NONE;
   for (int s = 0; s < CAVR_TUNE_SHAPES && !e; ++s) {
     r->set.blockShape = s + 1;
@@ -218,6 +249,7 @@ static CAVRError measure_view(Rig *r, double maxValue, double sum[CAVR_TUNE_SHAP
     sum[s] += ns;
   }
   r->set.blockShape = 0;
+  if (!iso) return e;
   r->set.blendMode = CAVR_BLEND_ISOSURFACE;
   r->set.isoCount = 1;
   r->set.isoValues[0] = (float)(0.6 * maxValue);
@@ -231,29 +263,11 @@ static CAVRError measure_view(Rig *r, double maxValue, double sum[CAVR_TUNE_SHAP
   return e;
 }
 
-int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
-  CAVRScalarType type;
-  int N = 768;
-  {
-    const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
-    size_t freeB = 0, totalB = 0;
-    char why[200];
-    if (cavr_cuda_memory_info(&freeB, &totalB, why, sizeof why)) freeB = 0;
-    /* the volume, its macro cells and the image buffers, with room to spare */
-    while (N > 384 && (double)N * N * N * es * 2.0 + 64e6 > (double)freeB) N -= 128;
-  }
-  void *voxels = make_voxels(N, storage, &type);
-  if (!voxels) {
-    snprintf(msg, msgSize, "out of host memory for the %d^3 calibration volume", N);
-    return CAVR_ERROR_OUT_OF_MEMORY;
-  }
-  /* The calibration's errors and notes stay here: the caller reports the outcome (cavrTuneDevice's error, or AUTO's
-     note that it uses its default). */
-  CAVRErrorCapture cap;
-  cavr_capture_errors(dev, &cap);
+/* Measure one row: the cube of side N (voxels, copied) from the 36 views; isosurface costs too when `iso`. */
+static CAVRError measure_row(CAVRDevice dev, int N, int storage, CAVRScalarType type, const void *voxels, int iso,
+                             float cost[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES], float isoCost[CAVR_TUNE_CLASSES][2]) {
   Rig *r = (Rig *)calloc(1, sizeof *r);
   CAVRError e = r ? rig_make(r, dev, N, storage, type, voxels) : CAVR_ERROR_OUT_OF_MEMORY;
-  free(voxels);
   const double maxValue = storage == CAVR_STORE_U8 ? 255.0 : storage == CAVR_STORE_U16 ? 65535.0 : 1.0;
   /* Views: rays near z (tilted 0 and 30 degrees towards x), near x (60 and 90 degrees), near y (60 and 90 degrees
      from z towards y), each rolled so that the primary axis falls in the middle of each 15-degree group. */
@@ -276,22 +290,63 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
       view_matrices(N, d, 7.5 + 15.0 * roll, view, proj, right, up);
       const int cls = cavr_tune_class(d, right, up);
       e = rig_camera(r, view, proj);
-      if (!e) e = measure_view(r, maxValue, sum[cls], isoSum[cls]);
+      if (!e) e = measure_view(r, maxValue, iso, sum[cls], isoSum[cls]);
       ++count[cls];
     }
   }
+  if (!e)
+    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) cost[c][s] = count[c] ? (float)(sum[c][s] / count[c]) : 0.0f;
+      for (int m = 0; m < 2 && iso; ++m) isoCost[c][m] = count[c] ? (float)(isoSum[c][m] / count[c]) : 0.0f;
+    }
+  if (r) rig_free(r);
+  free(r);
+  return e;
+}
+
+int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
+  CAVRScalarType type;
+  const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
+  size_t freeB = 0, totalB = 0;
+  {
+    char why[200];
+    if (cavr_cuda_memory_info(&freeB, &totalB, why, sizeof why)) freeB = 0;
+  }
+  /* Room for a cube: the volume, its macro cells and the image buffers, with room to spare. */
+#define CAVR_TUNE_FITS(n) ((double)(n) * (n) * (n) * es * 2.0 + 64e6 <= (double)freeB)
+  int B = cavr_tune_sides[1]; /* the middle row's cube: the field itself; the others are resized from it */
+  while (B > 384 && !CAVR_TUNE_FITS(B)) B -= 128;
+  void *base = make_voxels(B, storage, &type);
+  if (!base) {
+    snprintf(msg, msgSize, "out of host memory for the %d^3 calibration volume", B);
+    return CAVR_ERROR_OUT_OF_MEMORY;
+  }
+  /* The calibration's errors and notes stay here: the caller reports the outcome (cavrTuneDevice's error, or AUTO's
+     note that it uses its default). */
+  CAVRErrorCapture cap;
+  cavr_capture_errors(dev, &cap);
+  CAVRError e = CAVR_ERROR_NONE;
+  for (int row = 0; row < CAVR_TUNE_SIZES && !e; ++row) {
+    const int N = row == 1 ? B : cavr_tune_sides[row];
+    t->rowSide[row] = N;
+    t->rowBytes[row] = 0.0;
+    if (row != 1 && !CAVR_TUNE_FITS(N)) continue; /* not measured: no room */
+    void *vox = row == 1 ? base : resize_voxels((const unsigned char *)base, B, N, es);
+    if (!vox) continue; /* no host memory for this row: not measured */
+    CAVRError er = measure_row(dev, N, storage, type, vox, row == 1, t->cost[row], t->isoCost);
+    if (vox != base) free(vox);
+    if (er == CAVR_ERROR_CUDA_OUT_OF_MEMORY && row != 1) continue; /* a larger row that did not fit after all */
+    e = er;
+    if (!e) t->rowBytes[row] = (double)N * N * N * (double)es;
+  }
+#undef CAVR_TUNE_FITS
+  free(base);
   if (e) {
     snprintf(msg, msgSize, "%s", cap.message[0] ? cap.message : cavrGetErrorString(e));
   } else {
-    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
-      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t->cost[c][s] = count[c] ? (float)(sum[c][s] / count[c]) : 0.0f;
-      for (int m = 0; m < 2; ++m) t->isoCost[c][m] = count[c] ? (float)(isoSum[c][m] / count[c]) : 0.0f;
-    }
     t->storage = storage;
     t->version = CAVR_VERSION;
   }
-  if (r) rig_free(r);
-  free(r);
   cavr_capture_end(&cap);
   return e;
 }

@@ -32,34 +32,58 @@ int cavr_tune_class(const double dir[3], const double right[3], const double up[
   return vc.rayAxis * CAVR_TUNE_GROUPS + group;
 }
 
-int cavr_tune_best_shape(const CAVRTuneTable *t, int cls, float *cost) {
+const int cavr_tune_sides[CAVR_TUNE_SIZES] = {256, 768, 1536};
+
+float cavr_tune_cost(const CAVRTuneTable *t, double bytes, int cls, int shape) {
+  if (!t || cls < 0 || cls >= CAVR_TUNE_CLASSES || shape < 0 || shape >= CAVR_TUNE_SHAPES) return 0.0f;
+  /* The measured rows around `bytes` (rows are in increasing size). */
+  int lo = -1, hi = -1;
+  for (int r = 0; r < CAVR_TUNE_SIZES; ++r) {
+    if (!(t->rowBytes[r] > 0.0) || !(t->cost[r][cls][shape] > 0.0f)) continue;
+    if (t->rowBytes[r] <= bytes) lo = r;
+    else if (hi < 0) hi = r;
+  }
+  if (lo < 0 && hi < 0) return 0.0f;
+  if (lo < 0) return t->cost[hi][cls][shape];
+  if (hi < 0) return t->cost[lo][cls][shape];
+  const double a = log2(t->rowBytes[lo]), b = log2(t->rowBytes[hi]), x = log2(bytes > 1.0 ? bytes : 1.0);
+  const double w = b > a ? (x - a) / (b - a) : 0.0;
+  return (float)((1.0 - w) * t->cost[lo][cls][shape] + w * t->cost[hi][cls][shape]);
+}
+
+int cavr_tune_best_shape(const CAVRTuneTable *t, double bytes, int cls, float *cost) {
   int best = -1;
   float c = 0.0f;
-  if (t && cls >= 0 && cls < CAVR_TUNE_CLASSES)
-    for (int s = 0; s < CAVR_TUNE_SHAPES; ++s)
-      if (t->cost[cls][s] > 0.0f && (best < 0 || t->cost[cls][s] < c)) {
-        best = s;
-        c = t->cost[cls][s];
-      }
+  for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) {
+    const float v = cavr_tune_cost(t, bytes, cls, s);
+    if (v > 0.0f && (best < 0 || v < c)) {
+      best = s;
+      c = v;
+    }
+  }
   if (cost) *cost = best < 0 ? 0.0f : c;
   return best;
 }
 
-void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double right[3], const double up[3],
-                      int canRotate, int current, double margin, CAVRTuneChoice *out) {
+void cavr_tune_choose(const CAVRTuneTable *t, double bytes, const double dir[3], const double right[3],
+                      const double up[3], int canRotate, int current, double margin, CAVRTuneChoice *out) {
   CAVRTuneChoice opt[3];
   /* Rotation is for views with x along the rays (Misaki 2017): a turn never helps rays along y or z, and a state
      that leaves the rays along stored x is no cure. */
   const int xAlongRays = cavr_tune_class(dir, right, up) / CAVR_TUNE_GROUPS == 0;
   int n = canRotate && xAlongRays ? 3 : 1;
+  float stateCost[3] = {0.0f, 0.0f, 0.0f};
   for (int r = 0; r < n; ++r) {
     double d[3], rr[3], u[3];
     cavr_to_stored(dir, r, d);
     cavr_to_stored(right, r, rr);
     cavr_to_stored(up, r, u);
     opt[r].rotation = r;
+    opt[r].cost = 0.0f;
     const int cls = cavr_tune_class(d, rr, u);
-    opt[r].shape = r != CAVR_ROT_NONE && cls / CAVR_TUNE_GROUPS == 0 ? -1 : cavr_tune_best_shape(t, cls, &opt[r].cost);
+    opt[r].shape = r != CAVR_ROT_NONE && cls / CAVR_TUNE_GROUPS == 0 ? -1
+                                                                     : cavr_tune_best_shape(t, bytes, cls, &opt[r].cost);
+    if (opt[r].shape >= 0) stateCost[r] = opt[r].cost;
   }
   int best = -1;
   for (int r = 0; r < n; ++r)
@@ -68,12 +92,14 @@ void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double 
     out->rotation = CAVR_ROT_NONE;
     out->shape = 0;
     out->cost = 0.0f;
+    memcpy(out->stateCost, stateCost, sizeof stateCost);
     return;
   }
   if (current >= 0 && current < n && current != best && opt[current].shape >= 0 &&
       opt[current].cost <= opt[best].cost * (1.0 + margin))
     best = current;
   *out = opt[best];
+  memcpy(out->stateCost, stateCost, sizeof stateCost);
 }
 
 int cavr_tune_iso_method(const CAVRTuneTable *t, int cls) {
@@ -85,16 +111,21 @@ int cavr_tune_iso_method(const CAVRTuneTable *t, int cls) {
 int cavr_tune_write(const CAVRTuneTable *t, FILE *f) {
   static const char axes[3] = {'x', 'y', 'z'};
   fprintf(f, "cavr-tune %d\n", CAVR_TUNE_FORMAT);
-  fprintf(f, "# AUTO's table: kernel ns per sample per class of view (ray axis, 15-degree group of the primary axis\n"
-             "# on screen) and thread-block shape, measured by cavrTuneDevice on a dense synthetic volume.\n");
+  fprintf(f, "# AUTO's table: kernel ns per sample per row (calibration cube), class of view (ray axis, 15-degree\n"
+             "# group of the primary axis on screen) and thread-block shape, measured by cavrTuneDevice on dense\n"
+             "# synthetic cubes; 'row R SIDE BYTES' gives each row's cube (BYTES 0: not measured).\n");
   fprintf(f, "gpu %s\nmemory_mib %d\nstorage %s\ncavr_version %d\nshapes", t->gpu, t->memoryMiB,
           cavr_storage_name(t->storage), t->version);
   for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) fprintf(f, " %s", cavr_block_shapes[s].name);
   fputc('\n', f);
-  for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
-    fprintf(f, "class %c %d", axes[c / CAVR_TUNE_GROUPS], c % CAVR_TUNE_GROUPS);
-    for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) fprintf(f, " %.6g", (double)t->cost[c][s]);
-    fputc('\n', f);
+  for (int r = 0; r < CAVR_TUNE_SIZES; ++r) {
+    fprintf(f, "row %d %d %.0f\n", r, t->rowSide[r] ? t->rowSide[r] : cavr_tune_sides[r], t->rowBytes[r]);
+    if (!(t->rowBytes[r] > 0.0)) continue;
+    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
+      fprintf(f, "class %d %c %d", r, axes[c / CAVR_TUNE_GROUPS], c % CAVR_TUNE_GROUPS);
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) fprintf(f, " %.6g", (double)t->cost[r][c][s]);
+      fputc('\n', f);
+    }
   }
   fprintf(f, "# isosurfaces: kernel ns per ray, one thread per ray and warp marching, per class\n");
   for (int c = 0; c < CAVR_TUNE_CLASSES; ++c)
@@ -112,7 +143,7 @@ int cavr_tune_write(const CAVRTuneTable *t, FILE *f) {
 int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
   char line[512];
   int format = 0, haveGpu = 0, haveStorage = 0, haveShapes = 0, lineNo = 0;
-  unsigned char seen[CAVR_TUNE_CLASSES] = {0};
+  unsigned char seen[CAVR_TUNE_SIZES][CAVR_TUNE_CLASSES] = {{0}}, haveRow[CAVR_TUNE_SIZES] = {0};
   memset(t, 0, sizeof *t);
   t->storage = -1;
   while (fgets(line, sizeof line, f)) {
@@ -148,11 +179,20 @@ int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
         p += used;
       }
       haveShapes = 1;
+    } else if (!strncmp(line, "row ", 4)) {
+      int r = -1, side = 0;
+      double bytes = -1.0;
+      if (sscanf(line + 4, "%d %d %lf", &r, &side, &bytes) != 3 || r < 0 || r >= CAVR_TUNE_SIZES || side < 1 ||
+          side > 65536 || !isfinite(bytes) || bytes < 0.0 || bytes > 1e15)
+        FAIL("line %d: malformed row", lineNo);
+      t->rowBytes[r] = bytes;
+      t->rowSide[r] = side;
+      haveRow[r] = 1;
     } else if (!strncmp(line, "class ", 6)) {
       char axis = 0;
-      int group = -1, used = 0;
-      if (sscanf(line + 6, "%c %d%n", &axis, &group, &used) != 2 || axis < 'x' || axis > 'z' || group < 0 ||
-          group >= CAVR_TUNE_GROUPS)
+      int r = -1, group = -1, used = 0;
+      if (sscanf(line + 6, "%d %c %d%n", &r, &axis, &group, &used) != 3 || r < 0 || r >= CAVR_TUNE_SIZES ||
+          !haveRow[r] || axis < 'x' || axis > 'z' || group < 0 || group >= CAVR_TUNE_GROUPS)
         FAIL("line %d: malformed class", lineNo);
       int c = (axis - 'x') * CAVR_TUNE_GROUPS + group;
       const char *p = line + 6 + used;
@@ -160,10 +200,10 @@ int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
         char *end;
         double v = strtod(p, &end);
         if (end == p || !isfinite(v) || v < 0.0 || v > 1e6) FAIL("line %d: cost %d is not a finite value >= 0", lineNo, s + 1);
-        t->cost[c][s] = (float)v;
+        t->cost[r][c][s] = (float)v;
         p = end;
       }
-      seen[c] = 1;
+      seen[r][c] = 1;
     } else if (!strncmp(line, "iso ", 4)) {
       char axis = 0;
       int group = -1;
@@ -180,8 +220,15 @@ int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
   }
   if (!format) FAIL("empty file");
   if (!haveGpu || !haveStorage || !haveShapes) FAIL("the gpu, storage or shapes line is missing");
-  for (int c = 0; c < CAVR_TUNE_CLASSES; ++c)
-    if (!seen[c]) FAIL("class %d is missing", c);
+  int rows = 0;
+  for (int r = 0; r < CAVR_TUNE_SIZES; ++r) {
+    if (!haveRow[r]) FAIL("row %d is missing", r);
+    if (!(t->rowBytes[r] > 0.0)) continue;
+    ++rows;
+    for (int c = 0; c < CAVR_TUNE_CLASSES; ++c)
+      if (!seen[r][c]) FAIL("row %d: class %d is missing", r, c);
+  }
+  if (!rows) FAIL("no row was measured");
   return 0;
 }
 

@@ -6,10 +6,13 @@
  *
  * A view's class is that of thread-block shaping (Sugimoto et al. 2013, sec. 4-5, Table 2): the index axis most
  * parallel to the rays, and the on-screen direction of the primary axis of the facing plane in 15-degree groups.
- * The table holds, per class, the kernel time per sample of each candidate block shape on a dense synthetic volume,
- * so views with different sample counts compare. In-place rotation (Misaki et al. 2017) turns one class into
- * another (the volume's stored axes change, the view does not), so the same table prices every rotation state and
- * AUTO takes the cheapest state and shape for each view.
+ * The table holds, per class, the kernel time per sample of each candidate block shape on dense synthetic cubes of
+ * several sizes (its rows: one cube about the size of the L2 cache, one of a few hundred MiB, one of several GiB),
+ * so views with different sample counts compare, and a volume is priced by the rows around its own size (the cost
+ * of a class depends on how much of the volume a wave of rays touches against the caches and the TLB: on an H100
+ * rays along stored x cost about what rays along z cost on a 768^3 cube and 2.2x on a 3584^3 one). In-place
+ * rotation (Misaki et al. 2017) turns one class into another (the volume's stored axes change, the view does not),
+ * so the same table prices every rotation state and AUTO takes the cheapest state and shape for each view.
  */
 #ifndef CAVR_GPU_TUNE_H
 #define CAVR_GPU_TUNE_H
@@ -18,13 +21,19 @@
 #include <stdio.h>
 
 /** Version of the file format and of the candidate list: a table with another is stale. */
-#define CAVR_TUNE_FORMAT 2
+#define CAVR_TUNE_FORMAT 3
 /** 15-degree groups of the primary axis's on-screen direction (Sugimoto 2013, Table 2). */
 #define CAVR_TUNE_GROUPS 6
 /** Classes of view: ray axis (x, y, z) x screen-direction group. */
 #define CAVR_TUNE_CLASSES (3 * CAVR_TUNE_GROUPS)
 /** Candidate thread-block shapes. */
 #define CAVR_TUNE_SHAPES 8
+/** Rows of the table: calibration cubes of different sizes (working sets). */
+#define CAVR_TUNE_SIZES 3
+
+/** The side (voxels) of each row's calibration cube: 256 (16 MiB of uint8, near the L2 cache of a Hopper GPU), 768
+    (432 MiB), 1536 (3.4 GiB: rows of rays along x touch more pages than the TLB holds). */
+extern const int cavr_tune_sides[CAVR_TUNE_SIZES];
 
 /** A thread block of blockW x blockH pixels tiled by warps of warpW x warpH (row-major lanes); transposed: blocks
     are launched column by column. */
@@ -42,7 +51,11 @@ typedef struct CAVRTuneTable {
   int memoryMiB;     /**< its memory, MiB (tells models with one name apart) */
   int storage;       /**< CAVRStorage the table was measured for */
   int version;       /**< CAVR_VERSION of the library that measured it */
-  float cost[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample; 0 = not measured */
+  double rowBytes[CAVR_TUNE_SIZES]; /**< bytes of the cube each row was measured on; 0 = row not measured (the
+                                         GPU could not hold that cube) */
+  int rowSide[CAVR_TUNE_SIZES];     /**< the side of each row's cube as measured (the middle row falls back to 512 or
+                                         384 when memory is short) */
+  float cost[CAVR_TUNE_SIZES][CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample; 0 = not measured */
   /** Isosurfaces: kernel ns per ray of one-thread-per-ray marching [0] and warp marching [1]
       (Wang 2014), per class; 0 = not measured. */
   float isoCost[CAVR_TUNE_CLASSES][2];
@@ -56,25 +69,37 @@ int cavr_tune_iso_method(const CAVRTuneTable *t, int cls);
     screen right and up (any lengths). */
 int cavr_tune_class(const double dir[3], const double right[3], const double up[3]);
 
-/** The cheapest measured shape of class `cls` and its cost (ns per sample); -1 when none is measured. */
-int cavr_tune_best_shape(const CAVRTuneTable *t, int cls, float *cost);
+/**
+ * The table's cost (kernel ns per sample) of class `cls` and shape `shape` for a volume of `bytes` bytes: the
+ * measured rows interpolated linearly in log2(bytes) between the two rows around it, the nearest row's value beyond
+ * the smallest or largest measured row (rows measured with a 0 for this class and shape are skipped). 0 when no row
+ * has it (or t is NULL, cls or shape out of range).
+ */
+float cavr_tune_cost(const CAVRTuneTable *t, double bytes, int cls, int shape);
+
+/** The cheapest shape of class `cls` for a volume of `bytes` bytes (cavr_tune_cost) and its cost (ns per sample);
+    -1 when none is measured. */
+int cavr_tune_best_shape(const CAVRTuneTable *t, double bytes, int cls, float *cost);
 
 typedef struct CAVRTuneChoice {
-  int rotation; /**< CAVR_ROT_* */
-  int shape;    /**< index into cavr_block_shapes */
-  float cost;   /**< expected ns per sample; 0 when the table says nothing about this view */
+  int rotation;        /**< CAVR_ROT_* */
+  int shape;           /**< index into cavr_block_shapes */
+  float cost;          /**< expected ns per sample; 0 when the table says nothing about this view */
+  float stateCost[3];  /**< the cheapest shape's cost in each rotation state (CAVR_ROT_*), ns per sample; 0 = state
+                            not available (rotation not allowed, not a view along x, or not measured) */
 } CAVRTuneChoice;
 
 /**
  * AUTO's choice for a view given in index space of the volume as uploaded (dir: world / spacing; right and up:
- * world * spacing): for each rotation state (none; about y and about z when `canRotate` and x is the axis most
- * parallel to the rays, as in Misaki 2017; a state that leaves x along the rays is skipped) the view's class in the
- * stored axes and its cheapest shape; the cheapest state wins, except that the `current` state is kept unless
- * another is cheaper by more than `margin` (a fraction, e.g. 0.05: a rotation costs a volume copy). With no
- * measurement for the view's classes: no rotation and the standard 16x16 block (shape 0).
+ * world * spacing) of a volume of `bytes` bytes: for each rotation state (none; about y and about z when `canRotate`
+ * and x is the axis most parallel to the rays, as in Misaki 2017; a state that leaves x along the rays is skipped)
+ * the view's class in the stored axes and its cheapest shape at that size (cavr_tune_best_shape); the cheapest state
+ * wins, except that the `current` state is kept unless another is cheaper by more than `margin` (a fraction, e.g.
+ * 0.05). With no measurement for the view's classes: no rotation and the standard 16x16 block (shape 0). The one-off
+ * cost of turning the volume is weighed by the caller (view_policy.c).
  */
-void cavr_tune_choose(const CAVRTuneTable *t, const double dir[3], const double right[3], const double up[3],
-                      int canRotate, int current, double margin, CAVRTuneChoice *out);
+void cavr_tune_choose(const CAVRTuneTable *t, double bytes, const double dir[3], const double right[3],
+                      const double up[3], int canRotate, int current, double margin, CAVRTuneChoice *out);
 
 /** Write the table as text (one line per class). Returns 0, or -1 on a write error. */
 int cavr_tune_write(const CAVRTuneTable *t, FILE *f);
@@ -96,10 +121,11 @@ struct CAVREnv;
 int cavr_tune_path(char *buf, size_t size, const struct CAVREnv *env, const char *gpu, int storage);
 
 /**
- * The calibration run (cuda_tune.c, CUDA builds only): fills t->cost, t->storage and t->version for `storage` by
- * rendering a dense 768^3 synthetic volume (512^3 or 384^3 when device memory is short) into a 1024^2 image, with
- * empty-space skipping as renders have it, from 36 views (6 directions x 6 rolls, one per
- * 15-degree group) with every candidate shape (one warm-up, median of 3 frames), and t->isoCost from the same views
+ * The calibration run (cuda_tune.c, CUDA builds only): fills t->rowBytes, t->cost, t->storage and t->version for
+ * `storage` by rendering dense synthetic cubes of each row's side (cavr_tune_sides; a row whose cube does not fit in
+ * free device memory twice over is left unmeasured, and the middle row falls back to 512^3 or 384^3) into a 1024^2
+ * image, with empty-space skipping as renders have it, from 36 views (6 directions x 6 rolls, one per 15-degree
+ * group) with every candidate shape (one warm-up, median of 3 frames), and t->isoCost from the middle row's views
  * with both isosurface methods. Returns CAVR_ERROR_NONE or the error, with the reason in msg; its errors are
  * captured (cavr_capture_errors): neither the user's error callback nor the device's error slot sees them.
  */

@@ -113,21 +113,33 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate) {
   return s->blendMode == CAVR_BLEND_ISOSURFACE && s->isoMethod == CAVR_ISO_AUTO && !noRotate;
 }
 
-/* AUTO with a table: the table's rotation state, checked on this volume as the shapes are: where it says turn, the
-   first frames of the class run turned and unturned once each, then the state that ran cheaper per sample is kept
-   (the table's volume is small; whether a turn pays depends on the volume's size against the caches). */
-static int auto_rotation(const CAVRTuneTable *table, const double dir[3], const double right[3], const double up[3],
-                         int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass) {
+/* AUTO with a table: the table's rotation state at the volume's size, checked on this volume as the shapes are: where
+   it says turn, the first frames of the class run turned and unturned once each, then the state that ran cheaper per
+   sample is kept. A change of state must also pay for itself: the kernel time it saves per frame over the horizon
+   against the turn's cost (a turn of a 42.9 GiB cube costs 34-42 ms; it saves ~3.5 ms a frame at 90 degrees). */
+static int auto_rotation(const CAVRTuneTable *table, double bytes, const double dir[3], const double right[3],
+                         const double up[3], int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass) {
   CAVRTuneChoice choice;
-  cavr_tune_choose(table, dir, right, up, canRotate, rotation, CAVR_AUTO_ROTATION_MARGIN, &choice);
+  cavr_tune_choose(table, bytes, dir, right, up, canRotate, rotation, CAVR_AUTO_ROTATION_MARGIN, &choice);
   int want = choice.rotation;
   *viewClass = cavr_tune_class(dir, right, up);
-  if (h && want != CAVR_ROT_NONE && h->seenState[*viewClass][want] > 0.0f) {
-    const float turned = h->seenState[*viewClass][want], plain = h->seenState[*viewClass][CAVR_ROT_NONE];
+  const float *seen = h ? h->seenState[*viewClass] : NULL;
+  if (h && want != CAVR_ROT_NONE && seen[want] > 0.0f) {
+    const float turned = seen[want], plain = seen[CAVR_ROT_NONE];
     if (plain <= 0.0f) want = CAVR_ROT_NONE; /* not tried unturned yet */
     else if (rotation == CAVR_ROT_NONE ? turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) >= plain
                                        : turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN))
       want = CAVR_ROT_NONE;
+  }
+  if (h && want != rotation && h->samples > 0.0 && rotation >= 0 && rotation < 3) {
+    /* Cost per sample of each state: measured on this volume where it was, else the table's. */
+    const double now = seen[rotation] > 0.0f ? seen[rotation] : choice.stateCost[rotation];
+    const double then = seen[want] > 0.0f ? seen[want] : choice.stateCost[want];
+    if (now > 0.0 && then > 0.0) {
+      const double savedMs = (now - then) * h->samples * 1e-6 * CAVR_AUTO_ROTATION_HORIZON;
+      const double perGiB = h->rotationMsPerGiB > 0.0 ? h->rotationMsPerGiB : CAVR_AUTO_ROTATION_MS_PER_GIB;
+      if (savedMs <= perGiB * bytes / 1073741824.0) want = rotation;
+    }
   }
   return want;
 }
@@ -155,8 +167,8 @@ static int auto_iso_method(const CAVRTuneTable *table, const double dir[3], cons
 }
 
 void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const double right[3], const double up[3],
-                     const CAVRTuneTable *table, int rotation, int noRotate, const CAVRPlanHistory *h,
-                     CAVRRenderPlan *plan) {
+                     const CAVRTuneTable *table, double volumeBytes, int rotation, int noRotate,
+                     const CAVRPlanHistory *h, CAVRRenderPlan *plan) {
   memset(plan, 0, sizeof *plan);
   const int strategy = s->strategy, iso = s->blendMode == CAVR_BLEND_ISOSURFACE;
   plan->strategy = strategy;
@@ -177,7 +189,8 @@ void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const doubl
   } else if (s->blockShape) {
     plan->rotation = CAVR_ROT_NONE; /* calibration: the volume as uploaded */
   } else if (plan->useTable) {
-    plan->rotation = auto_rotation(table, dir, right, up, s->rotation && !noRotate, rotation, h, &plan->viewClass);
+    plan->rotation = auto_rotation(table, volumeBytes, dir, right, up, s->rotation && !noRotate, rotation, h,
+                                   &plan->viewClass);
   } else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation) {
     plan->rotation = cavr_choose_rotation(dir, right, rotation, CAVR_ROTATION_HYSTERESIS);
   }
@@ -185,7 +198,7 @@ void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const doubl
 }
 
 void cavr_plan_launch(const double dir[3], const double right[3], const double up[3], const CAVRTuneTable *table,
-                      int rotation, const CAVRPlanHistory *h, CAVRRenderPlan *plan) {
+                      double volumeBytes, int rotation, const CAVRPlanHistory *h, CAVRRenderPlan *plan) {
   double d[3], r[3], u[3];
   static const double ones[3] = {1.0, 1.0, 1.0};
   cavr_to_stored(dir, rotation, d);
@@ -207,7 +220,7 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
        cheaper per sample on this volume is kept. */
     const int sc = cavr_tune_class(d, r, u);
     plan->seenClass = sc;
-    shape = cavr_tune_best_shape(table, sc, NULL);
+    shape = cavr_tune_best_shape(table, volumeBytes, sc, NULL);
     if (shape < 0) shape = 0;
     if (h && shape != 0 && h->seen[sc][shape] > 0.0f)
       shape = h->seen[sc][0] <= 0.0f ? 0 : h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape;
@@ -227,6 +240,7 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
 void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs, uint64_t samples, double pixels,
                       int fullFrame, CAVRPlanHistory *h) {
   if (!fullFrame) return; /* a ray list's cost per sample differs */
+  if (samples > 0) h->samples = (double)samples;
   if (plan->isoClass >= 0 && pixels > 0.0) {
     const float ns = (float)(kernelMs * 1e6 / pixels);
     float *seen = &h->seenIso[plan->isoClass][plan->isoMethod];
@@ -243,6 +257,10 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
       *st = *st > 0.0f ? 0.5f * (*st + ns) : ns;
     }
   }
+}
+
+void cavr_plan_record_rotation(double ms, double bytes, CAVRPlanHistory *h) {
+  if (ms > 0.0 && bytes > 0.0) h->rotationMsPerGiB = ms * 1073741824.0 / bytes;
 }
 
 int cavr_plan_compressive(const CAVRSettingsDesc *s, int width, int height) {

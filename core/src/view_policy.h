@@ -68,6 +68,13 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]);
 #define CAVR_ROTATION_HYSTERESIS 5.0
 /** AUTO keeps the current rotation state unless another is cheaper by more than this fraction. */
 #define CAVR_AUTO_ROTATION_MARGIN 0.05
+/** AUTO turns the volume only when the kernel time a turn saves over this many frames exceeds the turn's own cost
+    (the frames a view is expected to stay: about half a second of interaction at 60 frames/s, or one still frame
+    followed by an orbit's first frames in ParaView). */
+#define CAVR_AUTO_ROTATION_HORIZON 32
+/** The cost of a quarter turn before one is measured on the volume, ms per GiB of voxels (measured: 34-42 ms for a
+    42.9 GiB cube on an H100 and an H200). */
+#define CAVR_AUTO_ROTATION_MS_PER_GIB 1.0
 
 /**
  * What a volume has shown so far about the cost of the plans tried on it (filled by cavr_plan_record, read by
@@ -82,6 +89,8 @@ typedef struct CAVRPlanHistory {
   float seenIso[CAVR_TUNE_CLASSES][2];             /**< isosurfaces: least kernel ns per ray per stored class, one
                                                         thread per ray [0] and warp marching [1] */
   unsigned char seenIsoCount[CAVR_TUNE_CLASSES][2]; /**< and how many frames measured it (saturating at 255) */
+  double samples;                                  /**< samples of the last full frame recorded (0 = none yet) */
+  double rotationMsPerGiB;                         /**< the last quarter turn's cost, ms per GiB (0 = none yet) */
 } CAVRPlanHistory;
 
 /**
@@ -129,28 +138,36 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate);
 /**
  * Plan a frame before the volume is turned. s: the settings; dir, right, up: the view in index space
  * (cavr_plan_view_index); table: AUTO's measured table when cavr_plan_needs_table says so and one is available,
- * else NULL; rotation: the volume's current CAVR_ROT_* state; noRotate: 1 when turning it failed before (out of
- * memory or texture size: the plan keeps it unrotated); h: what the volume has shown (may be NULL: nothing yet).
- * Decides: the rotation state (AUTO with a table: the table's cheapest state, checked on this volume: where it says
- * turn, the first frames of a class run turned and unturned once each, then the cheaper state per sample is kept,
- * with CAVR_AUTO_ROTATION_MARGIN of hysteresis; SHAPED with rotation: cavr_choose_rotation with
+ * else NULL; volumeBytes: the volume's size on the GPU, bytes (the table's rows around it price the view);
+ * rotation: the volume's current CAVR_ROT_* state; noRotate: 1 when turning it failed before (out of memory or
+ * texture size: the plan keeps it unrotated); h: what the volume has shown (may be NULL: nothing yet).
+ * Decides: the rotation state (AUTO with a table: the table's cheapest state at this size, checked on this volume:
+ * where it says turn, the first frames of a class run turned and unturned once each, then the cheaper state per
+ * sample is kept, with CAVR_AUTO_ROTATION_MARGIN of hysteresis; and a change of state only when the kernel time it
+ * saves per frame (cost per sample: measured on this volume where it was, else the table's; times the last frame's
+ * samples) over CAVR_AUTO_ROTATION_HORIZON frames exceeds the turn's cost (the last turn's ms per GiB on this
+ * volume, else CAVR_AUTO_ROTATION_MS_PER_GIB); SHAPED with rotation: cavr_choose_rotation with
  * CAVR_ROTATION_HYSTERESIS degrees; otherwise none; isosurfaces and slices keep the current state) and the
  * isosurface method (requested; AUTO: the table's cheaper method for the stored class, then the first four frames of
  * a class alternate the two, then the one with the lower least cost per ray on this volume is kept).
  */
 void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const double right[3], const double up[3],
-                     const CAVRTuneTable *table, int rotation, int noRotate, const CAVRPlanHistory *h,
-                     CAVRRenderPlan *plan);
+                     const CAVRTuneTable *table, double volumeBytes, int rotation, int noRotate,
+                     const CAVRPlanHistory *h, CAVRRenderPlan *plan);
 
 /**
  * Complete the plan once the volume is in state `rotation` (CAVR_ROT_*; the plan's, or another when turning failed):
  * the thread block from the view's classification in the stored axes (cavr_classify_view, the plan's flags, 512
  * threads with CAVR_SHAPE_MAX_BLOCK), replaced by the forced shape, or with a table by the table's cheapest shape for
- * the stored class, checked on this volume against the standard 16x16 block (the first frames of a class try each
- * once; then the cheaper per sample is kept). table: as for cavr_plan_frame; h may be NULL.
+ * the stored class at volumeBytes, checked on this volume against the standard 16x16 block (the first frames of a
+ * class try each once; then the cheaper per sample is kept). table, volumeBytes: as for cavr_plan_frame; h may be
+ * NULL.
  */
 void cavr_plan_launch(const double dir[3], const double right[3], const double up[3], const CAVRTuneTable *table,
-                      int rotation, const CAVRPlanHistory *h, CAVRRenderPlan *plan);
+                      double volumeBytes, int rotation, const CAVRPlanHistory *h, CAVRRenderPlan *plan);
+
+/** Record the cost of a quarter turn of the volume in h: `ms` for `bytes` bytes of voxels (both > 0). */
+void cavr_plan_record_rotation(double ms, double bytes, CAVRPlanHistory *h);
 
 /**
  * Record a frame's measured cost in h: kernelMs, the kernel time (ms) of a frame of `pixels` pixels that cast

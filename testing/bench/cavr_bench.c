@@ -749,8 +749,8 @@ static void tune_all(CAVRDevice dev, FILE *sum) {
     printf("  %-10s %-8s %10s %12s\n", "class", "best", "ns/sample", "16x16/best");
     while (fgets(line, sizeof line, f)) {
       char axis;
-      int group, used = 0;
-      if (sscanf(line, "class %c %d%n", &axis, &group, &used) != 2) continue;
+      int row, group, used = 0;
+      if (sscanf(line, "class %d %c %d%n", &row, &axis, &group, &used) != 3 || row != 1) continue; /* the 768^3 row */
       double c[8];
       const char *p = line + used;
       int best = -1;

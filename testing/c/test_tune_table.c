@@ -71,59 +71,104 @@ int main(void) {
   t.memoryMiB = 81559;
   t.storage = CAVR_STORE_U8;
   t.version = 7;
+  const double B1 = 768.0 * 768.0 * 768.0; /* one row measured: the middle one (768^3 uint8) */
+  t.rowBytes[1] = B1;
+  t.rowSide[1] = 768;
+  for (int k = 0; k < CAVR_TUNE_SIZES; ++k) t.rowSide[k] = t.rowSide[k] ? t.rowSide[k] : cavr_tune_sides[k];
   for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) {
-    t.cost[0 * CAVR_TUNE_GROUPS + 5][s] = 3.0f;
-    t.cost[2 * CAVR_TUNE_GROUPS + 0][s] = s == 6 ? 1.0f : 2.0f;
+    t.cost[1][0 * CAVR_TUNE_GROUPS + 5][s] = 3.0f;
+    t.cost[1][2 * CAVR_TUNE_GROUPS + 0][s] = s == 6 ? 1.0f : 2.0f;
   }
   float c = 0;
-  CHECK(cavr_tune_best_shape(&t, 2 * CAVR_TUNE_GROUPS, &c) == 6 && c == 1.0f);
-  CHECK(cavr_tune_best_shape(&t, 1, &c) == -1 && c == 0.0f);
+  CHECK(cavr_tune_best_shape(&t, B1, 2 * CAVR_TUNE_GROUPS, &c) == 6 && c == 1.0f);
+  CHECK(cavr_tune_best_shape(&t, B1, 1, &c) == -1 && c == 0.0f);
   CAVRTuneChoice ch;
   /* At 90 degrees: unrotated the class is (x, 5) at 3 ns; turned about y the rays run along stored z with stored x
      horizontal: class (z, 0) at 1 ns with 1x256. */
   orbit(90, 0, d, r, u);
-  cavr_tune_choose(&t, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+  cavr_tune_choose(&t, B1, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
   CHECK(ch.rotation == CAVR_ROT_Y && ch.shape == 6 && ch.cost == 1.0f);
-  cavr_tune_choose(&t, d, r, u, 0, CAVR_ROT_NONE, 0.05, &ch); /* rotation not allowed */
+  cavr_tune_choose(&t, B1, d, r, u, 0, CAVR_ROT_NONE, 0.05, &ch); /* rotation not allowed */
   CHECK(ch.rotation == CAVR_ROT_NONE && ch.cost == 3.0f);
   /* At 0 degrees: no rotation, 1x256; a rotated volume turns back (the unrotated class is cheaper by > 5%). */
   orbit(0, 0, d, r, u);
-  cavr_tune_choose(&t, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
+  cavr_tune_choose(&t, B1, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
   CHECK(ch.rotation == CAVR_ROT_NONE && ch.shape == 6);
   /* Hysteresis: a state within the margin of the best is kept. */
-  t.cost[2 * CAVR_TUNE_GROUPS + 0][6] = 1.02f;
+  t.cost[1][2 * CAVR_TUNE_GROUPS + 0][6] = 1.02f;
   {
     CAVRTuneTable t2 = t;
-    for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t2.cost[0 * CAVR_TUNE_GROUPS + 5][s] = 1.0f;
+    for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t2.cost[1][0 * CAVR_TUNE_GROUPS + 5][s] = 1.0f;
     orbit(90, 0, d, r, u);
-    cavr_tune_choose(&t2, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+    cavr_tune_choose(&t2, B1, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
     CHECK(ch.rotation == CAVR_ROT_NONE); /* 1.00 unrotated vs 1.02 rotated */
-    cavr_tune_choose(&t2, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
+    cavr_tune_choose(&t2, B1, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
     CHECK(ch.rotation == CAVR_ROT_Y); /* already turned: 1.02 is within 5% of 1.00, stay */
-    cavr_tune_choose(&t2, d, r, u, 1, CAVR_ROT_Y, 0.01, &ch);
+    cavr_tune_choose(&t2, B1, d, r, u, 1, CAVR_ROT_Y, 0.01, &ch);
     CHECK(ch.rotation == CAVR_ROT_NONE);
   }
   /* Rays along z: never rotated, even where the table prices a rotated class lower (here every x class at 0.5). */
   {
     CAVRTuneTable t3 = t;
     for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
-      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t3.cost[0 * CAVR_TUNE_GROUPS + g][s] = 0.5f;
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) t3.cost[1][0 * CAVR_TUNE_GROUPS + g][s] = 0.5f;
     for (int roll = 0; roll < 180; roll += 10) {
       orbit(10, roll, d, r, u);
-      cavr_tune_choose(&t3, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+      cavr_tune_choose(&t3, B1, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
       CHECK(ch.rotation == CAVR_ROT_NONE);
-      cavr_tune_choose(&t3, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch); /* and a rotated volume turns back */
+      cavr_tune_choose(&t3, B1, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch); /* and a rotated volume turns back */
       CHECK(ch.rotation == CAVR_ROT_NONE);
     }
   }
   /* No table, or nothing measured for the view: the standard 16x16 block, no rotation. */
-  cavr_tune_choose(NULL, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
+  cavr_tune_choose(NULL, B1, d, r, u, 1, CAVR_ROT_Y, 0.05, &ch);
   CHECK(ch.rotation == CAVR_ROT_NONE && ch.shape == 0 && ch.cost == 0.0f);
   orbit(0, 37.0, d, r, u);
   CAVRTuneTable empty;
   memset(&empty, 0, sizeof empty);
-  cavr_tune_choose(&empty, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+  cavr_tune_choose(&empty, B1, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
   CHECK(ch.rotation == CAVR_ROT_NONE && ch.shape == 0);
+
+  /* Rows of several sizes: the cost at a volume's size interpolated in log2(bytes) between the rows around it, the
+     nearest row's beyond them; a row without the class is skipped. */
+  {
+    CAVRTuneTable w;
+    memset(&w, 0, sizeof w);
+    w.rowBytes[0] = 1 << 24;   /* 16 MiB */
+    w.rowBytes[1] = 1 << 28;   /* 256 MiB */
+    w.rowBytes[2] = 1ull << 32; /* 4 GiB */
+    for (int k = 0; k < CAVR_TUNE_SIZES; ++k)
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) w.cost[k][0][s] = 1.0f + k; /* 1, 2, 3 ns */
+    CHECK(fabsf(cavr_tune_cost(&w, 1 << 24, 0, 3) - 1.0f) < 1e-6f);
+    CHECK(fabsf(cavr_tune_cost(&w, 1 << 20, 0, 3) - 1.0f) < 1e-6f);   /* below the smallest row */
+    CHECK(fabsf(cavr_tune_cost(&w, 1 << 26, 0, 3) - 1.5f) < 1e-6f);   /* half way in log2 between 2^24 and 2^28 */
+    CHECK(fabsf(cavr_tune_cost(&w, 1ull << 30, 0, 3) - 2.5f) < 1e-6f);
+    CHECK(fabsf(cavr_tune_cost(&w, 46e9, 0, 3) - 3.0f) < 1e-6f);       /* beyond the largest row */
+    w.rowBytes[2] = 0.0;                                                 /* the largest row not measured */
+    CHECK(fabsf(cavr_tune_cost(&w, 46e9, 0, 3) - 2.0f) < 1e-6f);
+    w.rowBytes[2] = 1ull << 32;
+    w.cost[1][0][3] = 0.0f;                                               /* a class missing from one row */
+    CHECK(fabsf(cavr_tune_cost(&w, 1 << 28, 0, 3) - 2.0f) < 1e-6f);     /* 2^28: half way between 2^24 and 2^32 */
+    CHECK(cavr_tune_cost(&w, 1 << 28, 1, 3) == 0.0f && cavr_tune_cost(NULL, 1, 0, 0) == 0.0f);
+    CHECK(cavr_tune_cost(&w, 1 << 28, -1, 0) == 0.0f && cavr_tune_cost(&w, 1 << 28, 0, CAVR_TUNE_SHAPES) == 0.0f);
+    /* What AUTO is for: rays along x cost the same as rays along z on a small cube and twice as much on a big one, so
+       a small volume stays unturned at 90 degrees and a big one turns; the choice reports each state's cost. */
+    memset(w.cost, 0, sizeof w.cost);
+    for (int k = 0; k < CAVR_TUNE_SIZES; ++k)
+      for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
+        for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) {
+          w.cost[k][0 * CAVR_TUNE_GROUPS + g][s] = k == 2 ? 2.0f : 1.0f;
+          w.cost[k][2 * CAVR_TUNE_GROUPS + g][s] = 1.0f;
+          w.cost[k][1 * CAVR_TUNE_GROUPS + g][s] = 1.0f;
+        }
+    orbit(90, 0, d, r, u);
+    cavr_tune_choose(&w, 1 << 24, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+    CHECK(ch.rotation == CAVR_ROT_NONE && ch.stateCost[0] == 1.0f && ch.stateCost[1] == 1.0f);
+    cavr_tune_choose(&w, 40e9, d, r, u, 1, CAVR_ROT_NONE, 0.05, &ch);
+    CHECK(ch.rotation == CAVR_ROT_Y && ch.stateCost[0] == 2.0f && ch.stateCost[1] == 1.0f && ch.cost == 1.0f);
+    cavr_tune_choose(&w, 40e9, d, r, u, 0, CAVR_ROT_NONE, 0.05, &ch); /* rotation not allowed */
+    CHECK(ch.rotation == CAVR_ROT_NONE && ch.stateCost[1] == 0.0f && ch.stateCost[2] == 0.0f);
+  }
 
   /* Isosurfaces: the method the table prices cheaper per class; standard where it has no figures or a tie. */
   for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
@@ -145,31 +190,35 @@ int main(void) {
   CHECK(read_text(text, &back, msg, sizeof msg) == 0);
   CHECK(!strcmp(back.gpu, t.gpu) && back.memoryMiB == t.memoryMiB && back.storage == t.storage && back.version == 7);
   CHECK(memcmp(back.cost, t.cost, sizeof t.cost) == 0);
+  CHECK(memcmp(back.rowBytes, t.rowBytes, sizeof t.rowBytes) == 0 && back.rowSide[1] == 768);
   CHECK(memcmp(back.isoCost, t.isoCost, sizeof t.isoCost) == 0);
   /* Refused, each with a reason: not a table, another format, bad or missing entries, truncated. */
-  const char *bad[] = {"", "hello\n", "cavr-tune 999\n", "cavr-tune 1\ngpu X\n", NULL, NULL, NULL, NULL, NULL};
-  char *mod[5];
-  for (int k = 0; k < 5; ++k) mod[k] = strdup(text);
-  char *p = strstr(mod[0], "class y 3 ");
+  const char *bad[] = {"", "hello\n", "cavr-tune 999\n", "cavr-tune 1\ngpu X\n", NULL, NULL, NULL, NULL, NULL, NULL};
+  char *mod[6];
+  for (int k = 0; k < 6; ++k) mod[k] = strdup(text);
+  char *p = strstr(mod[0], "class 1 y 3 ");
   CHECK(p);
-  memcpy(p + 10, "nan", 3); /* a NaN cost */
+  memcpy(p + 12, "nan", 3); /* a NaN cost */
   p = strstr(mod[1], "16x16");
   memcpy(p, "15x16", 5); /* other candidates */
-  p = strstr(mod[2], "class z 5");
+  p = strstr(mod[2], "class 1 z 5");
   *p = '\0'; /* truncated: classes missing */
   p = strstr(mod[3], "storage uint8");
   memcpy(p + 8, "int99", 5);
   p = strstr(mod[4], "iso x 2 ");
   CHECK(p);
   p[8] = '-'; /* a negative iso cost */
-  for (int k = 0; k < 5; ++k) bad[4 + k] = mod[k];
-  for (int k = 0; k < 9; ++k) {
+  p = strstr(mod[5], "row 1 768 452984832");
+  CHECK(p);
+  memcpy(p + 10, "0        ", 9); /* the only row marked unmeasured: nothing to price with */
+  for (int k = 0; k < 6; ++k) bad[4 + k] = mod[k];
+  for (int k = 0; k < 10; ++k) {
     msg[0] = '\0';
     CHECK(read_text(bad[k], &back, msg, sizeof msg) == -1);
     CHECK(msg[0] != '\0');
     printf("refused table %d: %s\n", k, msg);
   }
-  for (int k = 0; k < 5; ++k) free(mod[k]);
+  for (int k = 0; k < 6; ++k) free(mod[k]);
   free(text);
 
   /* Cache path. */

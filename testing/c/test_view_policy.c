@@ -33,10 +33,10 @@ static void view(double ry, double roll, double dir[3], double right[3], double 
 /* ------------------------------------------------------------------------------------------------ the plan */
 
 /* AUTO's table for uint8 voxels as the tuner wrote it (cavr-bench --tune, i.e. cavrTuneDevice) on an NVIDIA H100 80GB
-   HBM3 on 2026-11-27: kernel ns per sample per class (ray axis x, y, z; 15-degree group 0..5) and shape, and kernel
+   HBM3 on 2026-11-27 (one row: a 768^3 cube; the other rows were added to the format later): kernel ns per sample per class (ray axis x, y, z; 15-degree group 0..5) and shape, and kernel
    ns per ray of the two isosurface methods. */
 static const char *H100_U8_TABLE =
-    "cavr-tune 2\n"
+    "cavr-tune 3\n"
     "# AUTO's table: kernel ns per sample per class of view (ray axis, 15-degree group of the primary axis\n"
     "# on screen) and thread-block shape, measured by cavrTuneDevice on a dense synthetic volume.\n"
     "gpu NVIDIA H100 80GB HBM3\n"
@@ -44,24 +44,27 @@ static const char *H100_U8_TABLE =
     "storage uint8\n"
     "cavr_version 100\n"
     "shapes 16x16 32x8 64x4 8x32 4x64 2x128 1x256 2x256t\n"
-    "class x 0 0.00317499 0.00325565 0.00329492 0.00312536 0.0031286 0.00350485 0.0042229 0.00385492\n"
-    "class x 1 0.0033799 0.00342693 0.00348974 0.00334659 0.00341985 0.00390191 0.00425037 0.00430205\n"
-    "class x 2 0.00365696 0.00370123 0.00374864 0.00361645 0.00368046 0.00382822 0.0041367 0.00424591\n"
-    "class x 3 0.00381263 0.00390482 0.00387941 0.00377749 0.00385493 0.00383561 0.00398173 0.0042695\n"
-    "class x 4 0.00395182 0.00401395 0.00405698 0.00396184 0.00399357 0.00398879 0.00385275 0.00439341\n"
-    "class x 5 0.00403399 0.00404405 0.00408911 0.00400342 0.00408238 0.00363348 0.00370405 0.00406746\n"
-    "class y 0 0.00330298 0.00338476 0.00342713 0.00330838 0.00335029 0.00370946 0.00450784 0.00415575\n"
-    "class y 1 0.00359275 0.00363249 0.00372183 0.00361258 0.00368375 0.00401592 0.00445169 0.00449438\n"
-    "class y 2 0.00390072 0.00393396 0.00397068 0.00390532 0.00392076 0.00399194 0.0043304 0.00447186\n"
-    "class y 3 0.00394046 0.00400164 0.00405448 0.00396141 0.0040009 0.00399979 0.00427927 0.00445976\n"
-    "class y 4 0.00406704 0.00413792 0.00420554 0.00406977 0.00412661 0.00404254 0.00403757 0.00446456\n"
-    "class y 5 0.00421716 0.00425514 0.00433106 0.00416063 0.00415106 0.00369721 0.00383889 0.00411733\n"
-    "class z 0 0.00375937 0.00380274 0.00385945 0.00378948 0.00382857 0.00389424 0.00435096 0.0043831\n"
-    "class z 1 0.00382447 0.00391091 0.00403677 0.00382735 0.0039177 0.00412057 0.00439337 0.00464199\n"
-    "class z 2 0.00388075 0.00398389 0.00407053 0.00389457 0.00395611 0.00416792 0.00437116 0.00466898\n"
-    "class z 3 0.00381842 0.00393245 0.00406629 0.00383383 0.00390928 0.0041477 0.00442645 0.00458712\n"
-    "class z 4 0.00375376 0.0038641 0.00398777 0.00370532 0.00378936 0.00400428 0.00441879 0.00446181\n"
-    "class z 5 0.00360373 0.00370134 0.00384408 0.00356572 0.00363227 0.003771 0.00426843 0.00415296\n"
+    "row 0 256 0\n"
+    "row 1 768 452984832\n"
+    "class 1 x 0 0.00317499 0.00325565 0.00329492 0.00312536 0.0031286 0.00350485 0.0042229 0.00385492\n"
+    "class 1 x 1 0.0033799 0.00342693 0.00348974 0.00334659 0.00341985 0.00390191 0.00425037 0.00430205\n"
+    "class 1 x 2 0.00365696 0.00370123 0.00374864 0.00361645 0.00368046 0.00382822 0.0041367 0.00424591\n"
+    "class 1 x 3 0.00381263 0.00390482 0.00387941 0.00377749 0.00385493 0.00383561 0.00398173 0.0042695\n"
+    "class 1 x 4 0.00395182 0.00401395 0.00405698 0.00396184 0.00399357 0.00398879 0.00385275 0.00439341\n"
+    "class 1 x 5 0.00403399 0.00404405 0.00408911 0.00400342 0.00408238 0.00363348 0.00370405 0.00406746\n"
+    "class 1 y 0 0.00330298 0.00338476 0.00342713 0.00330838 0.00335029 0.00370946 0.00450784 0.00415575\n"
+    "class 1 y 1 0.00359275 0.00363249 0.00372183 0.00361258 0.00368375 0.00401592 0.00445169 0.00449438\n"
+    "class 1 y 2 0.00390072 0.00393396 0.00397068 0.00390532 0.00392076 0.00399194 0.0043304 0.00447186\n"
+    "class 1 y 3 0.00394046 0.00400164 0.00405448 0.00396141 0.0040009 0.00399979 0.00427927 0.00445976\n"
+    "class 1 y 4 0.00406704 0.00413792 0.00420554 0.00406977 0.00412661 0.00404254 0.00403757 0.00446456\n"
+    "class 1 y 5 0.00421716 0.00425514 0.00433106 0.00416063 0.00415106 0.00369721 0.00383889 0.00411733\n"
+    "class 1 z 0 0.00375937 0.00380274 0.00385945 0.00378948 0.00382857 0.00389424 0.00435096 0.0043831\n"
+    "class 1 z 1 0.00382447 0.00391091 0.00403677 0.00382735 0.0039177 0.00412057 0.00439337 0.00464199\n"
+    "class 1 z 2 0.00388075 0.00398389 0.00407053 0.00389457 0.00395611 0.00416792 0.00437116 0.00466898\n"
+    "class 1 z 3 0.00381842 0.00393245 0.00406629 0.00383383 0.00390928 0.0041477 0.00442645 0.00458712\n"
+    "class 1 z 4 0.00375376 0.0038641 0.00398777 0.00370532 0.00378936 0.00400428 0.00441879 0.00446181\n"
+    "class 1 z 5 0.00360373 0.00370134 0.00384408 0.00356572 0.00363227 0.003771 0.00426843 0.00415296\n"
+    "row 2 1536 0\n"
     "# isosurfaces: kernel ns per ray, one thread per ray and warp marching, per class\n"
     "iso x 0 0.754547119 9.45509338\n"
     "iso x 1 0.756835938 8.87850952\n"
@@ -137,15 +140,18 @@ static CAVRSettingsDesc settings(int strategy, int blend) {
 
 /* One frame as the CUDA back end runs it: plan, turn (to the plan's state unless `stuck`), complete the plan. The
    volume's state is *rotation; spacing: world units per voxel. */
+/* The size of the volume the plans are for, bytes (the table's rows around it price the views). */
+static double volumeBytes = 768.0 * 768.0 * 768.0;
+
 static CAVRRenderPlan frame(const CAVRSettingsDesc *s, const double V[16], const double spacing[3],
                             const CAVRTuneTable *t, int *rotation, int noRotate, const CAVRPlanHistory *h) {
   double d[3], r[3], u[3];
   cavr_plan_view_index(V, spacing, d, r, u);
   const CAVRTuneTable *table = cavr_plan_needs_table(s, noRotate) ? t : NULL;
   CAVRRenderPlan p;
-  cavr_plan_frame(s, d, r, u, table, *rotation, noRotate, h, &p);
+  cavr_plan_frame(s, d, r, u, table, volumeBytes, *rotation, noRotate, h, &p);
   *rotation = p.rotation;
-  cavr_plan_launch(d, r, u, table, *rotation, h, &p);
+  cavr_plan_launch(d, r, u, table, volumeBytes, *rotation, h, &p);
   return p;
 }
 
@@ -279,7 +285,7 @@ static void test_auto(void) {
      about z (into (y, 5) with 2x128, 0.00370; about y: (z, 0) with 16x16, 0.00376; unturned now 0.00436). */
   CAVRTuneTable slowX = t;
   for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
-    for (int k = 0; k < CAVR_TUNE_SHAPES; ++k) slowX.cost[g][k] *= 1.2f;
+    for (int k = 0; k < CAVR_TUNE_SHAPES; ++k) slowX.cost[1][g][k] *= 1.2f;
   memset(&h, 0, sizeof h);
   rot = CAVR_ROT_NONE;
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
@@ -333,6 +339,75 @@ static void test_auto(void) {
   rot = CAVR_ROT_Y;
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE && p.shape == 6 && block_is(&p, 1, 256, 1, 32) && !p.useTable);
+}
+
+/* AUTO on a big volume: the table's rows around the volume's size price the views (rays along x twice as dear on the
+   big cube as on the middle one, as measured on the H100: a 3584^3 cube at 90 degrees 6.41 ms unturned, 2.87 ms
+   turned), and a turn must pay for itself within the horizon. */
+static void test_auto_big(void) {
+  const double one[3] = {1, 1, 1};
+  CAVRTuneTable t;
+  h100_table(&t);
+  /* A big row (1536^3) where every class along x costs twice its middle-row cost. */
+  t.rowBytes[2] = 1536.0 * 1536.0 * 1536.0;
+  t.rowSide[2] = 1536;
+  memcpy(t.cost[2], t.cost[1], sizeof t.cost[1]);
+  for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
+    for (int k = 0; k < CAVR_TUNE_SHAPES; ++k) t.cost[2][g][k] *= 2.0f;
+  CAVRSettingsDesc s = settings(CAVR_STRATEGY_AUTO, CAVR_BLEND_COMPOSITE);
+  CAVRPlanHistory h;
+  double V[16];
+  orbit_view(1, 90, 0, V);
+  /* The middle-sized volume stays unturned (the H100's 768^3 costs); a 3584^3 one turns (about z: (y, 5), 2x128). */
+  memset(&h, 0, sizeof h);
+  int rot = CAVR_ROT_NONE;
+  volumeBytes = 768.0 * 768.0 * 768.0;
+  CAVRRenderPlan p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE);
+  volumeBytes = 3584.0 * 3584.0 * 3584.0;
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z && p.shape == 5);
+  /* Half way in log2(bytes) between the rows, x costs 1.5x: still a turn. */
+  rot = CAVR_ROT_NONE;
+  volumeBytes = sqrt(768.0 * 768.0 * 768.0 * 1536.0 * 1536.0 * 1536.0);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z);
+  /* The turn's cost against what it saves: 0.00363 ns a sample unturned at 2x, 0.00370 turned: 0.00356 ns saved a
+     sample. At 1e9 samples a frame that is 3.56 ms, 114 ms over the 32-frame horizon, against 1 ms per GiB of the
+     42.9 GiB cube (43 ms): turn. At 1e8 samples (11.4 ms over the horizon): stay. */
+  volumeBytes = 3584.0 * 3584.0 * 3584.0;
+  memset(&h, 0, sizeof h);
+  h.samples = 1e9;
+  rot = CAVR_ROT_NONE;
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z);
+  h.samples = 1e8;
+  rot = CAVR_ROT_NONE;
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE);
+  /* A measured turn of 5 ms (0.12 ms per GiB) pays within the horizon even at 1e8 samples. */
+  cavr_plan_record_rotation(5.0, volumeBytes, &h);
+  CHECK(fabs(h.rotationMsPerGiB - 5.0 * 1073741824.0 / volumeBytes) < 1e-9);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z);
+  /* Turning back costs a turn too: turned, with the unturned state measured cheaper by 10% on this volume (0.0036
+     against 0.0040 ns a sample), the volume turns back only when the saving pays for the 5 ms turn: at 1e9 samples
+     (0.4 ms a frame, 12.8 ms over the horizon) it does; at 1e8 (1.28 ms) it stays turned. */
+  h.seenState[5][CAVR_ROT_Z] = 0.0040f;
+  h.seenState[5][CAVR_ROT_NONE] = 0.0036f;
+  h.samples = 1e9;
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE);
+  rot = CAVR_ROT_Z;
+  h.samples = 1e8;
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z);
+  /* Recording: the last full frame's samples; a ray list's are not kept. */
+  cavr_plan_record(&p, rot, 1.0, 12345, 25600.0, 0, &h);
+  CHECK(h.samples == 1e8);
+  cavr_plan_record(&p, rot, 1.0, 12345, 25600.0, 1, &h);
+  CHECK(h.samples == 12345.0);
+  volumeBytes = 768.0 * 768.0 * 768.0;
 }
 
 /* Isosurfaces: the requested method; AUTO alternates the two methods for two frames each (the table's cheaper first),
@@ -626,6 +701,7 @@ int main(void) {
   test_shaped();
   test_hysteresis();
   test_auto();
+  test_auto_big();
   test_iso();
   test_compressive();
   test_compressive_cost();
