@@ -51,6 +51,12 @@ float cavr_tune_cost(const CAVRTuneTable *t, double bytes, int cls, int shape) {
   return (float)((1.0 - w) * t->cost[lo][cls][shape] + w * t->cost[hi][cls][shape]);
 }
 
+double cavr_tune_max_bytes(const CAVRTuneTable *t) {
+  double m = 0.0;
+  for (int r = 0; t && r < CAVR_TUNE_SIZES; ++r) m = t->rowBytes[r] > m ? t->rowBytes[r] : m;
+  return m;
+}
+
 int cavr_tune_best_shape(const CAVRTuneTable *t, double bytes, int cls, float *cost) {
   int best = -1;
   float c = 0.0f;

@@ -77,6 +77,9 @@ int cavr_tune_class(const double dir[3], const double right[3], const double up[
  */
 float cavr_tune_cost(const CAVRTuneTable *t, double bytes, int cls, int shape);
 
+/** The size of the largest cube the table was measured on, bytes (0 for NULL or an empty table). */
+double cavr_tune_max_bytes(const CAVRTuneTable *t);
+
 /** The cheapest shape of class `cls` for a volume of `bytes` bytes (cavr_tune_cost) and its cost (ns per sample);
     -1 when none is measured. */
 int cavr_tune_best_shape(const CAVRTuneTable *t, double bytes, int cls, float *cost);

@@ -117,29 +117,51 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate) {
    it says turn, the first frames of the class run turned and unturned once each, then the state that ran cheaper per
    sample is kept. A change of state must also pay for itself: the kernel time it saves per frame over the horizon
    against the turn's cost (a turn of a 42.9 GiB cube costs 34-42 ms; it saves ~3.5 ms a frame at 90 degrees). */
+/* Whether turning from a state costing `now` to one costing `then` (ns per sample) pays for the turn over the horizon
+   at the last frame's samples (1 when nothing is known to price it with). */
+static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double then) {
+  if (!(h->samples > 0.0) || !(now > 0.0) || !(then > 0.0)) return 1;
+  const double savedMs = (now - then) * h->samples * 1e-6 * CAVR_AUTO_ROTATION_HORIZON;
+  const double perGiB = h->rotationMsPerGiB > 0.0 ? h->rotationMsPerGiB : CAVR_AUTO_ROTATION_MS_PER_GIB;
+  return savedMs > perGiB * bytes / 1073741824.0;
+}
+
 static int auto_rotation(const CAVRTuneTable *table, double bytes, const double dir[3], const double right[3],
                          const double up[3], int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass) {
   CAVRTuneChoice choice;
   cavr_tune_choose(table, bytes, dir, right, up, canRotate, rotation, CAVR_AUTO_ROTATION_MARGIN, &choice);
   int want = choice.rotation;
-  *viewClass = cavr_tune_class(dir, right, up);
-  const float *seen = h ? h->seenState[*viewClass] : NULL;
-  if (h && want != CAVR_ROT_NONE && seen[want] > 0.0f) {
-    const float turned = seen[want], plain = seen[CAVR_ROT_NONE];
-    if (plain <= 0.0f) want = CAVR_ROT_NONE; /* not tried unturned yet */
-    else if (rotation == CAVR_ROT_NONE ? turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) >= plain
-                                       : turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN))
-      want = CAVR_ROT_NONE;
+  const int vc = cavr_tune_class(dir, right, up);
+  *viewClass = vc;
+  if (!h) return want;
+  const float *seen = h->seenState[vc];
+  /* The turned state to try: the table's choice, or beyond the table's sizes its cheapest turn. */
+  int turn = want;
+  if (turn == CAVR_ROT_NONE && bytes > CAVR_AUTO_EXPLORE_BEYOND * cavr_tune_max_bytes(table)) {
+    const float y = choice.stateCost[CAVR_ROT_Y], z = choice.stateCost[CAVR_ROT_Z];
+    turn = y > 0.0f && (z <= 0.0f || y <= z) ? CAVR_ROT_Y : z > 0.0f ? CAVR_ROT_Z : CAVR_ROT_NONE;
+  } else if (turn != CAVR_ROT_NONE && rotation == CAVR_ROT_NONE && !h->statePaired[vc] &&
+             !turn_pays(h, bytes, choice.stateCost[CAVR_ROT_NONE], choice.stateCost[turn])) {
+    turn = CAVR_ROT_NONE; /* the table's saving would not pay for trying the turn */
   }
-  if (h && want != rotation && h->samples > 0.0 && rotation >= 0 && rotation < 3) {
-    /* Cost per sample of each state: measured on this volume where it was, else the table's. */
+  if (turn != CAVR_ROT_NONE && !h->statePaired[vc]) {
+    /* Not compared on this volume yet: the pair. The state measured on the last frame is followed by the other. */
+    if (h->frames && h->seenStateFrame[vc][rotation] == h->frames) return rotation == CAVR_ROT_NONE ? turn
+                                                                                                    : CAVR_ROT_NONE;
+    return rotation == CAVR_ROT_NONE ? turn : rotation;
+  }
+  if (h->statePaired[vc]) { /* the pair's verdict, with hysteresis */
+    int t = seen[CAVR_ROT_Y] > 0.0f ? CAVR_ROT_Y : CAVR_ROT_Z;
+    const float turned = seen[t], plain = seen[CAVR_ROT_NONE];
+    if (turned > 0.0f && plain > 0.0f)
+      want = rotation == CAVR_ROT_NONE ? (turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) < plain ? t : CAVR_ROT_NONE)
+                                       : (turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN) ? CAVR_ROT_NONE : t);
+  }
+  if (want != rotation && rotation >= 0 && rotation < 3) {
+    /* A change must pay for the turn. Cost per sample of each state: measured on this volume, else the table's. */
     const double now = seen[rotation] > 0.0f ? seen[rotation] : choice.stateCost[rotation];
     const double then = seen[want] > 0.0f ? seen[want] : choice.stateCost[want];
-    if (now > 0.0 && then > 0.0) {
-      const double savedMs = (now - then) * h->samples * 1e-6 * CAVR_AUTO_ROTATION_HORIZON;
-      const double perGiB = h->rotationMsPerGiB > 0.0 ? h->rotationMsPerGiB : CAVR_AUTO_ROTATION_MS_PER_GIB;
-      if (savedMs <= perGiB * bytes / 1073741824.0) want = rotation;
-    }
+    if (!turn_pays(h, bytes, now, then)) want = rotation;
   }
   return want;
 }
@@ -222,8 +244,10 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
     plan->seenClass = sc;
     shape = cavr_tune_best_shape(table, volumeBytes, sc, NULL);
     if (shape < 0) shape = 0;
-    if (h && shape != 0 && h->seen[sc][shape] > 0.0f)
-      shape = h->seen[sc][0] <= 0.0f ? 0 : h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape;
+    if (h && shape != 0) {
+      if (h->shapePaired[sc]) shape = h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape; /* the pair's verdict */
+      else if (h->frames && h->seenFrame[sc][shape] == h->frames) shape = 0; /* the pair's second frame */
+    }
   }
   plan->shape = shape;
   if (shape >= 0) {
@@ -250,11 +274,21 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
   }
   if (plan->seenClass >= 0 && plan->shape >= 0 && samples > 0) {
     const float ns = (float)(kernelMs * 1e6 / (double)samples);
-    float *seen = &h->seen[plan->seenClass][plan->shape];
-    *seen = *seen > 0.0f ? 0.5f * (*seen + ns) : ns;
-    if (plan->viewClass >= 0 && plan->viewClass / CAVR_TUNE_GROUPS == 0) { /* x along the rays: the states' costs */
-      float *st = &h->seenState[plan->viewClass][rotation];
-      *st = *st > 0.0f ? 0.5f * (*st + ns) : ns;
+    const unsigned f = ++h->frames;
+    const int sc = plan->seenClass, s = plan->shape;
+    if (!h->shapePaired[sc]) { /* a pair: this shape and another measured on the frame before */
+      h->seen[sc][s] = ns;
+      h->seenFrame[sc][s] = f;
+      for (int o = 0; o < CAVR_TUNE_SHAPES; ++o)
+        if (o != s && (o == 0 || s == 0) && h->seenFrame[sc][o] == f - 1 && h->seen[sc][o] > 0.0f) h->shapePaired[sc] = 1;
+    }
+    const int vc = plan->viewClass;
+    if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3) {
+      h->seenState[vc][rotation] = ns; /* x along the rays: the rotation states' costs */
+      h->seenStateFrame[vc][rotation] = f;
+      for (int o = 0; o < 3; ++o)
+        if (o != rotation && (o == 0 || rotation == 0) && h->seenStateFrame[vc][o] == f - 1 && h->seenState[vc][o] > 0.0f)
+          h->statePaired[vc] = 1;
     }
   }
 }

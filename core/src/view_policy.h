@@ -64,6 +64,8 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]);
 #include "cavr_shared.h"
 #include "gpu_tune.h"
 
+/** Beyond this multiple of the largest cube the table was measured on, AUTO tries a turn on the volume itself. */
+#define CAVR_AUTO_EXPLORE_BEYOND 2.0
 /** Hysteresis of SHAPED's rotation decision (cavr_choose_rotation), degrees. */
 #define CAVR_ROTATION_HYSTERESIS 5.0
 /** AUTO keeps the current rotation state unless another is cheaper by more than this fraction. */
@@ -79,16 +81,24 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]);
 /**
  * What a volume has shown so far about the cost of the plans tried on it (filled by cavr_plan_record, read by
  * cavr_plan_frame and cavr_plan_launch): AUTO checks the measured table on the volume it renders, since the table
- * is measured on a synthetic volume and a class groups views of different obliquity. Zero it for a new volume.
+ * is measured on synthetic cubes and a class groups views of different obliquity. A check compares two plans on
+ * consecutive frames (a pair: the same view, or nearly, as in an orbit), since the cost per sample changes from
+ * view to view more than between the plans compared; once a class is paired its two costs are kept as measured
+ * (later frames, of other views, would bias the comparison). Zero it for a new volume.
  */
 typedef struct CAVRPlanHistory {
-  float seen[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample per stored class and block shape
-                                                        (running mean of two), 0 = not yet */
+  float seen[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample per stored class and block shape, as
+                                                        last measured (kept once the class is paired), 0 = not yet */
+  unsigned seenFrame[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< the frame (h->frames) each was measured at */
+  unsigned char shapePaired[CAVR_TUNE_CLASSES];    /**< 1: the table's shape and 16x16 compared on a pair */
   float seenState[CAVR_TUNE_CLASSES][3];           /**< the same per class of the view as uploaded (x along the
                                                         rays) and rotation state (CAVR_ROT_*) */
+  unsigned seenStateFrame[CAVR_TUNE_CLASSES][3];   /**< the frame each was measured at */
+  unsigned char statePaired[CAVR_TUNE_CLASSES];    /**< 1: a turned state and the unturned one compared on a pair */
   float seenIso[CAVR_TUNE_CLASSES][2];             /**< isosurfaces: least kernel ns per ray per stored class, one
                                                         thread per ray [0] and warp marching [1] */
   unsigned char seenIsoCount[CAVR_TUNE_CLASSES][2]; /**< and how many frames measured it (saturating at 255) */
+  unsigned frames;                                 /**< full frames recorded */
   double samples;                                  /**< samples of the last full frame recorded (0 = none yet) */
   double rotationMsPerGiB;                         /**< the last quarter turn's cost, ms per GiB (0 = none yet) */
 } CAVRPlanHistory;
@@ -142,8 +152,10 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate);
  * rotation: the volume's current CAVR_ROT_* state; noRotate: 1 when turning it failed before (out of memory or
  * texture size: the plan keeps it unrotated); h: what the volume has shown (may be NULL: nothing yet).
  * Decides: the rotation state (AUTO with a table: the table's cheapest state at this size, checked on this volume:
- * where it says turn, the first frames of a class run turned and unturned once each, then the cheaper state per
- * sample is kept, with CAVR_AUTO_ROTATION_MARGIN of hysteresis; and a change of state only when the kernel time it
+ * where it says turn, or where the volume is over twice the largest cube the table was measured on (its costs are
+ * extrapolated there: every turn is tried), the first frames of a class run turned and unturned once each (a pair),
+ * then the cheaper state per sample is kept, with CAVR_AUTO_ROTATION_MARGIN of hysteresis; and a change of state
+ * only when the kernel time it
  * saves per frame (cost per sample: measured on this volume where it was, else the table's; times the last frame's
  * samples) over CAVR_AUTO_ROTATION_HORIZON frames exceeds the turn's cost (the last turn's ms per GiB on this
  * volume, else CAVR_AUTO_ROTATION_MS_PER_GIB); SHAPED with rotation: cavr_choose_rotation with
@@ -159,8 +171,8 @@ void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const doubl
  * Complete the plan once the volume is in state `rotation` (CAVR_ROT_*; the plan's, or another when turning failed):
  * the thread block from the view's classification in the stored axes (cavr_classify_view, the plan's flags, 512
  * threads with CAVR_SHAPE_MAX_BLOCK), replaced by the forced shape, or with a table by the table's cheapest shape for
- * the stored class at volumeBytes, checked on this volume against the standard 16x16 block (the first frames of a
- * class try each once; then the cheaper per sample is kept). table, volumeBytes: as for cavr_plan_frame; h may be
+ * the stored class at volumeBytes, checked on this volume against the standard 16x16 block (the first two frames of
+ * a class try each once, a pair; then the cheaper per sample is kept). table, volumeBytes: as for cavr_plan_frame; h may be
  * NULL.
  */
 void cavr_plan_launch(const double dir[3], const double right[3], const double up[3], const CAVRTuneTable *table,
