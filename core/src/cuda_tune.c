@@ -80,19 +80,30 @@ static void *resize_voxels(const unsigned char *base, int B, int N, size_t es) {
     return NULL;
   }
   for (int x = 0; x < N; ++x) xi[x] = (int)((long long)x * B / N);
-  const size_t row = (size_t)N * es;
-  for (int z = 0; z < N; ++z) {
+  const size_t row = (size_t)N * es, slice = row * (size_t)N;
+  for (int z = 0, prevZ = -1; z < N; ++z) {
     const int bz = (int)((long long)z * B / N);
+    unsigned char *outSlice = v + (size_t)z * slice;
+    if (bz == prevZ) { /* the same source slice as the slice before */
+      memcpy(outSlice, outSlice - slice, slice);
+      continue;
+    }
+    prevZ = bz;
     for (int y = 0, prev = -1; y < N; ++y) {
       const int by = (int)((long long)y * B / N);
-      unsigned char *out = v + ((size_t)z * N + y) * row;
+      unsigned char *out = outSlice + (size_t)y * row;
       if (by == prev) { /* the same source row as the row before */
         memcpy(out, out - row, row);
         continue;
       }
       prev = by;
       const unsigned char *src = base + ((size_t)bz * B + by) * B * es;
-      for (int x = 0; x < N; ++x) memcpy(out + (size_t)x * es, src + (size_t)xi[x] * es, es);
+      if (es == 1)
+        for (int x = 0; x < N; ++x) out[x] = src[xi[x]];
+      else if (es == 2)
+        for (int x = 0; x < N; ++x) ((unsigned short *)out)[x] = ((const unsigned short *)src)[xi[x]];
+      else
+        for (int x = 0; x < N; ++x) ((float *)out)[x] = ((const float *)src)[xi[x]];
     }
   }
   free(xi);
