@@ -166,7 +166,7 @@ __device__ __forceinline__ bool iso_decide(const Frame &f, const IsoRay &r, floa
   return iso_crosses(f.p, *a, *b, prevValid);
 }
 
-// Shading at voxel position v: central differences as the CPU's cavr_shade_sample, then cavr_shade_gradient
+// Shading at voxel position v: central differences as the CPU's cavr_voxel_gradient, then cavr_shade_hit
 // (core/shared/cavr_ray.h).
 template <bool CUBIC, bool EXACT = false>
 __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], float rgb[3]) {
@@ -182,7 +182,7 @@ __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], f
     g[ax] = hi > lo ? (sh - sl) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
-  cavr_shade_gradient(&p, g, dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_phong
+  cavr_shade_hit(&p, g, v, dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_shade_hit_sample
 }
 
 // Window depth of voxel position v.

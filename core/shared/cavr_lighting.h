@@ -5,7 +5,10 @@
  * one inline function; compiles as C11 and as CUDA C++ (the function is __host__ __device__ there).
  *
  * Source: VTK's vtkEncodedGradientShader::BuildShadingTable (the shading of one normal by one light, summed over
- * the renderer's lights) and vtkFixedPointVolumeRayCastMapper's gradients (normal = -gradient / |gradient|).
+ * the renderer's lights) and vtkFixedPointVolumeRayCastMapper's gradients (normal = -gradient / |gradient|): the
+ * composite model (cavr_lighting_apply). Single-sample hits (isosurface and slice modes, which VTK renders only with
+ * its GPU ray caster) take that caster's model instead (cavr_lighting_surface; vtkVolumeShaderComposer.h,
+ * computeLighting, as ParaView 5.11's VTK builds it).
  */
 #ifndef CAVR_LIGHTING_H
 #define CAVR_LIGHTING_H
@@ -51,7 +54,17 @@ typedef struct CAVRLighting {
   float gradientFloor2; /**< squared gradient floor ((stored units per world unit)^2, CAVR_GRADIENT_FLOOR): a gradient
                              whose squared length is not above it shades as zero, in every lighting model (the
                              headlight of count 0 too) on both back ends */
+  int surface;          /**< single-sample hits (isosurface, slice) with lights: 0 the composite model above;
+                             CAVR_SURFACE_HEADLIGHT or CAVR_SURFACE_LIGHTS: VTK's GPU ray caster's
+                             (cavr_lighting_surface) */
+  float distort[9];     /**< CAVR_SURFACE_LIGHTS: the symmetric world matrix that turns the gradient into that caster's
+                             normal (row-major, largest entry about 1; see frame_constants.c) */
 } CAVRLighting;
+
+/** CAVRLighting::surface: VTK's GPU ray caster's "light complexity" 1 (one headlight of intensity 1: a light at the
+    camera, Ambient x colour) and 2 (any other set of lights: directional, each light's ambient colour). */
+#define CAVR_SURFACE_HEADLIGHT 1
+#define CAVR_SURFACE_LIGHTS 2
 
 /**
  * The squared gradient floor of a frame (CAVRLighting::gradientFloor2) for a transfer function over [lo, hi] (stored
@@ -89,6 +102,58 @@ CAVR_LIGHTING_FN void cavr_lighting_apply(const CAVRLighting *L, const float g[3
     }
   }
   for (int c = 0; c < 3; ++c) rgb[c] = rgb[c] * d[c] + s[c];
+}
+
+/**
+ * Shade colour rgb (not premultiplied) of a single-sample hit in place, as VTK's GPU ray caster shades it
+ * (vtkOpenGLGPUVolumeRayCastMapper, computeLighting of vtkVolumeShaderComposer.h; ParaView 5.11): g the scalar's
+ * world gradient, toEye the unit vector from the hit towards the camera's position, ka the Ambient coefficient. Its
+ * normal n points up the gradient and each light is taken by the direction it travels, Lt (towards the scene):
+ *   nl = n.Lt, made |n.Lt| with two-sided lighting (each light separately: a light behind a surface lights it too);
+ *   nl > 0: diffuse += nl Cd_i, r = normalize(2 nl' n - Lt), specular += Cs_i (r.(-toEye))^power where positive;
+ *   rgb = clamp(A + diffuse rgb + specular, 0, 1).
+ * CAVR_SURFACE_LIGHTS ("light complexity" 2): Lt = -dir[i], nl' = nl after the flip, A = the ambient sum (not
+ * multiplied by the colour), and n = normalize(distort g): that caster turns the gradient to eye space with its
+ * texture-to-eye matrix, which scales eye axis k by the volume's extent along data axis k (distort: frame_constants.c).
+ * CAVR_SURFACE_HEADLIGHT (one headlight of intensity 1, "complexity" 1): the light sits at the camera, Lt = -toEye,
+ * nl' = nl before the flip, n = normalize(g), A = ka rgb. A gradient at or below the floor (or NaN): A alone.
+ */
+CAVR_LIGHTING_FN void cavr_lighting_surface(const CAVRLighting *L, float ka, const float g[3], const float toEye[3],
+                                            float rgb[3]) {
+  const int head = L->surface == CAVR_SURFACE_HEADLIGHT;
+  float d[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f};
+  const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+  float m[3] = {g[0], g[1], g[2]};
+  if (!head)
+    for (int a = 0; a < 3; ++a)
+      m[a] = L->distort[3 * a] * g[0] + L->distort[3 * a + 1] * g[1] + L->distort[3 * a + 2] * g[2];
+  const float mlen2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+  if (len2 > L->gradientFloor2 && mlen2 > 0.0f) {
+    const float k = 1.0f / sqrtf(mlen2);
+    const float n[3] = {m[0] * k, m[1] * k, m[2] * k};
+    const int count = head ? 1 : L->count;
+    for (int i = 0; i < count; ++i) {
+      const float lt[3] = {head ? -toEye[0] : -L->dir[i][0], head ? -toEye[1] : -L->dir[i][1],
+                           head ? -toEye[2] : -L->dir[i][2]};
+      float nl = n[0] * lt[0] + n[1] * lt[1] + n[2] * lt[2];
+      const float signedNl = nl;
+      if (nl < 0.0f && L->twoSided) nl = -nl;
+      if (!(nl > 0.0f)) continue;
+      const float nr = head ? signedNl : nl;
+      float r[3] = {2.0f * nr * n[0] - lt[0], 2.0f * nr * n[1] - lt[1], 2.0f * nr * n[2] - lt[2]};
+      const float rlen2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+      const float rv = rlen2 > 0.0f ? -(r[0] * toEye[0] + r[1] * toEye[1] + r[2] * toEye[2]) / sqrtf(rlen2) : 0.0f;
+      const float sp = rv > 0.0f ? powf(rv, L->power) : 0.0f;
+      for (int c = 0; c < 3; ++c) {
+        d[c] += L->diffuse[i][c] * nl;
+        s[c] += L->specular[i][c] * sp;
+      }
+    }
+  }
+  for (int c = 0; c < 3; ++c) {
+    const float v = (head ? ka * rgb[c] : L->ambient[c]) + d[c] * rgb[c] + s[c];
+    rgb[c] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v; /* NaN stays NaN: the pixel encoding makes it 0 */
+  }
 }
 
 #ifdef __cplusplus

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * cavr_ray.h - the ray arithmetic both back ends run, written once: the cubic B-spline's weights, the transfer-
- * function position, the opacity of a clipped segment, the headlight, the isosurface crossing, the slice plane's
- * ray distance and the pixel encoding. Included by the CPU casters (core/src/cpu_raycast.h, cpu_backend.c, the
- * packets' per-lane code in cpu_packet_body.h) and the kernels (kernels/raycast_frame.cuh, raycast.cu, iso.cu).
+ * function position, the opacity of a clipped segment, the headlight, the shading of a single-sample hit, the
+ * isosurface crossing, the slice plane's ray distance and the pixel encoding. Included by the CPU casters
+ * (core/src/cpu_raycast.h, cpu_backend.c, the packets' per-lane code in cpu_packet_body.h) and the kernels
+ * (kernels/raycast_frame.cuh, raycast.cu, iso.cu).
  *
  * Each function is the arithmetic of both back ends in one spelling: the CPU compiles it with -ffp-contract=off
  * (a * b + c rounded twice, core/CMakeLists.txt), nvcc with its default contraction (fused), as each did before, so
@@ -86,6 +87,29 @@ CAVR_HD void cavr_shade_gradient(const CAVRRayFrame *p, const float g[3], const 
     return;
   }
   cavr_headlight(p, g, dw, rgb);
+}
+
+/**
+ * Shade rgb in place for a single-sample hit (an isosurface crossing, a slice sample) at voxel position v with world
+ * gradient g: VTK's GPU ray caster's model (cavr_lighting_surface; the light and view directions from the hit to the
+ * camera's position) when the frame's lights ask for it (CAVRLighting::surface), else cavr_shade_gradient.
+ */
+CAVR_HD void cavr_shade_hit(const CAVRRayFrame *p, const float g[3], const float v[3], const float dw[3],
+                           float rgb[3]) {
+  if (!p->light.surface) {
+    cavr_shade_gradient(p, g, dw, rgb);
+    return;
+  }
+  double e[3], len = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    e[a] = p->eye[a] - (p->origin[a] + (double)v[a] / p->invSpacing[a]);
+    len += e[a] * e[a];
+  }
+  len = sqrt(len);
+  float toEye[3] = {dw[0], dw[1], dw[2]}; /* the hit at the eye: along the ray */
+  if (len > 0.0)
+    for (int a = 0; a < 3; ++a) toEye[a] = (float)(e[a] / len);
+  cavr_lighting_surface(&p->light, p->ka, g, toEye, rgb);
 }
 
 /**

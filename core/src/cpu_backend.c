@@ -77,8 +77,8 @@ ALWAYS_INLINE void iso_position(const Prep *p, const CavrLattice *l, const CavrR
 }
 
 /* The colour of a single-sample hit (an isosurface crossing, a slice sample): the transfer function's colour and raw
-   opacity (as VTK's isosurface and slice modes) at stored value s, Phong-shaded at voxel position v when shading is
-   on, premultiplied into out. Returns 0 (out untouched) when the opacity is 0. */
+   opacity (as VTK's isosurface and slice modes) at stored value s, shaded at voxel position v when shading is on
+   (cavr_shade_hit: VTK's GPU ray caster's model when lights are given), premultiplied into out. Returns 0 (out untouched) when the opacity is 0. */
 ALWAYS_INLINE int classify_raw(const Prep *p, int storage, int interp, float s, const float v[3], const CavrRay *r,
                                float out[4], uint64_t *samples) {
   int i0;
@@ -87,7 +87,7 @@ ALWAYS_INLINE int classify_raw(const Prep *p, int storage, int interp, float s, 
   const float *e0 = p->rgba + 4 * i0, *e1 = e0 + 4;
   const float a = cavr_tf_lerp(e0, e1, f, rgb);
   if (!(a > 0.0f)) return 0;
-  if (p->f.shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+  if (p->f.shade) cavr_shade_hit_sample(p, storage, interp, v, r->dw, rgb, samples);
   for (int c = 0; c < 3; ++c) out[c] = a * rgb[c];
   out[3] = a;
   return 1;
@@ -97,7 +97,7 @@ ALWAYS_INLINE int classify_raw(const Prep *p, int storage, int interp, float s, 
    past t1 (clamped into the data), so that every crossing inside [t0, t1] lies between two of them; the first
    crossing (iso_crossing) refined by 4 bisection steps and a linear interpolation in the last bracket, kept when it
    lies before t1 (opaque geometry), coloured by the transfer function at its value (raw opacity, as VTK),
-   Phong-shaded at the refined point, its window depth into *depth. Empty-space skipping jumps over samples in cells
+   shaded at the refined point (classify_raw), its window depth into *depth. Empty-space skipping jumps over samples in cells
    that cannot see a crossing (iso_cells.c); the sample after a jump has no predecessor, which changes nothing
    (iso_cells.c). The crossing test is cavr_iso_crossing (core/shared/cavr_ray.h), which the GPU's iso kernels use too. */
 ALWAYS_INLINE void iso_march(const Prep *p, int storage, int interp, const CavrRay *r, float out[4], float *depth,

@@ -140,13 +140,12 @@ CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3
   cavr_shade_gradient(&p->f, g, dirW, rgb);
 }
 
-/* Phong factor for a sample: returns colour rgb shaded in place. */
-CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp, float x, float y, float z,
-                                          const float dirW[3], float rgb[3], uint64_t *samples) {
-  /* Central differences; at the volume's faces (and so at the faces of an MPI piece) the step is
-     clamped inside and the difference divided by the clamped distance: one-sided there. */
+/* The gradient at voxel position (x, y, z), voxel units: central differences; at the volume's faces (and so at
+   the faces of an MPI piece) the step is clamped inside and the difference divided by the clamped distance:
+   one-sided there. */
+CAVR_ALWAYS_INLINE void cavr_voxel_gradient(const Prep *p, int storage, int interp, float x, float y, float z,
+                                            float g[3], uint64_t *samples) {
   const float c[3] = {x, y, z};
-  float g[3];
   for (int a = 0; a < 3; ++a) {
     float lo = cavr_maxf(c[a] - 1.0f, 0.0f), hi = cavr_minf(c[a] + 1.0f, p->f.maxCoord[a]);
     float pl[3] = {x, y, z}, ph[3] = {x, y, z};
@@ -158,7 +157,24 @@ CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp
                    : 0.0f;
   }
   *samples += 6;
+}
+
+/* Phong factor for a sample: returns colour rgb shaded in place. */
+CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp, float x, float y, float z,
+                                          const float dirW[3], float rgb[3], uint64_t *samples) {
+  float g[3];
+  cavr_voxel_gradient(p, storage, interp, x, y, z, g, samples);
   cavr_phong(p, g, dirW, rgb);
+}
+
+/* The shading of a single-sample hit (isosurface crossing, slice sample) at voxel position v: cavr_shade_hit
+   (core/shared/cavr_ray.h) of the world gradient. */
+CAVR_ALWAYS_INLINE void cavr_shade_hit_sample(const Prep *p, int storage, int interp, const float v[3],
+                                              const float dirW[3], float rgb[3], uint64_t *samples) {
+  float g[3];
+  cavr_voxel_gradient(p, storage, interp, v[0], v[1], v[2], g, samples);
+  for (int a = 0; a < 3; ++a) g[a] *= (float)p->f.invSpacing[a]; /* voxel -> world gradient, as cavr_phong */
+  cavr_shade_hit(&p->f, g, v, dirW, rgb);
 }
 
 CAVR_ALWAYS_INLINE int cavr_inside_data(const Prep *p, const float v[3]) {

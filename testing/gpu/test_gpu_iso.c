@@ -3,7 +3,7 @@
  * Isosurfaces, the cubic filter and super-sampling on the GPU against the CPU reference, on the
  * real volumes of data/ (uint16, float32, uint8) at favourable, unfavourable (x along the rays) and
  * oblique views: CPU vs GPU standard vs GPU warp marching >= 45 dB PSNR (shaded, also with the light kit of
- * cavrSetRenderLights; skipping on and off, cubic too),
+ * cavrSetRenderLights and with one headlight of intensity 1; skipping on and off, cubic too),
  * warp marching = standard (the same samples and arithmetic: >= 60 dB), cubic composite CPU vs GPU >= 45 dB,
  * 4-, 5- and 9-ray super-sampling (averaged on the device) CPU vs GPU >= 45 dB, and compressive frames (the
  * ray-list path, also super-sampled) >= 35 dB. The GPU interpolates with 8-bit texture weights, so composite images
@@ -41,8 +41,10 @@ static void render(Scene *s, const Case *c, double iso, float *rgba, float *dept
   CHECK_OK(d, cavrSetRenderBlendMode(s->set, (CAVRBlendMode)c->blend));
   CHECK_OK(d, cavrSetRenderInterpolation(s->set, (CAVRInterpolation)c->interp));
   CHECK_OK(d, cavrSetRenderShading(s->set, c->shade != 0, 0.1, 0.7, 0.2, 10));
-  CAVRLight kit[6]; /* shade 2: ParaView's light kit and a scene light (cavrSetRenderLights) */
-  const int lights = c->shade == 2 ? cavr_test_light_kit(kit, 1) : 0;
+  /* shade 2: ParaView's light kit and a scene light; shade 3: one headlight of intensity 1 (cavrSetRenderLights; the
+     isosurface takes VTK's GPU ray caster's model for each: core/shared/cavr_lighting.h, cavr_lighting_surface) */
+  CAVRLight kit[6] = {{CAVR_LIGHT_HEADLIGHT, 0, {0, 0, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 1.0}};
+  const int lights = c->shade == 2 ? cavr_test_light_kit(kit, 1) : c->shade == 3 ? 1 : 0;
   CHECK_OK(d, cavrSetRenderLights(s->set, lights, lights ? kit : NULL, 1));
   CHECK_OK(d, cavrSetRenderEmptySpaceSkipping(s->set, c->skip));
   CHECK_OK(d, cavrSetRenderIsoValues(s->set, 1, &iso));
@@ -112,8 +114,9 @@ int main(int argc, char **argv) {
           {CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 1, 1, CAVR_ISO_STANDARD, 4, 1.0},
           {CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_TRILINEAR, 0, 1, CAVR_ISO_STANDARD, 9, 1.0},
           {CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_CUBIC, 1, 1, CAVR_ISO_STANDARD, 5, 0.25},
-          /* shade 2: the light kit and a scene light (cavrSetRenderLights) */
+          /* shade 2: the light kit and a scene light; shade 3: one headlight of intensity 1 (cavrSetRenderLights) */
           {CAVR_BLEND_ISOSURFACE, CAVR_INTERPOLATION_TRILINEAR, 2, 1, CAVR_ISO_STANDARD, 1, 1.0},
+          {CAVR_BLEND_ISOSURFACE, CAVR_INTERPOLATION_TRILINEAR, 3, 1, CAVR_ISO_STANDARD, 1, 1.0},
           {CAVR_BLEND_COMPOSITE, CAVR_INTERPOLATION_CUBIC, 2, 1, CAVR_ISO_STANDARD, 1, 1.0},
       };
       for (size_t q = 0; q < sizeof cases / sizeof cases[0]; ++q) {

@@ -21,8 +21,7 @@ lut.RGBPoints = [0, 0.9, 0.7, 0.5, 3926, 0.9, 0.7, 0.5]
 d.VolumeRenderingMode = "GPU Based"
 d.BlendMode = "Isosurface"
 d.IsosurfaceValues = [1000.0]
-# Ambient 0: VTK's two mappers disagree on it (the GPU mapper adds Ambient x colour for a headlight; the fixed-point
-# caster, which cavr follows, multiplies it by the light's ambient colour, black for ParaView's lights).
+# Diffuse only (the isosurface's shading under the light kit, with Ambient and Specular: test_iso_shading.py).
 d.Ambient, d.Diffuse, d.Specular = 0.0, 0.7, 0.0
 # One headlight (cavr takes the view's lights; one light keeps the two mappers' lighting alike).
 v.UseLight = 0

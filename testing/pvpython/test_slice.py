@@ -23,7 +23,7 @@ d.VolumeRenderingMode = "GPU Based"
 d.InterpolationType = "Linear"
 d.BlendMode = "Slice"
 d.Ambient, d.Diffuse, d.Specular = 0.1, 0.7, 0.0
-# One headlight, as cavr's shading assumes (ParaView's default light kit adds key, fill and back lights).
+# One headlight (the GPU mapper's light complexity 1: a light at the camera, Ambient x colour).
 v.UseLight = 0
 light = AddLight(view=v)
 light.Coords = "Headlight"

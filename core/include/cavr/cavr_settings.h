@@ -227,8 +227,17 @@ typedef struct CAVRLight {
  *   S = sum over N.L > 0 and N.H > 0.001 of specular I Cs (N.H)^power
  *   colour = c D + S (per channel, not clamped per sample: the pixel is clamped, as VTK's fixed-point caster
  *   clamps it); a zero gradient gets D = the ambient sum, S = 0.
+ * The isosurface and slice blend modes, which VTK renders with its GPU ray caster only, shade their one sample as
+ * that caster does (vtkOpenGLGPUVolumeRayCastMapper, ParaView 5.11's VTK): the normal N points up the gradient;
+ * with `twoSided` each light counts with |N.L| (a light behind the surface lights it too); specular is Phong's,
+ * (R.V)^power with R the light reflected about N and V towards the camera's position; the colour is clamped to
+ * [0, 1]. One headlight of intensity 1 (its "complexity 1"): the light sits at the camera (L = V, from the hit towards
+ * the camera's position) and the ambient term is ambient x colour. Any other set of lights: each light directional,
+ * the ambient term the ambient sum (not multiplied by the colour), and N the gradient as that caster turns it to eye
+ * space, with eye axis k scaled by the volume's extent ((dims - 1) x spacing) along data axis k (its texture-to-eye
+ * matrix; no scaling for a cube). Positional lights are shaded as directional ones there too.
  * `count` 0 (lights NULL) restores the default headlight model of cavrSetRenderShading. Shading itself is still
- * switched by cavrSetRenderShading. Both back ends, composite and isosurface blending. The lights are copied.
+ * switched by cavrSetRenderShading. Both back ends, composite, isosurface and slice blending. The lights are copied.
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (count outside 0..CAVR_MAX_LIGHTS, NULL lights with count > 0, an unknown
  * kind, a NaN or infinite number, a negative intensity or colour, a focal point equal to the position).
  */
