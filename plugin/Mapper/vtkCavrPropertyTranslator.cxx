@@ -146,13 +146,15 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
 }
 
 //------------------------------------------------------------------------------
-CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
-  vtkVolumeProperty* property, CAVRTransferFunction function)
+namespace
+{
+// The (magnitude, opacity) pairs of a gradient-opacity function for cavrSetTransferFunctionGradientOpacity: its nodes
+// when there are at most CAVR_MAX_GRADIENT_OPACITY_POINTS of them, at magnitudes >= 0, joined linearly (midpoint 0.5,
+// sharpness 0); else the function sampled at that many points over its range from magnitude 0 up. Opacities clamped to
+// [0, 1]; none for a null function.
+std::vector<double> GradientOpacityPoints(vtkPiecewiseFunction* go)
 {
   std::vector<double> points;
-  vtkPiecewiseFunction* go = (property->HasGradientOpacity(0) && !property->GetDisableGradientOpacity(0))
-    ? property->GetStoredGradientOpacity(0)
-    : nullptr;
   const int n = go ? go->GetSize() : 0;
   bool asNodes = n <= CAVR_MAX_GRADIENT_OPACITY_POINTS;
   for (int i = 0; i < n && asNodes; ++i)
@@ -163,20 +165,33 @@ CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
     points.push_back(node[0]);
     points.push_back(std::min(std::max(node[1], 0.0), 1.0));
   }
-  if (!asNodes)
+  if (asNodes)
   {
-    double range[2];
-    go->GetRange(range);
-    const double lo = std::max(range[0], 0.0), hi = std::max(range[1], lo);
-    const int m = hi > lo ? CAVR_MAX_GRADIENT_OPACITY_POINTS : 1;
-    points.clear();
-    for (int i = 0; i < m; ++i)
-    {
-      const double x = m > 1 ? lo + (hi - lo) * i / (m - 1) : lo;
-      points.push_back(x);
-      points.push_back(std::min(std::max(go->GetValue(x), 0.0), 1.0));
-    }
+    return points;
   }
+  double range[2];
+  go->GetRange(range);
+  const double lo = std::max(range[0], 0.0), hi = std::max(range[1], lo);
+  const int m = hi > lo ? CAVR_MAX_GRADIENT_OPACITY_POINTS : 1;
+  points.clear();
+  for (int i = 0; i < m; ++i)
+  {
+    const double x = m > 1 ? lo + (hi - lo) * i / (m - 1) : lo;
+    points.push_back(x);
+    points.push_back(std::min(std::max(go->GetValue(x), 0.0), 1.0));
+  }
+  return points;
+}
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
+  vtkVolumeProperty* property, CAVRTransferFunction function)
+{
+  vtkPiecewiseFunction* go = (property->HasGradientOpacity(0) && !property->GetDisableGradientOpacity(0))
+    ? property->GetStoredGradientOpacity(0)
+    : nullptr;
+  const std::vector<double> points = GradientOpacityPoints(go);
   if (points == this->GradientOpacity)
   {
     return CAVR_ERROR_NONE;
