@@ -203,14 +203,19 @@ CAVR_HD int cavr_project(const double m[16], const double in[3], double out[3]) 
 }
 
 /**
- * The jitter of pixel (px, py), in [0, 1) (cavrSetRenderJitter): the R2 low-discrepancy sequence (Roberts 2018, the
- * plastic number's reciprocals 0.7548776662 and 0.5698402910), frac(a1 px + a2 py), in 32-bit fixed point (the
- * constants times 2^32, unsigned arithmetic modulo 2^32) and its top 24 bits as a float: exact integer arithmetic,
- * so every back end computes the same value bit for bit. Neighbouring pixels get well-spread offsets (no clumps, as
- * a hash would give), so the rings' error becomes a fine, even noise.
+ * The jitter of pixel (px, py), in [0, 1) (cavrSetRenderJitter): white noise from an integer hash of the pixel (its
+ * coordinates mixed into 32 bits, then the "lowbias32" finaliser of C. Wellons' hash-prospector: xor-shift and
+ * multiply, twice), its top 24 bits as a float. Exact integer arithmetic, so every back end takes the same value bit
+ * for bit. A hash, not a low-discrepancy sequence: the R2 sequence (a linear phase ramp over the image, modulo 1) was
+ * tried and turned the rings into moire fringes instead of noise.
  */
 CAVR_HD float cavr_jitter(int px, int py) {
-  const unsigned h = (unsigned)px * 0xC13FA9A9u + (unsigned)py * 0x91E10DA5u;
+  unsigned h = (unsigned)px * 0x9E3779B1u ^ ((unsigned)py + 0x7F4A7C15u) * 0x85EBCA77u;
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  h ^= h >> 16;
   return (float)(h >> 8) * (1.0f / 16777216.0f);
 }
 

@@ -67,8 +67,8 @@ CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled
 CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
 /**
  * Jittered ray starts: each pixel's sample lattice is moved along its ray by j x step world units, j in [0, 1) from
- * a fixed low-discrepancy sequence of the pixel's position (the R2 sequence, j = frac(0.7548776662 px + 0.5698402910
- * py), in 32-bit fixed point so both back ends compute the same j exactly: core/shared/cavr_ray.h, cavr_jitter).
+ * an integer hash of the pixel's position (white noise, computed in exact integer arithmetic so both back ends take
+ * the same j: core/shared/cavr_ray.h, cavr_jitter).
  * It turns the wood-grain rings that a sharp transfer function draws at the sample distance into fine noise. The
  * offset depends only on the pixel, so the same view gives the same image (not varied per frame). All blend modes
  * that march the lattice (composite, maximum, minimum, average, isosurface); a slice has no lattice. Default off

@@ -50,8 +50,8 @@ CAVR_API CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const f
  * The factor multiplies the opacity after the sample-distance correction of cavrSetRenderOpacityCorrection (as VTK's
  * ray casters apply it) and applies in CAVR_BLEND_COMPOSITE only (the other blend modes ignore it). It costs the
  * gradient's 6 extra samples per visible sample when shading is off (shading computes the same gradient). Both back
- * ends; on the CPU such frames use the scalar caster, not the AVX2/AVX-512 packets (docs/design.md). Copied; published
- * by cavrCommitTransferFunction with the table.
+ * ends, the CPU's packets included (core/shared/cavr_ray.h: cavr_gradient_opacity). Copied; published by
+ * cavrCommitTransferFunction with the table.
  * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL handle, count outside [0, CAVR_MAX_GRADIENT_OPACITY_POINTS], NULL points
  * with count > 0), CAVR_ERROR_INVALID_DATA (a NaN or infinite value, a negative magnitude, magnitudes not strictly
  * increasing, an opacity outside [0, 1]). On error nothing is staged.
