@@ -191,7 +191,18 @@ CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
   vtkPiecewiseFunction* go = (property->HasGradientOpacity(0) && !property->GetDisableGradientOpacity(0))
     ? property->GetStoredGradientOpacity(0)
     : nullptr;
-  const std::vector<double> points = GradientOpacityPoints(go);
+  std::vector<double> points = GradientOpacityPoints(go);
+  // A function that is 1 everywhere (VTK's default one, which GetGradientOpacity creates on first call) changes no
+  // pixel: none, which spares the gradient's samples.
+  bool allOne = true;
+  for (size_t i = 1; i < points.size(); i += 2)
+  {
+    allOne = allOne && points[i] == 1.0;
+  }
+  if (allOne)
+  {
+    points.clear();
+  }
   if (points == this->GradientOpacity)
   {
     return CAVR_ERROR_NONE;

@@ -44,7 +44,8 @@ public:
    * scalar units per world unit) and committed, only when the points changed since the last call. The function's
    * nodes are passed as they are when they are at most CAVR_MAX_GRADIENT_OPACITY_POINTS, at magnitudes >= 0, with
    * linear segments (midpoint 0.5, sharpness 0); otherwise it is sampled at that many points over its range from
-   * magnitude 0 up. Returns the error of the call the core refused.
+   * magnitude 0 up. A function that is 1 everywhere (VTK's default) is passed as none (the same image, without the
+   * gradient's cost). Returns the error of the call the core refused.
    */
   CAVRError UpdateGradientOpacity(vtkVolumeProperty* property, CAVRTransferFunction function);
 
