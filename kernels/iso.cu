@@ -166,7 +166,7 @@ __device__ __forceinline__ bool iso_decide(const Frame &f, const IsoRay &r, floa
   return iso_crosses(f.p, *a, *b, prevValid);
 }
 
-// Shading at voxel position v: central differences as the CPU's cavr_voxel_gradient, then cavr_shade_hit
+// Shading at voxel position v: central differences as the CPU's cavr_world_gradient, then cavr_shade_hit
 // (core/shared/cavr_ray.h).
 template <bool CUBIC, bool EXACT = false>
 __device__ void iso_shade(const Frame &f, const float dw[3], const float v[3], float rgb[3]) {

@@ -52,10 +52,12 @@ __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb
   r.A += wgt;
 }
 
-// Phong factor (headlight, or cavrSetRenderLights' lights) applied to rgb at stored texture coordinates s, as the CPU's shade_sample: central
-// differences along the original voxel axes, one-sided at the faces.
+// The gradient work of a composite sample at stored texture coordinates s, as the CPU's cavr_gradient_sample: the
+// world gradient by central differences along the original voxel axes (one-sided at the faces); opacity a times the
+// gradient-opacity factor (cavr_gradient_opacity) when the frame has one; with shading on, the Phong factor (headlight,
+// or cavrSetRenderLights' lights) applied to rgb. The SHADE instantiations run it: shading or gradient opacity on.
 template <bool CUBIC = false>
-__device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3]) {
+__device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3], float &a) {
   const CAVRRayFrame &p = f.p;
   const float *m = f.inv;
   const float v[3] = {fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3]))),
@@ -70,7 +72,8 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
     g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
-  cavr_shade_gradient(&p, g, r.dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_phong
+  if (p.goCount) a *= cavr_gradient_opacity(&p, g); // core/shared/cavr_ray.h
+  if (p.shade) cavr_shade_gradient(&p, g, r.dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_shade_sample
 }
 
 // Segment j clipped to length len: sample at the whole segment's midpoint clamped into the volume, opacity
@@ -100,7 +103,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
   if (len != p.step && p.correction) a = cavr_clipped_opacity(a, len * p.invStep);
   float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
   if (SHADE) {
-    shade<CUBIC>(f, r, s3, rgb);
+    shade<CUBIC>(f, r, s3, rgb, a);
     r.samples += 6;
   }
   blend(r, j, a, rgb);
@@ -264,13 +267,13 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
       const float w = fmaf(u, top, 8388608.0f - fl);
       float4 e, d;
       table_pair(__float_as_uint(fl) * 32u + base, e, d);
-      const float a = fmaf(w, d.w, e.w);
+      float a = fmaf(w, d.w, e.w);
       float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
       if (SHADE) {
         if (!(a > 0.0f)) continue;
         const float jj = j - 1.0f;
         const float s3[3] = {fmaf(jj, dx, tx), fmaf(jj, dy, ty), fmaf(jj, dz, tz)};
-        shade<CUBIC>(f, r, s3, rgb);
+        shade<CUBIC>(f, r, s3, rgb, a);
         ++shaded;
       }
       // A transparent sample (a = 0) adds nothing: no branch. The first contributing one gives the depth.
@@ -586,7 +589,8 @@ int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *m
   // measured slower, docs/history/benchmarks-2026-11.md); the context's raycastUncapped (CAVR_RAYCAST_REGCAP=0) selects
   // the uncapped build, for cavr-bench.
   const bool uncapped = ctx->config.raycastUncapped != 0;
-  const bool skip = q.skip != 0 && f.cells, shade = q.shade != 0;
+  // The shaded instantiations compute the gradient: for shading, gradient opacity or both.
+  const bool skip = q.skip != 0 && f.cells, shade = q.shade != 0 || q.goCount > 0;
   const bool cubic = q.interpolation == CAVR_INTERPOLATION_CUBIC;
   if (q.blend == CAVR_BLEND_ISOSURFACE || q.blend == CAVR_BLEND_SLICE) { // iso.cu: their own kernels
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");

@@ -18,6 +18,9 @@ extern "C" {
 /** Edge of an empty-space-skipping macro cell, in voxels: cell c covers voxel coordinates [c B, (c + 1) B]. */
 #define CAVR_MACROCELL_SIZE 8
 
+/** Most gradient-opacity points a frame holds (CAVR_MAX_GRADIENT_OPACITY_POINTS of cavr_transfer_function.h). */
+#define CAVR_FRAME_GO_POINTS 32
+
 /** One frame of ray casting. World units unless said; voxel coordinates: voxel (i, j, k) at (i, j, k), x fastest. */
 typedef struct CAVRRayFrame {
   double invVP[16], VP[16];  /**< inverse and forward view-projection, column-major (OpenGL) */
@@ -52,6 +55,9 @@ typedef struct CAVRRayFrame {
   double sliceNormal[3];     /**< its normal, unit length */
   CAVRLighting light;        /**< cavrSetRenderLights' lights (count 0: the headlight of ka, kd, ks, kp) */
   int cellDilation;          /**< cells the skipping classification is widened by (host side only) */
+  int jitter;                /**< 0/1: each pixel's lattice moved by cavr_jitter(px, py) x step (cavr_world_ray) */
+  int goCount;               /**< composite: gradient-opacity points in use (0: off) */
+  float go[2 * CAVR_FRAME_GO_POINTS]; /**< their (magnitude, opacity) pairs: scalar units per world unit, [0, 1] */
 } CAVRRayFrame;
 
 #ifdef __cplusplus

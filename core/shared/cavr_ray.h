@@ -227,10 +227,51 @@ CAVR_HD int cavr_project(const double m[16], const double in[3], double out[3]) 
 }
 
 /**
+ * The jitter of pixel (px, py), in [0, 1) (cavrSetRenderJitter): white noise from an integer hash of the pixel (its
+ * coordinates mixed into 32 bits, then the "lowbias32" finaliser of C. Wellons' hash-prospector: xor-shift and
+ * multiply, twice), its top 24 bits as a float. Exact integer arithmetic, so every back end takes the same value bit
+ * for bit. A hash, not a low-discrepancy sequence: the R2 sequence (a linear phase ramp over the image, modulo 1) was
+ * tried and turned the rings into moire fringes instead of noise.
+ */
+CAVR_HD float cavr_jitter(int px, int py) {
+  unsigned h = (unsigned)px * 0x9E3779B1u ^ ((unsigned)py + 0x7F4A7C15u) * 0x85EBCA77u;
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  h ^= h >> 16;
+  return (float)(h >> 8) * (1.0f / 16777216.0f);
+}
+
+/**
+ * The gradient-opacity factor of a sample whose world gradient is g (stored units, which differ from scalar units
+ * only by an offset, per world unit): the frame's piecewise-linear function (go pairs of magnitude and opacity,
+ * goCount of them, magnitudes increasing) at |g|, clamped to the end points' opacities; 1 when goCount is 0
+ * (cavrSetTransferFunctionGradientOpacity). The CPU's scalar caster and the kernels call it on the gradient they
+ * shade with.
+ */
+CAVR_HD float cavr_gradient_opacity(const CAVRRayFrame *p, const float g[3]) {
+  const int n = p->goCount;
+  if (n <= 0) return 1.0f;
+  const float m = sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  const float *q = p->go;
+  if (!(m > q[0])) return q[1];
+  for (int i = 1; i < n; ++i) {
+    const float x0 = q[2 * i - 2], x1 = q[2 * i];
+    if (m < x1) {
+      const float t = (m - x0) / (x1 - x0);
+      return q[2 * i - 1] + t * (q[2 * i + 1] - q[2 * i - 1]);
+    }
+  }
+  return q[2 * n - 1];
+}
+
+/**
  * The world ray of pixel (px, py) (pixel centres, y up): nearW on the eye plane (t = 0 at the eye, so the sample
  * lattice does not depend on the clipping range, which differs between MPI ranks and between frames), unit
  * direction dirW, and [*t0, *t1] from the near to the far plane, *t1 cut where the ray meets opaque geometry
- * (opaque: width x height window depths, NULL for none; a depth below 1 counts). Returns 0 when a projection fails
+ * (opaque: width x height window depths, NULL for none; a depth below 1 counts). With the frame's jitter on, the ray's
+ * origin lies cavr_jitter(px, py) x step behind the eye plane (t0, t1 grow by that much). Returns 0 when a projection fails
  * or the ray has no length (nearW, dirW then undefined).
  */
 CAVR_HD int cavr_world_ray(const CAVRRayFrame *p, int px, int py, const float *opaque, double nearW[3],
@@ -255,6 +296,9 @@ CAVR_HD int cavr_world_ray(const CAVRRayFrame *p, int px, int py, const float *o
 #endif
   double tEye = 0.0;
   for (int a = 0; a < 3; ++a) tEye += (nearW[a] - p->eye[a]) * dirW[a];
+  /* Jittered starts: the ray's origin (t = 0) moves back from the eye plane by j step, so this pixel's lattice
+     segments [k step, (k + 1) step] lie j step nearer the eye than the unjittered lattice's. */
+  if (p->jitter) tEye += (double)cavr_jitter(px, py) * (double)p->step;
   for (int a = 0; a < 3; ++a) nearW[a] -= tEye * dirW[a];
   *t0 = 0.0 + tEye;
   *t1 = len + tEye;

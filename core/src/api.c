@@ -539,6 +539,30 @@ CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const float *rgb
   return CAVR_ERROR_NONE;
 }
 
+_Static_assert(CAVR_FRAME_GO_POINTS == CAVR_MAX_GRADIENT_OPACITY_POINTS, "a frame holds every gradient-opacity point");
+
+CAVRError cavrSetTransferFunctionGradientOpacity(CAVRTransferFunction tf, const double *points, int count) {
+  CHECK_HANDLE(tf, "cavrSetTransferFunctionGradientOpacity");
+  if (count < 0 || count > CAVR_MAX_GRADIENT_OPACITY_POINTS || (count > 0 && !points))
+    return ARG_ERROR(tf, "cavrSetTransferFunctionGradientOpacity: need 0 to %d points, got %d%s",
+                     CAVR_MAX_GRADIENT_OPACITY_POINTS, count, count > 0 && !points ? " (NULL points)" : "");
+  for (int i = 0; i < count; ++i) {
+    const double x = points[2 * i], y = points[2 * i + 1];
+    if (!isfinite(x) || !isfinite(y) || x < 0.0 || x > 1e30 || y < 0.0 || y > 1.0)
+      return cavr_set_error(tf->device, CAVR_ERROR_INVALID_DATA,
+                            "cavrSetTransferFunctionGradientOpacity: point %d (%g, %g): the magnitude must be finite and "
+                            ">= 0, the opacity in [0, 1]", i, x, y);
+    if (i > 0 && !((float)x > (float)points[2 * i - 2]))
+      return cavr_set_error(tf->device, CAVR_ERROR_INVALID_DATA,
+                            "cavrSetTransferFunctionGradientOpacity: magnitude %g of point %d does not increase on %g "
+                            "(in float)", x, i, points[2 * i - 2]);
+  }
+  for (int i = 0; i < 2 * count; ++i) tf->stagedGo[i] = (float)points[i];
+  tf->stagedGoCount = count;
+  tf->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf) {
   CHECK_HANDLE(tf, "cavrCommitTransferFunction");
   if (!tf->stagedTable && !tf->table)
@@ -551,6 +575,8 @@ CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf) {
     tf->range[1] = tf->stagedRange[1];
     tf->stagedTable = NULL;
   }
+  tf->goCount = tf->stagedGoCount;
+  memcpy(tf->go, tf->stagedGo, sizeof tf->go);
   ++tf->version;
   tf->dirty = 0;
   tf->committed = 1;
@@ -752,6 +778,13 @@ CAVRError cavrSetRenderShading(CAVRRenderSettings s, int enabled, double ambient
 CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings s, int enabled) {
   CHECK_HANDLE(s, "cavrSetRenderEmptySpaceSkipping");
   s->staged.emptySpaceSkipping = enabled != 0;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetRenderJitter(CAVRRenderSettings s, int enabled) {
+  CHECK_HANDLE(s, "cavrSetRenderJitter");
+  s->staged.jitter = enabled != 0;
   s->dirty = 1;
   return CAVR_ERROR_NONE;
 }

@@ -70,6 +70,7 @@ typedef struct CAVRSettingsDesc {
   int lightCount;           /**< cavrSetRenderLights: 0 = the default headlight */
   int twoSided;             /**< 0/1: normals flipped to face the viewer */
   CAVRLight lights[CAVR_MAX_LIGHTS];
+  int jitter;               /**< 0/1: jittered ray starts (cavrSetRenderJitter) */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

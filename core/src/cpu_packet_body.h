@@ -568,26 +568,48 @@ INLINE void consts_init(const Prep *p, Consts *cp) {
 }
 
 /*
- * Shade the colours r, g, b of the visible lanes (vis) at (x, y, z): the gradient (gradient_u8_rows where it
- * applies, else gradient_axis per axis) to world units, then cavrSetRenderLights' lights per visible lane through
- * cavr_lighting_apply, or the headlight in the vector (cavr_headlight's arithmetic, the specular power per lane
- * through cavr_specular).
+ * The world gradients (gx, gy, gz) of the visible lanes (vis) at (x, y, z): gradient_u8_rows where it applies, else
+ * gradient_axis per axis, to world units (the scalar caster's cavr_world_gradient, bit for bit).
  */
-INLINE void shade_lanes(const Prep *p, const Consts *c, const Packet *P, int storage, int interp, int vis, VF x,
-                        VF y, VF z, VF *pr, VF *pg, VF *pb) {
-  const VF zero = vf_zero(), one = vf_set1(1.0f);
-  VF r = *pr, g = *pg, b = *pb;
-  VF gx, gy, gz, g0, g1, g2;
+INLINE void gradient_lanes(const Prep *p, const Consts *c, int storage, int interp, int vis, VF x, VF y, VF z,
+                           VF *pgx, VF *pgy, VF *pgz) {
+  VF g0, g1, g2;
   if (CAVR_GRADIENT_ROWS && storage == CAVR_STORE_U8 && interp == CAVR_INTERPOLATION_TRILINEAR &&
       gradient_u8_rows(c, vis, x, y, z, &g0, &g1, &g2)) {
-    gx = vf_mul(g0, vf_set1((float)p->f.invSpacing[0]));
-    gy = vf_mul(g1, vf_set1((float)p->f.invSpacing[1]));
-    gz = vf_mul(g2, vf_set1((float)p->f.invSpacing[2]));
+    *pgx = vf_mul(g0, vf_set1((float)p->f.invSpacing[0]));
+    *pgy = vf_mul(g1, vf_set1((float)p->f.invSpacing[1]));
+    *pgz = vf_mul(g2, vf_set1((float)p->f.invSpacing[2]));
   } else {
-    gx = vf_mul(gradient_axis(c, storage, interp, x, y, z, 0), vf_set1((float)p->f.invSpacing[0]));
-    gy = vf_mul(gradient_axis(c, storage, interp, x, y, z, 1), vf_set1((float)p->f.invSpacing[1]));
-    gz = vf_mul(gradient_axis(c, storage, interp, x, y, z, 2), vf_set1((float)p->f.invSpacing[2]));
+    *pgx = vf_mul(gradient_axis(c, storage, interp, x, y, z, 0), vf_set1((float)p->f.invSpacing[0]));
+    *pgy = vf_mul(gradient_axis(c, storage, interp, x, y, z, 1), vf_set1((float)p->f.invSpacing[1]));
+    *pgz = vf_mul(gradient_axis(c, storage, interp, x, y, z, 2), vf_set1((float)p->f.invSpacing[2]));
   }
+}
+
+/* Opacities a of the visible lanes (vis) times their gradient-opacity factors (cavr_gradient_opacity,
+   core/shared/cavr_ray.h, per lane: the scalar caster's arithmetic); the other lanes' left as they are. */
+INLINE VF gradient_opacity_lanes(const Prep *p, int vis, VF gx, VF gy, VF gz, VF a) {
+  float v[4][LANES] __attribute__((aligned(VALIGN)));
+  vf_store(v[0], gx);
+  vf_store(v[1], gy);
+  vf_store(v[2], gz);
+  vf_store(v[3], a);
+  for (int i = 0; i < LANES; ++i)
+    if (vis >> i & 1) {
+      const float gl[3] = {v[0][i], v[1][i], v[2][i]};
+      v[3][i] *= cavr_gradient_opacity(&p->f, gl);
+    }
+  return vf_load(v[3]);
+}
+
+/*
+ * Shade the colours r, g, b of the visible lanes (vis) from their world gradients (gx, gy, gz: gradient_lanes):
+ * cavrSetRenderLights' lights per visible lane through cavr_lighting_apply, or the headlight in the vector
+ * (cavr_headlight's arithmetic, the specular power per lane through cavr_specular).
+ */
+INLINE void shade_lanes(const Prep *p, const Packet *P, int vis, VF gx, VF gy, VF gz, VF *pr, VF *pg, VF *pb) {
+  const VF zero = vf_zero(), one = vf_set1(1.0f);
+  VF r = *pr, g = *pg, b = *pb;
   if (p->f.light.count) { /* cavrSetRenderLights: the scalar caster's cavr_lighting_apply per visible lane */
     float v[6][LANES] __attribute__((aligned(VALIGN)));
     vf_store(v[0], gx);
@@ -663,7 +685,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
       const VF x = vf_add(ofx, vf_mul(rel, dfx)), y = vf_add(ofy, vf_mul(rel, dfy)), z = vf_add(ofz, vf_mul(rel, dfz));
-      if (prefetch) prefetch_ahead(&c, storage, interp, p->f.shade, x, y, z, ax, ay, az);
+      if (prefetch) prefetch_ahead(&c, storage, interp, p->f.shade || p->f.goCount, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
       if (record) ns = vf_add(ns, one); /* idle lanes too: reset when they start a ray */
@@ -675,7 +697,7 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       vx_tf_rows(c.table, i0, &r0, &g0, &b0, &a0, &r1, &g1, &b1, &a1);
       VF a = lerpv(a0, a1, f);
       /* Visible: opacity > 0 before the clipped-length correction (which may round it to 0), as in the scalar caster. */
-      const int vis = live & vm_bits(vf_gt(a, zero));
+      int vis = live & vm_bits(vf_gt(a, zero));
       if (clipped) {
         if (p->f.correction && (clipped & vis)) { /* per lane, through powf, as the scalar caster does */
           float av[LANES] __attribute__((aligned(VALIGN)));
@@ -689,12 +711,19 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       }
       done = 0;
       if (vis) {
-        const VM vm = vm_from_bits(vis);
+        VM vm = vm_from_bits(vis);
         VF r = lerpv(r0, r1, f), g = lerpv(g0, g1, f), b = lerpv(b0, b1, f);
-        if (p->f.shade) {
+        if (p->f.shade || p->f.goCount) { /* the gradient, for shading, gradient opacity or both */
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
           if (record) ns = vf_add(ns, vf_keep(vf_set1(6.0f), vm));
-          shade_lanes(p, &c, &P, storage, interp, vis, x, y, z, &r, &g, &b);
+          VF gx, gy, gz;
+          gradient_lanes(p, &c, storage, interp, vis, x, y, z, &gx, &gy, &gz);
+          if (p->f.goCount) { /* lanes the factor makes transparent drop out, as the scalar caster skips them */
+            a = gradient_opacity_lanes(p, vis, gx, gy, gz, a);
+            vis &= vm_bits(vf_gt(a, zero));
+            vm = vm_from_bits(vis);
+          }
+          if (p->f.shade) shade_lanes(p, &P, vis, gx, gy, gz, &r, &g, &b);
         }
         /* Depth of a ray's first visible sample. */
         const int first = vis & vm_bits(vf_eq(A, zero));

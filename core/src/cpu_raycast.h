@@ -133,17 +133,11 @@ CAVR_ALWAYS_INLINE float cavr_window_depth(const Prep *p, const double nearW[3],
   return (float)(d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d);
 }
 
-/* Lighting of a sample from its gradient g (voxel units): colour rgb shaded in place (core/shared/cavr_ray.h:
-   cavrSetRenderLights' lights, or the headlight L = V = H = -ray direction). */
-CAVR_ALWAYS_INLINE void cavr_phong(const Prep *p, float g[3], const float dirW[3], float rgb[3]) {
-  for (int a = 0; a < 3; ++a) g[a] *= (float)p->f.invSpacing[a]; /* voxel -> world gradient */
-  cavr_shade_gradient(&p->f, g, dirW, rgb);
-}
-
-/* The gradient at voxel position (x, y, z), voxel units: central differences; at the volume's faces (and so at
+/* The world gradient at voxel position (x, y, z) (stored units per world unit) into g: the central differences of
+   shading, turned from voxel to world units; 6 samples. At the volume's faces (and so at
    the faces of an MPI piece) the step is clamped inside and the difference divided by the clamped distance:
    one-sided there. */
-CAVR_ALWAYS_INLINE void cavr_voxel_gradient(const Prep *p, int storage, int interp, float x, float y, float z,
+CAVR_ALWAYS_INLINE void cavr_world_gradient(const Prep *p, int storage, int interp, float x, float y, float z,
                                             float g[3], uint64_t *samples) {
   const float c[3] = {x, y, z};
   for (int a = 0; a < 3; ++a) {
@@ -157,14 +151,32 @@ CAVR_ALWAYS_INLINE void cavr_voxel_gradient(const Prep *p, int storage, int inte
                    : 0.0f;
   }
   *samples += 6;
+  for (int a = 0; a < 3; ++a) g[a] *= (float)p->f.invSpacing[a];
 }
 
-/* Phong factor for a sample: returns colour rgb shaded in place. */
+/* A composite sample's gradient work when shading or gradient opacity is on: its opacity *a times the gradient-
+   opacity factor (cavr_gradient_opacity, core/shared/cavr_ray.h) and, with shading, its colour rgb shaded; the same
+   gradient for both. Returns 0 when the opacity is no longer positive (rgb then not shaded). */
+CAVR_ALWAYS_INLINE int cavr_gradient_sample(const Prep *p, int storage, int interp, const float v[3],
+                                            const float dirW[3], float rgb[3], float *a, uint64_t *samples) {
+  float g[3];
+  cavr_world_gradient(p, storage, interp, v[0], v[1], v[2], g, samples);
+  if (p->f.goCount) {
+    *a *= cavr_gradient_opacity(&p->f, g);
+    if (!(*a > 0.0f)) return 0;
+  }
+  if (p->f.shade) cavr_shade_gradient(&p->f, g, dirW, rgb);
+  return 1;
+}
+
+/* Phong factor for a sample: colour rgb shaded in place from its world gradient (cavr_world_gradient) by
+   cavr_shade_gradient (core/shared/cavr_ray.h: cavrSetRenderLights' lights, or the headlight L = V = H = -ray
+   direction). */
 CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp, float x, float y, float z,
                                           const float dirW[3], float rgb[3], uint64_t *samples) {
   float g[3];
-  cavr_voxel_gradient(p, storage, interp, x, y, z, g, samples);
-  cavr_phong(p, g, dirW, rgb);
+  cavr_world_gradient(p, storage, interp, x, y, z, g, samples);
+  cavr_shade_gradient(&p->f, g, dirW, rgb);
 }
 
 /* The shading of a single-sample hit (isosurface crossing, slice sample) at voxel position v: cavr_shade_hit
@@ -172,8 +184,7 @@ CAVR_ALWAYS_INLINE void cavr_shade_sample(const Prep *p, int storage, int interp
 CAVR_ALWAYS_INLINE void cavr_shade_hit_sample(const Prep *p, int storage, int interp, const float v[3],
                                               const float dirW[3], float rgb[3], uint64_t *samples) {
   float g[3];
-  cavr_voxel_gradient(p, storage, interp, v[0], v[1], v[2], g, samples);
-  for (int a = 0; a < 3; ++a) g[a] *= (float)p->f.invSpacing[a]; /* voxel -> world gradient, as cavr_phong */
+  cavr_world_gradient(p, storage, interp, v[0], v[1], v[2], g, samples);
   cavr_shade_hit(&p->f, g, v, dirW, rgb);
 }
 
@@ -411,7 +422,8 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
     if (!(a > 0.0f)) continue;
     if (len != step && p->f.correction) a = cavr_clipped_opacity(a, len / step);
     float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
-    if (p->f.shade) cavr_shade_sample(p, storage, interp, v[0], v[1], v[2], r->dw, rgb, samples);
+    if ((p->f.shade || p->f.goCount) && !cavr_gradient_sample(p, storage, interp, v, r->dw, rgb, &a, samples))
+      continue;
     if (A == 0.0f) {
       *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)md);
       *first = (float)md;

@@ -161,4 +161,9 @@ void cavr_ray_frame(const CAVRRenderJob *job, CAVRRayFrame *out) {
   memcpy(out->sliceNormal, s->sliceNormal, sizeof out->sliceNormal);
   out->invStep = 1.0f / out->step;
   out->isoSlack = (float)(3.5 / 256.0 * (vol->voxels.range[1] - vol->voxels.range[0]));
+  out->jitter = s->jitter != 0 && s->blendMode != CAVR_BLEND_SLICE;
+  /* Gradient opacity: composite only (cavrSetTransferFunctionGradientOpacity). */
+  const CAVRTransferFunction tf = job->tf;
+  out->goCount = s->blendMode == CAVR_BLEND_COMPOSITE ? tf->goCount : 0;
+  memcpy(out->go, tf->go, sizeof(float) * 2 * (size_t)out->goCount);
 }

@@ -79,6 +79,9 @@ struct CAVRTransferFunctionImpl {
   int dirty, committed;
   float *stagedTable; int stagedCount; double stagedRange[2];
   float *table; int count; double range[2];
+  /* gradient opacity (cavrSetTransferFunctionGradientOpacity): pairs (magnitude, opacity), count 0 = off */
+  int stagedGoCount, goCount;
+  float stagedGo[2 * CAVR_MAX_GRADIENT_OPACITY_POINTS], go[2 * CAVR_MAX_GRADIENT_OPACITY_POINTS];
   unsigned version;              /* incremented by every commit */
 };
 

@@ -146,6 +146,82 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
 }
 
 //------------------------------------------------------------------------------
+namespace
+{
+// The (magnitude, opacity) pairs of a gradient-opacity function for cavrSetTransferFunctionGradientOpacity: its nodes
+// when there are at most CAVR_MAX_GRADIENT_OPACITY_POINTS of them, at magnitudes >= 0, joined linearly (midpoint 0.5,
+// sharpness 0); else the function sampled at that many points over its range from magnitude 0 up. Opacities clamped to
+// [0, 1]; none for a null function.
+std::vector<double> GradientOpacityPoints(vtkPiecewiseFunction* go)
+{
+  std::vector<double> points;
+  const int n = go ? go->GetSize() : 0;
+  bool asNodes = n <= CAVR_MAX_GRADIENT_OPACITY_POINTS;
+  for (int i = 0; i < n && asNodes; ++i)
+  {
+    double node[4]; // x, y, midpoint, sharpness
+    go->GetNodeValue(i, node);
+    asNodes = node[0] >= 0.0 && node[2] == 0.5 && node[3] == 0.0;
+    points.push_back(node[0]);
+    points.push_back(std::min(std::max(node[1], 0.0), 1.0));
+  }
+  if (asNodes)
+  {
+    return points;
+  }
+  double range[2];
+  go->GetRange(range);
+  const double lo = std::max(range[0], 0.0), hi = std::max(range[1], lo);
+  const int m = hi > lo ? CAVR_MAX_GRADIENT_OPACITY_POINTS : 1;
+  points.clear();
+  for (int i = 0; i < m; ++i)
+  {
+    const double x = m > 1 ? lo + (hi - lo) * i / (m - 1) : lo;
+    points.push_back(x);
+    points.push_back(std::min(std::max(go->GetValue(x), 0.0), 1.0));
+  }
+  return points;
+}
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
+  vtkVolumeProperty* property, CAVRTransferFunction function)
+{
+  vtkPiecewiseFunction* go = (property->HasGradientOpacity(0) && !property->GetDisableGradientOpacity(0))
+    ? property->GetStoredGradientOpacity(0)
+    : nullptr;
+  std::vector<double> points = GradientOpacityPoints(go);
+  // A function that is 1 everywhere (VTK's default one, which GetGradientOpacity creates on first call) changes no
+  // pixel: none, which spares the gradient's samples.
+  bool allOne = true;
+  for (size_t i = 1; i < points.size(); i += 2)
+  {
+    allOne = allOne && points[i] == 1.0;
+  }
+  if (allOne)
+  {
+    points.clear();
+  }
+  if (points == this->GradientOpacity)
+  {
+    return CAVR_ERROR_NONE;
+  }
+  const int count = static_cast<int>(points.size() / 2);
+  CAVRError e = cavrSetTransferFunctionGradientOpacity(function, count ? points.data() : nullptr, count);
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = cavrCommitTransferFunction(function);
+  }
+  if (e != CAVR_ERROR_NONE)
+  {
+    return e;
+  }
+  this->GradientOpacity = points;
+  return CAVR_ERROR_NONE;
+}
+
+//------------------------------------------------------------------------------
 CAVRError vtkCavrPropertyTranslator::UpdateRamp(CAVRTransferFunction ramp)
 {
   if (this->ValueRange[0] == this->TableRange[0] && this->ValueRange[1] == this->TableRange[1])
@@ -198,6 +274,7 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
     }
     cavrSetRenderSupersampling(settings, 1);
   }
+  cavrSetRenderJitter(settings, mapper->GetJitterRayStarts() ? 1 : 0);
   cavrSetRenderShading(settings, prop->GetShade(0), std::max(0.0, prop->GetAmbient(0)),
     std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
     std::max(1e-3, prop->GetSpecularPower(0)));
@@ -377,6 +454,7 @@ CAVRError vtkCavrPropertyTranslator::UpdateCamera(vtkRenderer* ren, vtkVolume* v
 //------------------------------------------------------------------------------
 void vtkCavrPropertyTranslator::Reset()
 {
+  this->GradientOpacity.clear();
   this->TableTime = 0;
   this->ValueRange[0] = this->ValueRange[1] = 0.0;
 }

@@ -38,6 +38,17 @@ public:
    */
   CAVRError UpdateTransferFunction(vtkVolumeProperty* property, CAVRTransferFunction function);
 
+  /**
+   * The property's gradient opacity (component 0: vtkVolumeProperty::GetStoredGradientOpacity when one was set and
+   * DisableGradientOpacity is off; else none) into `function` (cavrSetTransferFunctionGradientOpacity: magnitudes in
+   * scalar units per world unit) and committed, only when the points changed since the last call. The function's
+   * nodes are passed as they are when they are at most CAVR_MAX_GRADIENT_OPACITY_POINTS, at magnitudes >= 0, with
+   * linear segments (midpoint 0.5, sharpness 0); otherwise it is sampled at that many points over its range from
+   * magnitude 0 up. A function that is 1 everywhere (VTK's default) is passed as none (the same image, without the
+   * gradient's cost). Returns the error of the call the core refused.
+   */
+  CAVRError UpdateGradientOpacity(vtkVolumeProperty* property, CAVRTransferFunction function);
+
   /** The range (scalar units) of the last table UpdateTransferFunction made. */
   const double* GetTableRange() const { return this->TableRange; }
 
@@ -51,7 +62,8 @@ public:
    * The render settings of this frame into `settings` and committed: sample distance (voxels), early termination,
    * opacity correction (the property's scalar opacity unit distance, world units), blend mode (the mapper's
    * CavrBlendMode, or isosurfaces of the property's iso-values under ISOSURFACE_BLEND, or the slice through the
-   * property's slice plane under SLICE_BLEND), interpolation, super-sampling, shading coefficients, the renderer's
+   * property's slice plane under SLICE_BLEND), interpolation, super-sampling, jittered ray starts, shading
+   * coefficients, the renderer's
    * lights, GPU strategy, compressive rendering and cropping (the volume's coordinates). Returns the blend mode
    * rendered; *problem says why cropping planes were refused ("" otherwise). Unsupported choices are warned about
    * once through `mapper` and replaced (1 ray per pixel, the cavr blend mode, the sub-volume crop, the first
@@ -85,6 +97,7 @@ private:
 
   vtkMTimeType TableTime = 0; // the transfer functions' modification time of the last table
   std::vector<float> Table;
+  std::vector<double> GradientOpacity; // the (magnitude, opacity) pairs last committed
   double TableRange[2] = { 0.0, 1.0 }; // the transfer function's range, scalar units
   double ValueRange[2] = { 0.0, 0.0 }; // the range of the ramp UpdateRamp made
   bool CropFlagsWarned = false;

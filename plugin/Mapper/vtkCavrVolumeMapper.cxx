@@ -211,12 +211,17 @@ bool vtkCavrVolumeMapper::vtkInternals::UpdateVolume(vtkCavrVolumeMapper* self, 
 }
 
 //------------------------------------------------------------------------------
-// The transfer function and the render settings (vtkCavrPropertyTranslator), *blend the blend mode they render;
+// The transfer function, its gradient opacity and the render settings (vtkCavrPropertyTranslator), *blend the blend
+// mode they render;
 // false when the transfer function was refused (reported).
 bool vtkCavrVolumeMapper::vtkInternals::UpdateProperties(
   vtkCavrVolumeMapper* self, vtkRenderer* ren, vtkVolume* vol, CAVRBlendMode* blend)
 {
-  const CAVRError e = this->Properties.UpdateTransferFunction(vol->GetProperty(), this->TransferFunction);
+  CAVRError e = this->Properties.UpdateTransferFunction(vol->GetProperty(), this->TransferFunction);
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = this->Properties.UpdateGradientOpacity(vol->GetProperty(), this->TransferFunction);
+  }
   if (e != CAVR_ERROR_NONE)
   {
     this->Fail(self, this->DeviceError(e));
@@ -561,6 +566,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "LastPredictedCompressiveTime: " << this->LastPredictedCompressiveTime << " ms" << endl;
   os << indent << "CubicInterpolation: " << this->CubicInterpolation << endl;
   os << indent << "Supersampling: " << this->Supersampling << endl;
+  os << indent << "JitterRayStarts: " << this->JitterRayStarts << endl;
   os << indent << "GpuIndex: " << this->GpuIndex << endl;
   os << indent << "InteractiveUpdateRate: " << this->InteractiveUpdateRate << endl;
   os << indent << "LastRaysCast: " << this->LastRaysCast << endl;

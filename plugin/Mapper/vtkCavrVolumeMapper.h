@@ -135,6 +135,18 @@ public:
 
   ///@{
   /**
+   * JitterRayStarts (default off): each pixel's samples moved along its ray by a fixed fraction of the sample
+   * distance, from its position (cavrSetRenderJitter): the wood-grain rings of a sharp transfer function become fine
+   * noise; the same view gives the same image. The volume property's gradient opacity (SetGradientOpacity, unless
+   * DisableGradientOpacity) is used as well: cavrSetTransferFunctionGradientOpacity.
+   */
+  vtkSetMacro(JitterRayStarts, vtkTypeBool);
+  vtkGetMacro(JitterRayStarts, vtkTypeBool);
+  vtkBooleanMacro(JitterRayStarts, vtkTypeBool);
+  ///@}
+
+  ///@{
+  /**
    * CUDA device index the CUDA back end renders on; -1 (default): $CAVR_GPU, else the MPI local rank modulo the
    * visible GPUs (one GPU per rank), else 0 (cavrNewDeviceOnGpu). An index that names no GPU: a warning and the CPU.
    */
@@ -273,6 +285,7 @@ protected:
   double LastPredictedCompressiveTime = 0.0;
   vtkTypeBool CubicInterpolation = 0;
   int Supersampling = 1;
+  vtkTypeBool JitterRayStarts = 0;
   double InteractiveUpdateRate = 1.0;
   int DisplayPath = DISPLAY_AUTO;
   int OpaqueDepthPath = DEPTH_HOST;

@@ -10,9 +10,11 @@
 #include "vtkInformationVector.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
+#include "vtkPiecewiseFunction.h"
 #include "vtkPVRenderView.h"
 #include "vtkProcessModule.h"
 #include "vtkSmartPointer.h"
+#include "vtkVolumeProperty.h"
 
 #include <string>
 
@@ -235,8 +237,59 @@ void vtkCavrVolumeRepresentation::SetCavrGpuIndex(int gpu)
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrJitterRayStarts(int enabled)
+{
+  this->GetCavrMapper()->SetJitterRayStarts(enabled != 0);
+  this->Modified();
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetCavrGradientOpacity(int enabled)
+{
+  this->GradientOpacityEnabled = enabled != 0;
+  this->ApplyGradientOpacity();
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::AddCavrGradientOpacityPoint(double magnitude, double opacity)
+{
+  const int n = this->GradientOpacityFunction->GetSize();
+  double last[4] = { 0.0, 0.0, 0.0, 0.0 };
+  if (n > 0)
+  {
+    this->GradientOpacityFunction->GetNodeValue(n - 1, last);
+  }
+  if (n == 0 || magnitude > last[0])
+  {
+    this->GradientOpacityFunction->AddPoint(magnitude, opacity);
+  }
+  this->ApplyGradientOpacity();
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::RemoveAllCavrGradientOpacityPoints()
+{
+  this->GradientOpacityFunction->RemoveAllPoints();
+  this->ApplyGradientOpacity();
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::ApplyGradientOpacity()
+{
+  const bool on = this->GradientOpacityEnabled && this->GradientOpacityFunction->GetSize() > 0;
+  if (on)
+  {
+    this->Property->SetGradientOpacity(0, this->GradientOpacityFunction);
+  }
+  this->Property->SetDisableGradientOpacity(0, on ? 0 : 1);
+  this->Modified();
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "CavrMapper: " << this->GetCavrMapper() << endl;
+  os << indent << "GradientOpacityEnabled: " << this->GradientOpacityEnabled << endl;
+  os << indent << "GradientOpacityFunction: " << this->GradientOpacityFunction.Get() << endl;
 }

@@ -12,8 +12,10 @@
 
 #include "cavrRepresentationsModule.h" // for export macro
 #include "vtkImageVolumeRepresentation.h"
+#include "vtkNew.h" // for vtkNew
 
 class vtkCavrVolumeMapper;
+class vtkPiecewiseFunction;
 
 class CAVRREPRESENTATIONS_EXPORT vtkCavrVolumeRepresentation : public vtkImageVolumeRepresentation
 {
@@ -49,6 +51,19 @@ public:
   void SetCavrSupersampling(int raysPerPixel);
   /** CUDA device index, -1 for the automatic choice (see vtkCavrVolumeMapper::SetGpuIndex). */
   void SetCavrGpuIndex(int gpu);
+  /** Jittered ray starts on/off (vtkCavrVolumeMapper::SetJitterRayStarts). Default off. */
+  void SetCavrJitterRayStarts(int enabled);
+  /**
+   * Gradient opacity (property CavrGradientOpacity, default off): on, the points of CavrGradientOpacityPoints,
+   * pairs (gradient magnitude in scalar units per world unit, opacity in [0, 1]), become this representation's
+   * volume property's gradient opacity (vtkVolumeProperty::SetGradientOpacity, DisableGradientOpacity off), which
+   * the mapper passes to cavrSetTransferFunctionGradientOpacity; off, DisableGradientOpacity is set. The points
+   * arrive one pair at a time after RemoveAllCavrGradientOpacityPoints (ParaView's repeated command); pairs with
+   * a magnitude not above the previous one's are dropped.
+   */
+  void SetCavrGradientOpacity(int enabled);
+  void AddCavrGradientOpacityPoint(double magnitude, double opacity);
+  void RemoveAllCavrGradientOpacityPoints();
 
   /**
    * What rendered the last frame on this process (information properties CavrBackEndInUse and CavrDeviceInUse;
@@ -91,6 +106,12 @@ protected:
   /** Ghost layers added under MPI: 2 (one for trilinear samples up to half a step outside the piece,
    * one more for their central-difference gradients). */
   static constexpr int GhostLevels = 2;
+
+  /** The gradient-opacity function and switch into this->Property (SetCavrGradientOpacity). */
+  void ApplyGradientOpacity();
+
+  vtkNew<vtkPiecewiseFunction> GradientOpacityFunction;
+  bool GradientOpacityEnabled = false;
 
 private:
   vtkCavrVolumeRepresentation(const vtkCavrVolumeRepresentation&) = delete;

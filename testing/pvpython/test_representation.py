@@ -19,7 +19,8 @@ if d.Representation != "cavr Volume":
 defaults = {"CavrBackEnd": BACKEND or "Auto", "CavrStrategy": "Auto", "CavrSampleDistance": 0.5,
             "CavrEarlyRayTermination": 0.99,
             "CavrBlendMode": "Composite", "CavrCubicInterpolation": 0, "CavrSupersampling": "1", "CavrGpuIndex": -1,
-            "CavrCompressiveOnlyWherePays": 1}
+            "CavrCompressiveOnlyWherePays": 1, "CavrJitterRayStarts": 0, "CavrGradientOpacity": 0,
+            "CavrGradientOpacityPoints": [0.0, 0.0, 20.0, 1.0]}
 for name, value in defaults.items():
     got = d.GetPropertyValue(name)
     print(name, "=", got)
@@ -33,12 +34,17 @@ labels = {"CavrBackEnd": ("Back End", "default"), "CavrStrategy": ("GPU Strategy
           "CavrCompressiveWhileInteracting": ("Compressive While Interacting", "default"),
           "CavrCubicInterpolation": ("Cubic Interpolation", "advanced"), "CavrSupersampling": ("Rays Per Pixel", "advanced"),
           "CavrGpuIndex": ("GPU Index", "advanced"),
-          "CavrCompressiveOnlyWherePays": ("Compressive Only Where It Pays", "advanced")}
+          "CavrCompressiveOnlyWherePays": ("Compressive Only Where It Pays", "advanced"),
+          "CavrJitterRayStarts": ("Jitter Ray Starts", "default"), "CavrGradientOpacity": ("Gradient Opacity", "default"),
+          "CavrGradientOpacityPoints": ("Gradient Opacity Points", "default")}
 for name, (label, panel) in labels.items():
     prop = d.SMProxy.GetProperty(name)
     got = (prop.GetXMLLabel(), prop.GetPanelVisibility())
     if got != (label, panel):
         fail("%s: label and panel visibility %r, expected %r" % (name, got, (label, panel)))
+    doc = prop.GetDocumentation()
+    if doc is None or len(doc.GetDescription().split()) < 8:  # the GUI's tooltip
+        fail("%s: no documentation (tooltip)" % name)
 for name in ("CavrBackEndInUse", "CavrDeviceInUse", "CavrCompressiveDecision"):
     prop = d.SMProxy.GetProperty(name)
     if prop is None or not prop.GetInformationOnly():

@@ -66,6 +66,16 @@ CAVR_API CAVRError cavrSetRenderShading(CAVRRenderSettings settings, int enabled
  */
 CAVR_API CAVRError cavrSetRenderEmptySpaceSkipping(CAVRRenderSettings settings, int enabled);
 /**
+ * Jittered ray starts: each pixel's sample lattice is moved along its ray by j x step world units, j in [0, 1) from
+ * an integer hash of the pixel's position (white noise, computed in exact integer arithmetic so both back ends take
+ * the same j: core/shared/cavr_ray.h, cavr_jitter).
+ * It turns the wood-grain rings that a sharp transfer function draws at the sample distance into fine noise. The
+ * offset depends only on the pixel, so the same view gives the same image (not varied per frame). All blend modes
+ * that march the lattice (composite, maximum, minimum, average, isosurface); a slice has no lattice. Default off
+ * (measured: docs/user-guide.md, "Jittered ray starts"). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL).
+ */
+CAVR_API CAVRError cavrSetRenderJitter(CAVRRenderSettings settings, int enabled);
+/**
  * Cropping: rays integrate only inside the axis-aligned box `box` = {xmin, xmax, ymin, ymax, zmin, zmax}
  * (world units, the volume's space) intersected with the volume's render extent; NULL renders the whole
  * volume (default). This is VTK's cropping with the default flags (VTK_CROP_SUBVOLUME: keep the one region

@@ -36,8 +36,30 @@ CAVR_API void cavrReleaseTransferFunction(CAVRTransferFunction tf);
 CAVR_API CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const float *rgba, int count,
                                                 double minValue, double maxValue);
 
-/** Publish the staged table. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL), CAVR_ERROR_NOT_COMMITTED (no table was
-    ever set). */
+/** Most points a gradient-opacity function takes (cavrSetTransferFunctionGradientOpacity). */
+#define CAVR_MAX_GRADIENT_OPACITY_POINTS 32
+
+/**
+ * Stage a gradient-opacity function, as vtkVolumeProperty::SetGradientOpacity: a piecewise-linear function of the
+ * scalar's gradient magnitude that multiplies each composite sample's opacity, so that flat regions fade and
+ * boundaries stay. `points` holds `count` pairs (magnitude, opacity), x first: magnitudes in scalar units per world
+ * unit (the central-difference gradient of the interpolated scalar, the gradient that shading uses: with spacing 1 the
+ * difference per voxel), finite, >= 0 and strictly increasing; opacities in [0, 1]. Between points the factor is
+ * interpolated linearly; below the first point it is the first opacity, above the last the last (VTK's clamping).
+ * count 0 (points may be NULL) turns it off (the default: every factor 1).
+ * The factor multiplies the opacity after the sample-distance correction of cavrSetRenderOpacityCorrection (as VTK's
+ * ray casters apply it) and applies in CAVR_BLEND_COMPOSITE only (the other blend modes ignore it). It costs the
+ * gradient's 6 extra samples per visible sample when shading is off (shading computes the same gradient). Both back
+ * ends, the CPU's packets included (core/shared/cavr_ray.h: cavr_gradient_opacity). Copied; published by
+ * cavrCommitTransferFunction with the table.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL handle, count outside [0, CAVR_MAX_GRADIENT_OPACITY_POINTS], NULL points
+ * with count > 0), CAVR_ERROR_INVALID_DATA (a NaN or infinite value, a negative magnitude, magnitudes not strictly
+ * increasing, an opacity outside [0, 1]). On error nothing is staged.
+ */
+CAVR_API CAVRError cavrSetTransferFunctionGradientOpacity(CAVRTransferFunction tf, const double *points, int count);
+
+/** Publish the staged table and gradient-opacity function. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL),
+    CAVR_ERROR_NOT_COMMITTED (no table was ever set). */
 CAVR_API CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf);
 
 /**
