@@ -84,7 +84,8 @@ protected:
    * As the superclass; besides, with more than one piece, asks upstream for GhostLevels ghost levels, so that a
    * structured source or reader (NRRD and image readers, Wavelet, a Programmable Source that honours its update
    * extent) delivers each piece grown by the neighbours' voxels, as ParaView's geometry representations ask for ghost
-   * cells.
+   * cells. The environment variable CAVR_MPI_GHOSTS=generator turns this off (the layers then come from
+   * vtkGhostCellsGenerator, as RequestData says).
    */
   int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) override;
