@@ -2,21 +2,108 @@
 #include "vtkCavrVolumeRepresentation.h"
 
 #include "vtkCavrVolumeMapper.h"
+#include "vtkCommunicator.h"
 #include "vtkDataObject.h"
+#include "vtkDataSetAttributes.h"
 #include "vtkGhostCellsGenerator.h"
-#include "vtkMultiProcessController.h"
 #include "vtkImageData.h"
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
+#include "vtkLogger.h"
+#include "vtkMultiProcessController.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPVRenderView.h"
 #include "vtkProcessModule.h"
 #include "vtkSmartPointer.h"
+#include "vtkStreamingDemandDrivenPipeline.h"
+#include "vtkUnsignedCharArray.h"
 #include "vtkVolumeProperty.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
+
+namespace
+{
+// The piece's own point extent as its point ghost array marks it: the box of the points without the
+// DUPLICATEPOINT flag (structured sources asked for ghost levels flag the points outside the piece's own extent,
+// and so does vtkGhostCellsGenerator). False when there is no point ghost array or the unflagged points do not
+// form that box.
+bool GhostArrayOwnExtent(vtkImageData* image, int own[6])
+{
+  vtkUnsignedCharArray* ghosts = image->GetPointGhostArray();
+  const vtkIdType n = image->GetNumberOfPoints();
+  if (!ghosts || n == 0 || ghosts->GetNumberOfTuples() != n || ghosts->GetNumberOfComponents() != 1)
+  {
+    return false;
+  }
+  const unsigned char* flags = ghosts->GetPointer(0);
+  const unsigned char duplicate = vtkDataSetAttributes::DUPLICATEPOINT;
+  vtkIdType first = 0, last = n - 1;
+  while (first < n && (flags[first] & duplicate))
+  {
+    ++first;
+  }
+  while (last > first && (flags[last] & duplicate))
+  {
+    --last;
+  }
+  if (first == n)
+  {
+    return false; // every point is a ghost: no own part
+  }
+  int ext[6], dims[3];
+  image->GetExtent(ext);
+  image->GetDimensions(dims);
+  const vtkIdType ids[2] = { first, last };
+  for (int c = 0; c < 2; ++c) // the first and last own points are the box's lower and upper corners
+  {
+    const vtkIdType id = ids[c];
+    own[c] = ext[0] + static_cast<int>(id % dims[0]);
+    own[2 + c] = ext[2] + static_cast<int>((id / dims[0]) % dims[1]);
+    own[4 + c] = ext[4] + static_cast<int>(id / (static_cast<vtkIdType>(dims[0]) * dims[1]));
+  }
+  // Check the box: its corners are own points and the points just outside its faces (where the image has them)
+  // are ghosts. Anything else (blanked or scattered flags) is not a piece grown by ghost layers.
+  auto flagged = [&](int i, int j, int k) {
+    return (flags[(i - ext[0]) + static_cast<vtkIdType>(dims[0]) *
+                                   ((j - ext[2]) + static_cast<vtkIdType>(dims[1]) * (k - ext[4]))] &
+             duplicate) != 0;
+  };
+  if (own[0] > own[1] || own[2] > own[3] || own[4] > own[5])
+  {
+    return false;
+  }
+  for (int c = 0; c < 8; ++c)
+  {
+    if (flagged(own[c & 1], own[2 + ((c >> 1) & 1)], own[4 + ((c >> 2) & 1)]))
+    {
+      return false;
+    }
+  }
+  const int mid[3] = { (own[0] + own[1]) / 2, (own[2] + own[3]) / 2, (own[4] + own[5]) / 2 };
+  for (int a = 0; a < 3; ++a)
+  {
+    for (int side = 0; side < 2; ++side)
+    {
+      const int outside = side ? own[2 * a + 1] + 1 : own[2 * a] - 1;
+      if (outside < ext[2 * a] || outside > ext[2 * a + 1])
+      {
+        continue;
+      }
+      int ijk[3] = { mid[0], mid[1], mid[2] };
+      ijk[a] = outside;
+      if (!flagged(ijk[0], ijk[1], ijk[2]))
+      {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+}
 
 vtkStandardNewMacro(vtkCavrVolumeRepresentation);
 
@@ -30,12 +117,45 @@ vtkCavrVolumeRepresentation::vtkCavrVolumeRepresentation()
 vtkCavrVolumeRepresentation::~vtkCavrVolumeRepresentation() = default;
 
 //------------------------------------------------------------------------------
+int vtkCavrVolumeRepresentation::RequestUpdateExtent(
+  vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+  // The superclass asks for this process's piece with no ghost levels; with several pieces, ask for GhostLevels.
+  if (!this->Superclass::RequestUpdateExtent(request, inputVector, outputVector))
+  {
+    return 0;
+  }
+  // CAVR_MPI_GHOSTS=generator asks for none: every piece then gets its layers from vtkGhostCellsGenerator (to
+  // compare the two ways).
+  const char* way = std::getenv("CAVR_MPI_GHOSTS");
+  if (way && std::string(way) == "generator")
+  {
+    return 1;
+  }
+  using sddp = vtkStreamingDemandDrivenPipeline;
+  for (int port = 0; port < this->GetNumberOfInputPorts(); ++port)
+  {
+    for (int c = 0; c < inputVector[port]->GetNumberOfInformationObjects(); ++c)
+    {
+      vtkInformation* inInfo = inputVector[port]->GetInformationObject(c);
+      const int pieces = inInfo->Has(sddp::UPDATE_NUMBER_OF_PIECES()) ? inInfo->Get(sddp::UPDATE_NUMBER_OF_PIECES()) : 1;
+      if (pieces > 1)
+      {
+        const int levels =
+          inInfo->Has(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS()) ? inInfo->Get(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS()) : 0;
+        inInfo->Set(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS(), std::max(levels, static_cast<int>(GhostLevels)));
+      }
+    }
+  }
+  return 1;
+}
+
+//------------------------------------------------------------------------------
 int vtkCavrVolumeRepresentation::RequestData(
   vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
-  // With several ranks, grow every rank's piece by GhostLevels layers of its neighbours' voxels (a
-  // collective operation: every rank runs it, also one without data), so that interpolation and shading
-  // gradients at the piece faces see the same voxels as in one process: no seam.
+  // With several ranks, the mapper gets every rank's piece grown by GhostLevels layers of its neighbours' voxels, so
+  // that interpolation and shading gradients at the piece faces see the same voxels as in one process: no seam.
   vtkSmartPointer<vtkImageData> ghosted;
   int own[6] = { 0, -1, 0, -1, 0, -1 };
   vtkMultiProcessController* controller = vtkMultiProcessController::GetGlobalController();
@@ -72,27 +192,89 @@ int vtkCavrVolumeRepresentation::RequestData(
     // Empty before any good volume: the superclass hides the volume; say why (the mapper is never called).
     vtkErrorMacro(<< "cavr Volume: the input image is empty (no voxels); nothing to render");
   }
+  // What the superclass sees: under MPI, an image of the piece's own extent without voxels (its bounds are those
+  // used for ordered compositing), so that it neither copies nor crops the voxels.
+  vtkInformationVector** superInputs = inputVector;
+  vtkNew<vtkInformationVector> frameInputs;
+  vtkInformationVector* frameInputsPort[1] = { frameInputs.GetPointer() };
   if (parallel)
   {
-    vtkNew<vtkImageData> empty;
-    vtkNew<vtkGhostCellsGenerator> generator;
-    generator->SetController(controller);
-    generator->BuildIfRequiredOff();
-    generator->SetNumberOfGhostLayers(GhostLevels);
-    generator->SetInputData(input ? input : empty.GetPointer());
-    generator->Update();
-    ghosted = vtkImageData::SafeDownCast(generator->GetOutputDataObject(0));
-    if (input && ghosted && ghosted->GetNumberOfPoints() > 0)
+    // The piece's own extent: the part its ghost array leaves unflagged, else the whole piece (which is also the
+    // part rendered when vtkGhostCellsGenerator adds the layers). The ghost layers came with it when it holds that
+    // extent grown by GhostLevels (clipped to the whole extent).
+    bool layersArrived = true;
+    const bool hasPiece = input && input->GetNumberOfPoints() > 0;
+    if (hasPiece)
     {
-      input->GetExtent(own); // the piece's own part: the extent before ghosts were added
+      int ext[6], whole[6];
+      input->GetExtent(ext);
+      if (!GhostArrayOwnExtent(input, own))
+      {
+        std::copy(ext, ext + 6, own);
+      }
+      vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
+      if (inInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+      {
+        inInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), whole);
+      }
+      else
+      {
+        std::copy(ext, ext + 6, whole);
+      }
+      for (int a = 0; a < 3; ++a)
+      {
+        layersArrived = layersArrived && std::max(own[2 * a] - GhostLevels, whole[2 * a]) >= ext[2 * a] &&
+          std::min(own[2 * a + 1] + GhostLevels, whole[2 * a + 1]) <= ext[2 * a + 1];
+      }
+    }
+    // vtkGhostCellsGenerator is collective: every rank runs it when any rank's piece lacks its layers.
+    int lacking = layersArrived ? 0 : 1, anyLacking = lacking;
+    controller->AllReduce(&lacking, &anyLacking, 1, vtkCommunicator::MAX_OP);
+    if (anyLacking)
+    {
+      vtkNew<vtkImageData> empty;
+      vtkNew<vtkGhostCellsGenerator> generator;
+      generator->SetController(controller);
+      generator->BuildIfRequiredOff();
+      generator->SetNumberOfGhostLayers(GhostLevels);
+      generator->SetInputData(input ? input : empty.GetPointer());
+      generator->Update();
+      ghosted = vtkImageData::SafeDownCast(generator->GetOutputDataObject(0));
+      vtkVLogF(vtkLogger::VERBOSITY_INFO,
+        "cavr Volume: %s ghost layers added by vtkGhostCellsGenerator (the pipeline did not deliver them%s)",
+        hasPiece ? "piece's" : "empty piece:", lacking ? " to this rank" : " to every rank");
+    }
+    else if (hasPiece)
+    {
+      // The ghost layers arrived with the piece: render it as it is (a shallow copy, for the view to deliver).
+      ghosted = vtkSmartPointer<vtkImageData>::Take(input->NewInstance());
+      ghosted->ShallowCopy(input);
+      const int* ext = input->GetExtent();
+      vtkVLogF(vtkLogger::VERBOSITY_INFO,
+        "cavr Volume: piece %d %d %d %d %d %d with ghost layers from the pipeline, own extent %d %d %d %d %d %d",
+        ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], own[0], own[1], own[2], own[3], own[4], own[5]);
+    }
+    if (hasPiece && ghosted && ghosted->GetNumberOfPoints() > 0 && own[0] <= own[1])
+    {
+      vtkSmartPointer<vtkImageData> frame = vtkSmartPointer<vtkImageData>::Take(input->NewInstance());
+      frame->SetExtent(own);
+      frame->SetOrigin(input->GetOrigin());
+      frame->SetSpacing(input->GetSpacing());
+      frame->SetDirectionMatrix(input->GetDirectionMatrix());
+      vtkNew<vtkInformation> frameInfo;
+      frameInfo->Copy(inputVector[0]->GetInformationObject(0));
+      frameInfo->Set(vtkDataObject::DATA_OBJECT(), frame);
+      frameInputs->Append(frameInfo);
+      superInputs = frameInputsPort;
     }
   }
-  int ok = this->Superclass::RequestData(request, inputVector, outputVector);
-  if (ok && ghosted && own[0] <= own[1])
+  int ok = this->Superclass::RequestData(request, superInputs, outputVector);
+  if (ok && ghosted && ghosted->GetNumberOfPoints() > 0 && own[0] <= own[1])
   {
     // The superclass computed the bounds for ordered compositing from the piece's own extent; the mapper
     // gets the ghosted image and renders the own extent of it.
     this->Cache = ghosted;
+    this->DataSize = ghosted->GetActualMemorySize();
   }
   else
   {

@@ -96,9 +96,21 @@ protected:
   ~vtkCavrVolumeRepresentation() override;
 
   /**
-   * Under MPI, adds GhostLevels layers of the neighbouring pieces' voxels (vtkGhostCellsGenerator), gives
-   * the ghosted image to the mapper and tells it the piece's own extent, the part it renders; the bounds
-   * used for ordered compositing stay the piece's own.
+   * As the superclass; besides, with more than one piece, asks upstream for GhostLevels ghost levels, so that a
+   * structured source or reader (NRRD and image readers, Wavelet, a Programmable Source that honours its update
+   * extent) delivers each piece grown by the neighbours' voxels, as ParaView's geometry representations ask for ghost
+   * cells. The environment variable CAVR_MPI_GHOSTS=generator turns this off (the layers then come from
+   * vtkGhostCellsGenerator, as RequestData says).
+   */
+  int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
+    vtkInformationVector* outputVector) override;
+
+  /**
+   * Under MPI, gives the mapper the piece with GhostLevels layers of the neighbouring pieces' voxels and tells it the
+   * piece's own extent, the part it renders; the bounds used for ordered compositing stay the piece's own. The piece
+   * is rendered as it arrives when the pipeline delivered the ghost layers asked for (its ghost array marks the own
+   * extent, and the input holds that extent grown by GhostLevels, clipped to the whole extent); when any rank's piece
+   * lacks them, every rank adds them with vtkGhostCellsGenerator (a copy of the piece and an exchange).
    */
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) override;

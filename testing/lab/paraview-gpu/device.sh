@@ -20,7 +20,8 @@
 #   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
 #            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
 #   pvserver the same through pvserver with 1, 2 (and 4) ranks and a pvpython client (bench_pv_mpi.py --server)
-#   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS)
+#   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS), made in
+#            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr)
 set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
@@ -234,12 +235,13 @@ mpi_run() {
   local hmon=$!
   local cmd=(pvbatch --force-offscreen-rendering --verbosity=INFO)
   [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
-    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
+    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS}
+    pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
   timeout 1200 "${cmd[@]}" "$ROOT/testing/bench/bench_pv_mpi.py" --volume "$vol" --out "$prefix" "$@" \
     >"$prefix.log" 2>&1
   local rc=$?
   kill $mon $hmon 2>/dev/null
-  grep -E "^ranks|^rank|Error|error|FAIL" "$prefix.log" | grep -v "^ *[0-9]* *0x" | head -12
+  grep -E "^ranks|^rank|Error|error|FAIL|ghost layers" "$prefix.log" | grep -v "^ *[0-9]* *0x" | sed "s/.*INFO| *//" | head -16
   awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
     "$prefix.host" | sort
   rank_gpus "$n" "$prefix.log" || rc=1
@@ -297,13 +299,39 @@ step_pvserver() {
 step_big() {
   local out=$O/big
   mkdir -p "$out"
-  local mib n side nz
+  local mib n nz gib ranks dir
   mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
   # A box of MPI_BIG_FACTOR x one GPU's memory in uint8 voxels: 4096 x 4096 x nz.
   nz=$(awk -v f="${MPI_BIG_FACTOR:-1.3}" -v m="$mib" 'BEGIN { printf "%d", int(f * m * 1048576 / 4096 / 4096 / 16) * 16 }')
-  local vol=$W/ct_4096x4096x$nz.nhdr
-  [ -e "$vol" ] || sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$W" box 4096 4096 "$nz"
-  df -h /dev/shm | tail -1
+  gib=$(awk -v z="$nz" 'BEGIN { printf "%d", 4096 * 4096 * z / 1073741824 + 1 }')
+  ranks=$(echo ${MPI_BIG_RANKS:-2} | tr ' ' '\n' | sort -n | tail -1)
+  # Host memory the ranks need (docs/benchmarks.md, "Not done"): each holds its piece as the reader
+  # gives it, grown by the ghost layers, plus the two ghost flag arrays (one byte a point, one a cell) the pipeline
+  # adds, about 3 x the volume in all for uint8, and about 2 GiB of its own. /dev/shm is host memory too: the
+  # volume goes there only when both fit, else to disk (BIG_DIR, default /tmp/cavr; the page cache is given back).
+  local need mem shm
+  need=$((3 * gib + 2 * ranks))
+  [ "${CAVR_MPI_GHOSTS:-}" = generator ] && need=$((4 * gib + 2 * ranks)) # the ghosted copy on top
+  mem=$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) >> 20))
+  shm=$(($(df --output=avail -k /dev/shm | tail -1) >> 20))
+  dir=${BIG_DIR:-}
+  if [ -z "$dir" ]; then
+    dir=/tmp/cavr
+    [ "$shm" -ge $((gib + 8)) ] && [ $((need + gib + 16)) -le "$mem" ] && dir=$W
+  fi
+  mkdir -p "$dir"
+  log "volume $gib GiB in $dir; the ranks need about $need GiB of the host's $mem GiB ($ranks ranks)"
+  [ $((need + 16)) -le "$mem" ] || echo "WARN: the ranks will likely run out of host memory ($need GiB > $mem GiB - 16)"
+  local vol=$dir/ct_4096x4096x$nz.nhdr
+  [ -e "$vol" ] || [ ! -e "$W/ct_4096x4096x$nz.nhdr" ] || vol=$W/ct_4096x4096x$nz.nhdr
+  if [ ! -e "$vol" ]; then
+    local free
+    free=$(($(df --output=avail -k "$dir" | tail -1) >> 20))
+    [ "$free" -ge $((gib + 2)) ] || { echo "FAIL: $free GiB free in $dir, the volume needs $gib GiB (set BIG_DIR)"; return 1; }
+    sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$dir" box 4096 4096 "$nz" ||
+      { rm -f "$dir/ct_4096x4096x$nz.raw"; echo "FAIL: make_volumes.py"; return 1; }
+  fi
+  df -h /dev/shm "$dir" | tail -2
   for n in ${MPI_BIG_RANKS:-2}; do
     log "== $n ranks, 4096x4096x$nz uint8 ($(awk -v z="$nz" 'BEGIN { printf "%.1f", 4096 * 4096 * z / 1073741824 }') GiB; one GPU: $mib MiB)"
     mpi_run "$n" "$vol" "$out/big_r$n" --views "${BIG_VIEWS:-6}" --blend Composite
