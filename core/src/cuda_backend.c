@@ -134,13 +134,15 @@ static void cuda_shutdown(CAVRDevice dev) {
 /* A note for the error callback that is not an error (code CAVR_ERROR_NONE; the device error is left alone). */
 static void note(CAVRDevice dev, const char *text) { cavr_note(dev, CAVR_ERROR_NONE, text); }
 
-/* Measure AUTO's table for `storage` and save it where cavr_tune_path says. 0 = measured (*saved: written). */
-static CAVRError measure_and_save(CAVRDevice dev, int storage, char *path, size_t pathSize, int *saved, char *msg,
-                                  size_t msgSize) {
+/* Measure the rows `rows` (bits, cavr_cuda_measure_table) of AUTO's table for `storage` (a fresh table when the
+   middle row is among them, else added to the table in hand) and save it where cavr_tune_path says. 0 = measured
+   (*saved: written). */
+static CAVRError measure_and_save(CAVRDevice dev, int storage, unsigned rows, char *path, size_t pathSize, int *saved,
+                                  char *msg, size_t msgSize) {
   CudaDevice *cd = (CudaDevice *)dev->backendData;
   CAVRTuneTable *t = &cd->table[storage];
-  memset(t, 0, sizeof *t);
-  CAVRError e = cavr_cuda_measure_table(dev, storage, t, msg, msgSize);
+  if (rows & 2u) memset(t, 0, sizeof *t);
+  CAVRError e = cavr_cuda_measure_table(dev, storage, rows, t, msg, msgSize);
   if (e) return e;
   snprintf(t->gpu, sizeof t->gpu, "%s", cd->gpu);
   t->memoryMiB = cd->memoryMiB;
@@ -211,7 +213,8 @@ static const CAVRTuneTable *auto_table(CAVRDevice dev, int storage) {
   }
   char msg[400];
   int saved = 0;
-  CAVRError e = measure_and_save(dev, storage, path, sizeof path, &saved, msg, sizeof msg);
+  /* The first two rows now; the largest when a volume needs it (table_for_volume): small volumes never wait for it. */
+  CAVRError e = measure_and_save(dev, storage, 3u, path, sizeof path, &saved, msg, sizeof msg);
   if (e) {
     snprintf(text, sizeof text, "cavr AUTO: measuring the table for %s voxels failed (%s): using 16x16 thread "
              "blocks without rotation", sname, msg);
@@ -226,11 +229,33 @@ static const CAVRTuneTable *auto_table(CAVRDevice dev, int storage) {
   return &cd->table[storage];
 }
 
+/* AUTO's table for a volume of `bytes` bytes: auto_table's, with its largest row measured (once, then saved) the
+   first time a volume over CAVR_AUTO_EXPLORE_BEYOND times the middle row's cube is rendered. */
+static const CAVRTuneTable *table_for_volume(CAVRDevice dev, int storage, double bytes) {
+  const CAVRTuneTable *t = auto_table(dev, storage);
+  const int last = CAVR_TUNE_SIZES - 1;
+  if (!t || t->rowSide[last] != 0 || !(bytes > CAVR_AUTO_EXPLORE_BEYOND * t->rowBytes[1])) return t;
+  CudaDevice *cd = (CudaDevice *)dev->backendData;
+  char path[1024], msg[400], text[1600];
+  int saved = 0;
+  CAVRError e = measure_and_save(dev, storage, 1u << last, path, sizeof path, &saved, msg, sizeof msg);
+  CAVRTuneTable *w = &cd->table[storage];
+  if (e || w->rowSide[last] == 0) { /* tried: not again in this process */
+    w->rowSide[last] = cavr_tune_sides[last];
+    w->rowBytes[last] = 0.0;
+  }
+  snprintf(text, sizeof text, "cavr AUTO: %s the %d^3 row of the table for %s voxels for a %.1f GiB volume%s%s",
+           w->rowBytes[last] > 0.0 ? "measured" : "could not measure", cavr_tune_sides[last],
+           cavr_storage_name(storage), bytes / 1073741824.0, saved ? "; saved to " : "", saved ? path : "");
+  note(dev, text);
+  return w;
+}
+
 static CAVRError cuda_tune(CAVRDevice dev, int storage, char *path, size_t pathSize) {
   CudaDevice *cd = (CudaDevice *)dev->backendData;
   char msg[400];
   int saved = 0;
-  CAVRError e = measure_and_save(dev, storage, path, pathSize, &saved, msg, sizeof msg);
+  CAVRError e = measure_and_save(dev, storage, (1u << CAVR_TUNE_SIZES) - 1u, path, pathSize, &saved, msg, sizeof msg);
   if (e) {
     cd->tableState[storage] = 0;
     return cavr_set_error(dev, e, "cavrTuneDevice: %s", msg);
@@ -630,8 +655,9 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   CAVRRenderPlan plan;
   double dirI[3], rightI[3], upI[3];
   cavr_plan_view_index(cam->view, vol->desc.spacing, dirI, rightI, upI);
-  const CAVRTuneTable *tuned = cavr_plan_needs_table(s, cv->noRotate) ? auto_table(dev, cv->storage) : NULL;
   const double volumeBytes = (double)cavr_cuda_volume_bytes(cv->gpu);
+  const CAVRTuneTable *tuned =
+      cavr_plan_needs_table(s, cv->noRotate) ? table_for_volume(dev, cv->storage, volumeBytes) : NULL;
   cavr_plan_frame(s, dirI, rightI, upI, tuned, volumeBytes, cv->rotation, cv->noRotate, &cv->history, &plan);
   if (plan.rotation != cv->rotation) {
     CAVRError e = rotate_volume(dev, vol, cv, plan.rotation, stats);

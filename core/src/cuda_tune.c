@@ -315,7 +315,7 @@ static CAVRError measure_row(CAVRDevice dev, int N, int storage, CAVRScalarType 
   return e;
 }
 
-int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize) {
+int cavr_cuda_measure_table(CAVRDevice dev, int storage, unsigned rows, CAVRTuneTable *t, char *msg, size_t msgSize) {
   CAVRScalarType type;
   const size_t es = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
   size_t freeB = 0, totalB = 0;
@@ -338,6 +338,7 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
   cavr_capture_errors(dev, &cap);
   CAVRError e = CAVR_ERROR_NONE;
   for (int row = 0; row < CAVR_TUNE_SIZES && !e; ++row) {
+    if (!(rows & (1u << row))) continue; /* not asked: left as it is */
     const int N = row == 1 ? B : cavr_tune_sides[row];
     t->rowSide[row] = N;
     t->rowBytes[row] = 0.0;
@@ -346,7 +347,7 @@ int cavr_cuda_measure_table(CAVRDevice dev, int storage, CAVRTuneTable *t, char 
     if (!vox) continue; /* no host memory for this row: not measured */
     CAVRError er = measure_row(dev, N, storage, type, vox, row == 1, t->cost[row], t->isoCost);
     if (vox != base) free(vox);
-    if (er == CAVR_ERROR_CUDA_OUT_OF_MEMORY && row != 1) continue; /* a larger row that did not fit after all */
+    if (er && row != 1) continue; /* a larger or smaller cube that could not be measured: the row stays empty */
     e = er;
     if (!e) t->rowBytes[row] = (double)N * N * N * (double)es;
   }

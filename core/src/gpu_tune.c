@@ -125,7 +125,7 @@ int cavr_tune_write(const CAVRTuneTable *t, FILE *f) {
   for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) fprintf(f, " %s", cavr_block_shapes[s].name);
   fputc('\n', f);
   for (int r = 0; r < CAVR_TUNE_SIZES; ++r) {
-    fprintf(f, "row %d %d %.0f\n", r, t->rowSide[r] ? t->rowSide[r] : cavr_tune_sides[r], t->rowBytes[r]);
+    fprintf(f, "row %d %d %.0f\n", r, t->rowSide[r], t->rowBytes[r]);
     if (!(t->rowBytes[r] > 0.0)) continue;
     for (int c = 0; c < CAVR_TUNE_CLASSES; ++c) {
       fprintf(f, "class %d %c %d", r, axes[c / CAVR_TUNE_GROUPS], c % CAVR_TUNE_GROUPS);
@@ -188,8 +188,8 @@ int cavr_tune_read(CAVRTuneTable *t, FILE *f, char *msg, size_t msgSize) {
     } else if (!strncmp(line, "row ", 4)) {
       int r = -1, side = 0;
       double bytes = -1.0;
-      if (sscanf(line + 4, "%d %d %lf", &r, &side, &bytes) != 3 || r < 0 || r >= CAVR_TUNE_SIZES || side < 1 ||
-          side > 65536 || !isfinite(bytes) || bytes < 0.0 || bytes > 1e15)
+      if (sscanf(line + 4, "%d %d %lf", &r, &side, &bytes) != 3 || r < 0 || r >= CAVR_TUNE_SIZES || side < 0 ||
+          side > 65536 || !isfinite(bytes) || bytes < 0.0 || bytes > 1e15 || (side == 0 && bytes > 0.0))
         FAIL("line %d: malformed row", lineNo);
       t->rowBytes[r] = bytes;
       t->rowSide[r] = side;

@@ -54,7 +54,8 @@ typedef struct CAVRTuneTable {
   double rowBytes[CAVR_TUNE_SIZES]; /**< bytes of the cube each row was measured on; 0 = row not measured (the
                                          GPU could not hold that cube) */
   int rowSide[CAVR_TUNE_SIZES];     /**< the side of each row's cube as measured (the middle row falls back to 512 or
-                                         384 when memory is short) */
+                                         384 when memory is short); 0 = not tried yet (AUTO measures the largest
+                                         row only when a volume needs it) */
   float cost[CAVR_TUNE_SIZES][CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< kernel ns per sample; 0 = not measured */
   /** Isosurfaces: kernel ns per ray of one-thread-per-ray marching [0] and warp marching [1]
       (Wang 2014), per class; 0 = not measured. */
@@ -124,16 +125,19 @@ struct CAVREnv;
 int cavr_tune_path(char *buf, size_t size, const struct CAVREnv *env, const char *gpu, int storage);
 
 /**
- * The calibration run (cuda_tune.c, CUDA builds only): fills t->rowBytes, t->cost, t->storage and t->version for
- * `storage` by rendering dense synthetic cubes of each row's side (cavr_tune_sides; a row whose cube does not fit in
- * free device memory twice over is left unmeasured, and the middle row falls back to 512^3 or 384^3) into a 1024^2
- * image, with empty-space skipping as renders have it, from 36 views (6 directions x 6 rolls, one per 15-degree
- * group) with every candidate shape (one warm-up, median of 3 frames), and t->isoCost from the middle row's views
- * with both isosurface methods. Returns CAVR_ERROR_NONE or the error, with the reason in msg; its errors are
- * captured (cavr_capture_errors): neither the user's error callback nor the device's error slot sees them.
+ * The calibration run (cuda_tune.c, CUDA builds only): measures the rows of t whose bits are set in `rows` (bit r:
+ * row r; the others are left as they are), setting their rowSide, rowBytes and cost, and t->storage and t->version,
+ * for `storage`, by rendering dense synthetic cubes of each row's side (cavr_tune_sides; a row whose cube does not
+ * fit in free device memory twice over, or fails to render, is left unmeasured with rowBytes 0; the middle row falls
+ * back to 512^3 or 384^3) into a 1024^2 image, with empty-space skipping as renders have it, from 36 views (6
+ * directions x 6 rolls, one per 15-degree group) with every candidate shape (one warm-up, median of 3 frames), and
+ * t->isoCost from the middle row's views with both isosurface methods when row 1 is measured. Returns
+ * CAVR_ERROR_NONE or the error (the middle row's), with the reason in msg; its errors are captured
+ * (cavr_capture_errors): neither the user's error callback nor the device's error slot sees them.
  */
 struct CAVRDeviceImpl;
-int cavr_cuda_measure_table(struct CAVRDeviceImpl *dev, int storage, CAVRTuneTable *t, char *msg, size_t msgSize);
+int cavr_cuda_measure_table(struct CAVRDeviceImpl *dev, int storage, unsigned rows, CAVRTuneTable *t, char *msg,
+                            size_t msgSize);
 
 /** "uint8", "uint16", "float32" for a CAVRStorage value. */
 const char *cavr_storage_name(int storage);

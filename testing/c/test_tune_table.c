@@ -191,6 +191,20 @@ int main(void) {
   CHECK(!strcmp(back.gpu, t.gpu) && back.memoryMiB == t.memoryMiB && back.storage == t.storage && back.version == 7);
   CHECK(memcmp(back.cost, t.cost, sizeof t.cost) == 0);
   CHECK(memcmp(back.rowBytes, t.rowBytes, sizeof t.rowBytes) == 0 && back.rowSide[1] == 768);
+  {
+    /* A row not tried yet (AUTO measures the largest row only when a volume needs it): side 0, read back as such. */
+    CAVRTuneTable u = t;
+    u.rowSide[2] = 0;
+    char *ut = NULL;
+    size_t ul = 0;
+    FILE *uf = open_memstream(&ut, &ul);
+    CHECK(uf && cavr_tune_write(&u, uf) == 0);
+    fclose(uf);
+    CHECK(strstr(ut, "row 2 0 0\n") && read_text(ut, &back, msg, sizeof msg) == 0 && back.rowSide[2] == 0);
+    free(ut);
+    CHECK(read_text("cavr-tune 3\ngpu G\nstorage uint8\nshapes 16x16 32x8 64x4 8x32 4x64 2x128 1x256 2x256t\n"
+                    "row 0 0 5\n", &back, msg, sizeof msg) == -1); /* a row not tried has no bytes */
+  }
   CHECK(memcmp(back.isoCost, t.isoCost, sizeof t.isoCost) == 0);
   /* Refused, each with a reason: not a table, another format, bad or missing entries, truncated. */
   const char *bad[] = {"", "hello\n", "cavr-tune 999\n", "cavr-tune 1\ngpu X\n", NULL, NULL, NULL, NULL, NULL, NULL};

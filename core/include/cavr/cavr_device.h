@@ -98,9 +98,9 @@ CAVR_API CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes,
  * al. 2017), one row per working-set size: dense synthetic cubes of 256^3, 768^3 (smaller when device memory is
  * short) and 1536^3 (where twice it fits in free device memory), each rendered into a 1024^2 image from 36 views with
  * each shape (12.7-16.5 s for uint8-uint16 on an H200; up to 2 x 13.5 GB of device memory for float32); a volume is
- * priced by the rows around its size. AUTO does
- * the same by itself at its first render of a storage type with no valid table (unless the device's CAVR_TUNE is
- * 0); this call re-measures regardless (`cavr-bench --tune`).
+ * priced by the rows around its size. AUTO measures the two smaller rows by itself at its first render of a
+ * storage type with no valid table (unless the device's CAVR_TUNE is 0) and the largest at its first render of a
+ * volume over twice the middle cube; this call measures all rows regardless (`cavr-bench --tune`).
  * The table goes to $CAVR_TUNE_DIR, else $XDG_CACHE_HOME/cavr, else $HOME/.cache/cavr, one file per GPU model and
  * storage (uint8/int8, uint16/int16, float32 and the types stored as float32); a table of another GPU, storage or
  * cavr version is stale and measured again. `path` (may be NULL) receives the file's path (pathSize bytes).
