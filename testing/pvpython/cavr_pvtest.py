@@ -7,6 +7,7 @@ import os
 import sys
 
 import numpy as np
+from paraview import simple as pvsimple
 from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction,
                              GetOpacityTransferFunction, LoadPlugin, OpenDataFile, Render,
                              SaveScreenshot, Show)
@@ -180,6 +181,13 @@ def raw_copy(nhdr):
     with open(header, "w") as g:
         g.write(text.replace("encoding: gzip", "encoding: raw").replace(name, os.path.basename(raw)))
     return header
+
+
+def process_ids(source):
+    """The 'Process Ids' filter on source: a point array "ProcessId" with each point's rank. ParaView 5.11 offers it
+    as ProcessIdScalars, 6.1 only as ProcessIds; chosen by what paraview.simple has, not by version."""
+    make = getattr(pvsimple, "ProcessIdScalars", None) or pvsimple.ProcessIds
+    return make(Input=source)
 
 
 def raw_headsq():

@@ -5,15 +5,15 @@ under mpiexec. Under MPI the reader's output is split between the ranks: the ren
 and prints each rank's share of points. Usage: pvbatch mpi_render.py OUT.png [SHADE 0|1]"""
 import sys
 
-from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, check_backend, fail, headsq_camera, load_plugin, raw_headsq,
-                         show_volume, view)
+from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, check_backend, fail, headsq_camera, load_plugin,
+                         process_ids, raw_headsq, show_volume, view)
 from paraview import servermanager
-from paraview.simple import OpenDataFile, ProcessIdScalars, SaveScreenshot
+from paraview.simple import OpenDataFile, SaveScreenshot
 
 load_plugin()
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 reader = OpenDataFile(raw_headsq())
-pids = ProcessIdScalars(Input=reader)
+pids = process_ids(reader)
 pids.UpdatePipeline()
 info = pids.GetDataInformation()
 prange = pids.PointData["ProcessId"].GetRange()

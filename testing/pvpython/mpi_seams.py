@@ -8,9 +8,9 @@ mask. Usage: pvbatch [--mpi] mpi_seams.py OUT_PREFIX VOLUME.nhdr (gzip data are 
 import sys
 
 import numpy as np
-from cavr_pvtest import check_backend, fail, load_plugin, raw_copy, show_volume, view
+from cavr_pvtest import check_backend, fail, load_plugin, process_ids, raw_copy, show_volume, view
 from paraview import servermanager
-from paraview.simple import ExtractSubset, OpenDataFile, PassArrays, ProcessIdScalars, Render, SaveScreenshot
+from paraview.simple import ExtractSubset, OpenDataFile, PassArrays, Render, SaveScreenshot
 from vtkmodules.util.numpy_support import vtk_to_numpy
 
 SIZE = 400
@@ -18,7 +18,7 @@ prefix, path = sys.argv[1], sys.argv[2]
 load_plugin()
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 reader = OpenDataFile(raw_copy(path))
-pids = ProcessIdScalars(Input=reader)
+pids = process_ids(reader)
 pids.UpdatePipeline()
 array = reader.PointData.keys()[0]
 lo, hi = reader.PointData[array].GetRange()
