@@ -9,10 +9,12 @@ file does not exist". This script reads every *-targets-*.cmake file under the C
 referenced .so that is missing but whose renamed module sits beside it, makes a relative symbolic link from the
 old name to the renamed module. Nothing that exists is touched; running it again does nothing.
 
-Usage (as root): scripts/debian_module_links.py [CMAKE_DIR...]   (default: /usr/lib/*/cmake and /usr/lib/cmake)
+Usage (as root): scripts/debian_module_links.py [--dry-run] [-v] [CMAKE_DIR...]
+(default CMAKE_DIRs: /usr/lib/*/cmake and /usr/lib/cmake)
 Prints one line per link made and a summary; --dry-run lists the links without making them.
-A missing file with no renamed module beside it (or several) is reported on stderr and left alone: find_package
-will name it. Exit status 0 unless reading or linking fails.
+A missing file with no renamed module beside it (on Debian 13: optional Qt 6 plugins whose packages are not
+installed, which Qt's CMake files tolerate) is counted and left alone; -v lists each. Several renamed candidates
+for one name are reported and not linked. Exit status 0 unless reading or linking fails.
 """
 import glob
 import os
@@ -64,7 +66,8 @@ def referenced_modules(cmake_dirs):
 
 def main(argv):
     dry = "--dry-run" in argv
-    dirs = [a for a in argv if a != "--dry-run"] or sorted(glob.glob("/usr/lib/*/cmake")) + ["/usr/lib/cmake"]
+    verbose = "-v" in argv
+    dirs = [a for a in argv if a not in ("--dry-run", "-v")] or sorted(glob.glob("/usr/lib/*/cmake")) + ["/usr/lib/cmake"]
     made = unresolved = 0
     for src, loc in referenced_modules([d for d in dirs if os.path.isdir(d)]):
         if os.path.lexists(loc):
@@ -72,8 +75,9 @@ def main(argv):
         stem = loc[:-len(".so")]
         renamed = sorted(glob.glob(glob.escape(stem) + ".cpython-*.so")) + sorted(glob.glob(glob.escape(stem) + ".abi3.so"))
         if len(renamed) != 1:
-            print("debian_module_links: %s (named in %s) is missing and has %s renamed module%s beside it" %
-                  (loc, src, len(renamed) or "no", "" if len(renamed) == 1 else "s"), file=sys.stderr)
+            if verbose or renamed:
+                print("debian_module_links: %s (named in %s) is missing and has %s renamed modules beside it" %
+                      (loc, src, len(renamed) or "no"), file=sys.stderr)
             unresolved += 1
             continue
         target = os.path.basename(renamed[0])
@@ -81,8 +85,9 @@ def main(argv):
         if not dry:
             os.symlink(target, loc)
         made += 1
-    print("debian_module_links: %d link%s %s, %d unresolved" %
-          (made, "" if made == 1 else "s", "to make" if dry else "made", unresolved), file=sys.stderr)
+    print("debian_module_links: %d link%s %s; %d other missing file%s left alone (-v lists them)" %
+          (made, "" if made == 1 else "s", "to make" if dry else "made", unresolved, "" if unresolved == 1 else "s"),
+          file=sys.stderr)
     return 0
 
 
