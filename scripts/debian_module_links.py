@@ -67,13 +67,14 @@ def referenced_modules(cmake_dirs):
 def main(argv):
     dry = "--dry-run" in argv
     verbose = "-v" in argv
-    dirs = [a for a in argv if a not in ("--dry-run", "-v")] or sorted(glob.glob("/usr/lib/*/cmake")) + ["/usr/lib/cmake"]
+    dirs = [a for a in argv if a not in ("--dry-run", "-v")]
+    dirs = dirs or sorted(glob.glob("/usr/lib/*/cmake")) + ["/usr/lib/cmake"]
     made = unresolved = 0
     for src, loc in referenced_modules([d for d in dirs if os.path.isdir(d)]):
         if os.path.lexists(loc):
             continue
         stem = loc[:-len(".so")]
-        renamed = sorted(glob.glob(glob.escape(stem) + ".cpython-*.so")) + sorted(glob.glob(glob.escape(stem) + ".abi3.so"))
+        renamed = sorted(glob.glob(glob.escape(stem) + ".cpython-*.so") + glob.glob(glob.escape(stem) + ".abi3.so"))
         if len(renamed) != 1:
             if verbose or renamed:
                 print("debian_module_links: %s (named in %s) is missing and has %s renamed modules beside it" %
