@@ -73,14 +73,23 @@ unmount_all() {
 }
 trap unmount_all EXIT
 trap 'exit 130' INT TERM
-# mount_at TARGET MOUNT-ARGS...: mount once, and remember it for unmount_all
+# mount_at TARGET MOUNT-ARGS...: mount, and remember it for unmount_all
 mount_at() {
   local target=$1
   shift
   mkdir -p "$target"
-  mountpoint -q "$target" && return 0
   mount "$@" "$target"
   MOUNTS+=("$target")
+}
+
+# unmount_stale DIR: mounts under DIR left by a run that was killed (SIGKILL leaves no trap to run); one run per suite
+# at a time.
+unmount_stale() {
+  local m
+  awk -v p="$1/" 'index($2, p) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do
+    echo "paraview_versions: unmounting $m, left by an earlier run" >&2
+    umount "$m" 2>/dev/null || umount -l "$m"
+  done
 }
 
 stamp() { date +%s; }
@@ -89,6 +98,7 @@ minutes() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", (e - s) / 60 }'; }
 run_suite() {
   local suite=$1 ch="$CHROOT_ROOT/$1" t0 t1 t2 t3 t4
   t0=$(stamp)
+  unmount_stale "$ch"
   if [ "${CAVR_CHROOT_FRESH:-0}" = 1 ] && [ -d "$ch" ]; then
     echo "== $suite: removing $ch (CAVR_CHROOT_FRESH=1) =="
     rm -rf --one-file-system "$ch"
@@ -161,7 +171,12 @@ run_suite() {
     "build $(minutes "$t2" "$t3"), tests $(minutes "$t3" "$t4"), total $(minutes "$t0" "$t4") =="
 }
 
-mkdir -p "$CHROOT_ROOT"
-for suite in "$@"; do
-  run_suite "$suite"
-done
+main() {
+  mkdir -p "$CHROOT_ROOT"
+  local suite
+  for suite in "$@"; do
+    run_suite "$suite"
+  done
+}
+# On one line: bash has read all of the script before it runs, so editing the file meanwhile cannot change a run.
+main "$@"; exit

@@ -184,10 +184,12 @@ def raw_copy(nhdr):
 
 
 def process_ids(source):
-    """The 'Process Ids' filter on source: a point array "ProcessId" with each point's rank. ParaView 5.11 offers it
-    as ProcessIdScalars, 6.1 only as ProcessIds; chosen by what paraview.simple has, not by version."""
-    make = getattr(pvsimple, "ProcessIdScalars", None) or pvsimple.ProcessIds
-    return make(Input=source)
+    """The 'Process Ids' filter on source and the name of its point array of ranks: (filter, name). ParaView 5.11
+    offers it as ProcessIdScalars (array "ProcessId"), 6.1 only as ProcessIds (vtkGenerateProcessIds: point data by
+    default, array "PointProcessIds"); chosen by what paraview.simple has, not by version."""
+    if hasattr(pvsimple, "ProcessIdScalars"):
+        return pvsimple.ProcessIdScalars(Input=source), "ProcessId"
+    return pvsimple.ProcessIds(Input=source, GeneratePointData=1), "PointProcessIds"
 
 
 def raw_headsq():

@@ -48,9 +48,9 @@ def main(argv=None):
     if ranks != args.ranks:
         fail("the server has %d data ranks, expected %d" % (ranks, args.ranks))
     reader = OpenDataFile(raw_headsq())
-    pids = process_ids(reader)
+    pids, pid_array = process_ids(reader)
     pids.UpdatePipeline()
-    prange = pids.PointData["ProcessId"].GetRange()
+    prange = pids.PointData[pid_array].GetRange()
     print("points: %d, ProcessId range: %s" % (pids.GetDataInformation().GetNumberOfPoints(), prange))
     if prange[0] != 0 or prange[1] != ranks - 1:
         fail("the volume is not split between the %d ranks (ProcessId range %s)" % (ranks, prange))

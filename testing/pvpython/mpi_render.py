@@ -13,10 +13,10 @@ from paraview.simple import OpenDataFile, SaveScreenshot
 load_plugin()
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 reader = OpenDataFile(raw_headsq())
-pids = process_ids(reader)
+pids, pid_array = process_ids(reader)
 pids.UpdatePipeline()
 info = pids.GetDataInformation()
-prange = pids.PointData["ProcessId"].GetRange()
+prange = pids.PointData[pid_array].GetRange()
 print("ranks: %d, points in all pieces: %d, ProcessId range: %s" % (ranks, info.GetNumberOfPoints(), prange))
 if ranks > 1 and (prange[0] != 0 or prange[1] != ranks - 1):
     fail("the volume is not split between the %d ranks (ProcessId range %s)" % (ranks, prange))

@@ -18,11 +18,11 @@ prefix, path = sys.argv[1], sys.argv[2]
 load_plugin()
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 reader = OpenDataFile(raw_copy(path))
-pids = process_ids(reader)
+pids, pid_array = process_ids(reader)
 pids.UpdatePipeline()
 array = reader.PointData.keys()[0]
 lo, hi = reader.PointData[array].GetRange()
-prange = pids.PointData["ProcessId"].GetRange()
+prange = pids.PointData[pid_array].GetRange()
 print("ranks %d, ProcessId range %s, data range %s" % (ranks, prange, (lo, hi)))
 if ranks > 1 and (prange[0] != 0 or prange[1] != ranks - 1):
     fail("the volume is not split between the %d ranks (ProcessId range %s)" % (ranks, prange))
@@ -56,13 +56,13 @@ for blend in ("Composite", "Maximum Intensity"):
 mask = np.zeros((SIZE, SIZE), bool)
 if ranks > 1:
     # Only the ProcessId array travels (the reader's other arrays cannot be serialized between ranks).
-    only = PassArrays(Input=pids, PointDataArrays=["ProcessId"], CellDataArrays=[], FieldDataArrays=[])
+    only = PassArrays(Input=pids, PointDataArrays=[pid_array], CellDataArrays=[], FieldDataArrays=[])
     sub = ExtractSubset(Input=only)
     sub.VOI = list(reader.GetDataInformation().GetExtent())
     sub.SampleRateI = sub.SampleRateJ = sub.SampleRateK = 4
     img = servermanager.Fetch(sub)
     dims = img.GetDimensions()
-    pid = vtk_to_numpy(img.GetPointData().GetArray("ProcessId")).reshape(dims[2], dims[1], dims[0])
+    pid = vtk_to_numpy(img.GetPointData().GetArray(pid_array)).reshape(dims[2], dims[1], dims[0])
     edge = np.zeros(pid.shape, bool)
     for axis in range(3):
         diff = np.diff(pid, axis=axis) != 0
