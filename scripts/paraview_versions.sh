@@ -6,11 +6,11 @@
 #
 #   scripts/paraview_versions.sh [SUITE...]     SUITE: bookworm (ParaView 5.11), trixie (5.13), sid (6.1); default sid
 #
-# Needs root and a Debian host (debootstrap is installed when missing) and the network to a Debian mirror.
-# A chroot is kept and reused: CAVR_CHROOT_ROOT (default /var/cache/cavr/chroots) holds one folder per suite, and a
-# chroot whose SDK was installed is only brought up to date (apt-get install of the same list). cavr's build folder
-# is inside the chroot (/root/cavr-build), so a second run builds incrementally; CAVR_CHROOT_FRESH=1 removes the
-# suite's chroot first. The source tree is bind-mounted at /cavr; /proc, /sys, /dev, /dev/pts and /dev/shm are
+# Needs root (runs itself under sudo otherwise), a Debian host (debootstrap is installed when missing) and the
+# network to a Debian mirror. A chroot is kept and reused: CAVR_CHROOT_ROOT (default /var/cache/cavr/chroots) holds
+# one folder per suite; a second run only installs what is missing from the list (no upgrade) and, cavr's build
+# folder being inside the chroot (/root/cavr-build), builds incrementally; CAVR_CHROOT_FRESH=1 removes the suite's
+# chroot first. One run per suite at a time. The source tree is bind-mounted at /cavr; /proc, /sys, /dev, /dev/pts and /dev/shm are
 # mounted for the tests; every mount is undone on exit, failure included.
 #
 # Other settings: CAVR_DEBIAN_MIRROR (default http://deb.debian.org/debian), CAVR_CTEST_ARGS (default
@@ -25,6 +25,9 @@ JOBS=${CAVR_JOBS:-$(nproc)}
 [ $# -gt 0 ] || set -- sid
 
 if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then
+    exec sudo --preserve-env=CAVR_CHROOT_ROOT,CAVR_CHROOT_FRESH,CAVR_DEBIAN_MIRROR,CAVR_CTEST_ARGS,CAVR_JOBS "$0" "$@"
+  fi
   echo "paraview_versions: needs root (debootstrap, chroot, mounts)" >&2
   exit 2
 fi
