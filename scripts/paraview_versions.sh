@@ -10,8 +10,8 @@
 # network to a Debian mirror. A chroot is kept and reused: CAVR_CHROOT_ROOT (default /var/cache/cavr/chroots) holds
 # one folder per suite; a second run only installs what is missing from the list (no upgrade) and, cavr's build
 # folder being inside the chroot (/root/cavr-build), builds incrementally; CAVR_CHROOT_FRESH=1 removes the suite's
-# chroot first. One run per suite at a time. The source tree is bind-mounted at /cavr; /proc, /sys, /dev, /dev/pts and /dev/shm are
-# mounted for the tests; every mount is undone on exit, failure included.
+# chroot first. One run per suite at a time. The source tree is bind-mounted at /cavr; /proc, /sys, /dev, /dev/pts
+# and /dev/shm are mounted for the tests; every mount is undone on exit, failure included.
 #
 # Other settings: CAVR_DEBIAN_MIRROR (default http://deb.debian.org/debian), CAVR_CTEST_ARGS (default
 # "-L pvpython"), CAVR_JOBS (default: the host's cores). The exit status is the first failing suite's (a failed
