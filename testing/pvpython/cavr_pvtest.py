@@ -184,12 +184,14 @@ def raw_copy(nhdr):
 
 
 def process_ids(source):
-    """The 'Process Ids' filter on source and the name of its point array of ranks: (filter, name). ParaView 5.11
-    offers it as ProcessIdScalars (array "ProcessId"), 6.1 only as ProcessIds (vtkGenerateProcessIds: point data by
-    default, array "PointProcessIds"); chosen by what paraview.simple has, not by version."""
+    """source with a point array of each point's rank, and that array's name: (proxy, name). ParaView 5.11 offers
+    'Process Ids' as ProcessIdScalars (array "ProcessId"); 6.1 only as ProcessIds (vtkGenerateProcessIds), whose
+    "PointProcessIds" is the data's process-ids attribute, which Fetch under MPI drops when it gathers the ranks'
+    pieces; a Calculator copies it to a plain "ProcessId". Chosen by what paraview.simple has, not by version."""
     if hasattr(pvsimple, "ProcessIdScalars"):
         return pvsimple.ProcessIdScalars(Input=source), "ProcessId"
-    return pvsimple.ProcessIds(Input=source, GeneratePointData=1), "PointProcessIds"
+    pids = pvsimple.ProcessIds(Input=source, GeneratePointData=1)
+    return pvsimple.Calculator(Input=pids, ResultArrayName="ProcessId", Function="PointProcessIds"), "ProcessId"
 
 
 def raw_headsq():
