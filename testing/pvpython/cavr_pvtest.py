@@ -7,6 +7,7 @@ import os
 import sys
 
 import numpy as np
+from paraview import simple as pvsimple
 from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction,
                              GetOpacityTransferFunction, LoadPlugin, OpenDataFile, Render,
                              SaveScreenshot, Show)
@@ -180,6 +181,17 @@ def raw_copy(nhdr):
     with open(header, "w") as g:
         g.write(text.replace("encoding: gzip", "encoding: raw").replace(name, os.path.basename(raw)))
     return header
+
+
+def process_ids(source):
+    """source with a point array of each point's rank, and that array's name: (proxy, name). ParaView 5.11 offers
+    'Process Ids' as ProcessIdScalars (array "ProcessId"); 6.1 only as ProcessIds (vtkGenerateProcessIds), whose
+    "PointProcessIds" is the data's process-ids attribute, which Fetch under MPI drops when it gathers the ranks'
+    pieces; a Calculator copies it to a plain "ProcessId". Chosen by what paraview.simple has, not by version."""
+    if hasattr(pvsimple, "ProcessIdScalars"):
+        return pvsimple.ProcessIdScalars(Input=source), "ProcessId"
+    pids = pvsimple.ProcessIds(Input=source, GeneratePointData=1)
+    return pvsimple.Calculator(Input=pids, ResultArrayName="ProcessId", Function="PointProcessIds"), "ProcessId"
 
 
 def raw_headsq():

@@ -16,10 +16,10 @@ The rendered data goes through 'Process Ids' as in mpi_render.py, coloured by th
 cs_gui.py runs the same from the ParaView GUI (main() with its arguments)."""
 import argparse
 
-from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, PLUGIN, fail, headsq_camera, raw_headsq, screenshot,
-                         show_volume, view)
+from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, PLUGIN, fail, headsq_camera, process_ids, raw_headsq,
+                         screenshot, show_volume, view)
 from paraview import servermanager
-from paraview.simple import Connect, LoadPlugin, OpenDataFile, ProcessIdScalars
+from paraview.simple import Connect, LoadPlugin, OpenDataFile
 
 
 def main(argv=None):
@@ -48,9 +48,9 @@ def main(argv=None):
     if ranks != args.ranks:
         fail("the server has %d data ranks, expected %d" % (ranks, args.ranks))
     reader = OpenDataFile(raw_headsq())
-    pids = ProcessIdScalars(Input=reader)
+    pids, pid_array = process_ids(reader)
     pids.UpdatePipeline()
-    prange = pids.PointData["ProcessId"].GetRange()
+    prange = pids.PointData[pid_array].GetRange()
     print("points: %d, ProcessId range: %s" % (pids.GetDataInformation().GetNumberOfPoints(), prange))
     if prange[0] != 0 or prange[1] != ranks - 1:
         fail("the volume is not split between the %d ranks (ProcessId range %s)" % (ranks, prange))

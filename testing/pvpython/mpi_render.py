@@ -5,18 +5,18 @@ under mpiexec. Under MPI the reader's output is split between the ranks: the ren
 and prints each rank's share of points. Usage: pvbatch mpi_render.py OUT.png [SHADE 0|1]"""
 import sys
 
-from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, check_backend, fail, headsq_camera, load_plugin, raw_headsq,
-                         show_volume, view)
+from cavr_pvtest import (HEADSQ_OPACITY, HEADSQ_RANGE, check_backend, fail, headsq_camera, load_plugin,
+                         process_ids, raw_headsq, show_volume, view)
 from paraview import servermanager
-from paraview.simple import OpenDataFile, ProcessIdScalars, SaveScreenshot
+from paraview.simple import OpenDataFile, SaveScreenshot
 
 load_plugin()
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 reader = OpenDataFile(raw_headsq())
-pids = ProcessIdScalars(Input=reader)
+pids, pid_array = process_ids(reader)
 pids.UpdatePipeline()
 info = pids.GetDataInformation()
-prange = pids.PointData["ProcessId"].GetRange()
+prange = pids.PointData[pid_array].GetRange()
 print("ranks: %d, points in all pieces: %d, ProcessId range: %s" % (ranks, info.GetNumberOfPoints(), prange))
 if ranks > 1 and (prange[0] != 0 or prange[1] != ranks - 1):
     fail("the volume is not split between the %d ranks (ProcessId range %s)" % (ranks, prange))

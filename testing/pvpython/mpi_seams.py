@@ -8,9 +8,9 @@ mask. Usage: pvbatch [--mpi] mpi_seams.py OUT_PREFIX VOLUME.nhdr (gzip data are 
 import sys
 
 import numpy as np
-from cavr_pvtest import check_backend, fail, load_plugin, raw_copy, show_volume, view
+from cavr_pvtest import check_backend, fail, load_plugin, process_ids, raw_copy, show_volume, view
 from paraview import servermanager
-from paraview.simple import ExtractSubset, OpenDataFile, PassArrays, ProcessIdScalars, Render, SaveScreenshot
+from paraview.simple import ExtractSubset, OpenDataFile, PassArrays, Render, SaveScreenshot
 from vtkmodules.util.numpy_support import vtk_to_numpy
 
 SIZE = 400
@@ -18,11 +18,11 @@ prefix, path = sys.argv[1], sys.argv[2]
 load_plugin()
 ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
 reader = OpenDataFile(raw_copy(path))
-pids = ProcessIdScalars(Input=reader)
+pids, pid_array = process_ids(reader)
 pids.UpdatePipeline()
 array = reader.PointData.keys()[0]
 lo, hi = reader.PointData[array].GetRange()
-prange = pids.PointData["ProcessId"].GetRange()
+prange = pids.PointData[pid_array].GetRange()
 print("ranks %d, ProcessId range %s, data range %s" % (ranks, prange, (lo, hi)))
 if ranks > 1 and (prange[0] != 0 or prange[1] != ranks - 1):
     fail("the volume is not split between the %d ranks (ProcessId range %s)" % (ranks, prange))
@@ -31,7 +31,7 @@ if ranks > 1:
     # The ProcessId array on a grid of every 4th voxel, fetched before the volume is shown: "cavr Volume" asks for
     # ghost levels, and the pieces' ghost points, each with its own rank's id, would then hide the boundaries. Only
     # the ProcessId array travels (the reader's other arrays cannot be serialized between ranks).
-    only = PassArrays(Input=pids, PointDataArrays=["ProcessId"], CellDataArrays=[], FieldDataArrays=[])
+    only = PassArrays(Input=pids, PointDataArrays=[pid_array], CellDataArrays=[], FieldDataArrays=[])
     sub = ExtractSubset(Input=only)
     sub.VOI = list(reader.GetDataInformation().GetExtent())
     sub.SampleRateI = sub.SampleRateJ = sub.SampleRateK = 4
@@ -66,7 +66,7 @@ for blend in ("Composite", "Maximum Intensity"):
 mask = np.zeros((SIZE, SIZE), bool)
 if ranks > 1:
     dims = img.GetDimensions()
-    pid = vtk_to_numpy(img.GetPointData().GetArray("ProcessId")).reshape(dims[2], dims[1], dims[0])
+    pid = vtk_to_numpy(img.GetPointData().GetArray(pid_array)).reshape(dims[2], dims[1], dims[0])
     edge = np.zeros(pid.shape, bool)
     for axis in range(3):
         diff = np.diff(pid, axis=axis) != 0
