@@ -42,26 +42,15 @@ if ! command -v debootstrap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
 fi
 
-# The ParaView SDK of docs/../shared/setup/debian-paraview-sdk.md (what find_package(ParaView) needs beside
-# paraview-dev) plus cavr's build and test tools, per suite: ParaView 5.11 is built on Qt 5, 5.13 and 6.1 on Qt 6;
-# sid's ParaView CMake files also name targets of Debian's separate VTK (libvtk9-dev).
-COMMON=(build-essential cmake pkg-config libteem-dev libpng-dev zlib1g-dev libbz2-dev
-  paraview paraview-dev python3-paraview python3-numpy xvfb xauth mpi-default-bin mpi-default-dev
-  libutfcpp-dev libhdf5-dev libhdf5-mpi-dev libhdf5-openmpi-dev libdouble-conversion-dev libeigen3-dev
-  libexpat1-dev libfreetype-dev libgl1-mesa-dev libgl2ps-dev libglew-dev libglu1-mesa-dev
-  libjpeg-dev libjsoncpp-dev liblz4-dev liblzma-dev libnetcdf-cxx-legacy-dev libnetcdf-dev
-  libpython3-dev libtheora-dev libogg-dev libtiff-dev libx11-dev libxml2-dev libxt-dev
-  libprotobuf-dev protobuf-compiler libcgns-dev libpugixml-dev libfmt-dev
-  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libtbb-dev libproj-dev libgdal-dev
-  default-libmysqlclient-dev libpq-dev libxft-dev libxss-dev)
-QT5=(qtbase5-dev qttools5-dev libqt5svg5-dev qtxmlpatterns5-dev-tools libqt5xmlpatterns5-dev
-  libqt5x11extras5-dev libqt5opengl5-dev qtmultimedia5-dev)
-QT6=(qt6-base-dev qt6-5compat-dev qt6-tools-dev qt6-svg-dev)
+# The packages of scripts/debian_packages.sh per suite: ParaView 5.11 is built on Qt 5, 5.13 and 6.1 on Qt 6; sid's
+# ParaView CMake files also name targets of Debian's separate VTK (libvtk9-dev).
+. "$ROOT/scripts/debian_packages.sh"
+COMMON=("${CAVR_PKGS_BUILD[@]}" "${CAVR_PKGS_PARAVIEW[@]}")
 packages() {
   case $1 in
-    bookworm) echo "${COMMON[@]}" "${QT5[@]}" ;;
-    trixie) echo "${COMMON[@]}" "${QT6[@]}" ;;
-    sid) echo "${COMMON[@]}" "${QT6[@]}" libvtk9-dev ;;
+    bookworm) echo "${COMMON[@]}" "${CAVR_PKGS_QT5[@]}" ;;
+    trixie) echo "${COMMON[@]}" "${CAVR_PKGS_QT6[@]}" ;;
+    sid) echo "${COMMON[@]}" "${CAVR_PKGS_QT6[@]}" libvtk9-dev ;;
   esac
 }
 

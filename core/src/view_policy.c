@@ -113,10 +113,6 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate) {
   return s->blendMode == CAVR_BLEND_ISOSURFACE && s->isoMethod == CAVR_ISO_AUTO && !noRotate;
 }
 
-/* AUTO with a table: the table's rotation state at the volume's size, checked on this volume as the shapes are: where
-   it says turn, the first frames of the class run turned and unturned once each, then the state that ran cheaper per
-   sample is kept. A change of state must also pay for itself: the kernel time it saves per frame over the horizon
-   against the turn's cost (a turn of a 42.9 GiB cube costs 34-42 ms; it saves ~3.5 ms a frame at 90 degrees). */
 /* Whether turning from a state costing `now` to one costing `then` (ns per sample) pays for the turn over the horizon
    at the last frame's samples (1 when nothing is known to price it with). */
 static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double then) {
@@ -126,6 +122,11 @@ static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double 
   return savedMs > perGiB * bytes / 1073741824.0;
 }
 
+/* AUTO with a table: the table's rotation state at the volume's size, checked on this volume as the shapes are: where
+   it says turn (or, beyond the table's sizes, for its cheapest turn), the class's next two frames run turned and
+   unturned (a pair), then the state that ran cheaper per sample is kept. A change of state must also pay for itself:
+   the kernel time it saves per frame over the horizon against the turn's cost (a turn of a 42.9 GiB cube costs 33-41
+   ms; at 90 degrees it saves 1.7-2.4 ms a frame on an H100). */
 static int auto_rotation(const CAVRTuneTable *table, double bytes, const double dir[3], const double right[3],
                          const double up[3], int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass) {
   CAVRTuneChoice choice;
@@ -261,6 +262,16 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
   }
 }
 
+/* Record cost ns of plan k (of n: block shapes, or rotation states with x along the rays) measured on frame f of a
+   class not yet paired; 1 when it completes a pair: plan 0 (16x16, unturned) and another measured on frame f - 1. */
+static int pair_record(float *cost, unsigned *frame, int n, int k, float ns, unsigned f) {
+  cost[k] = ns;
+  frame[k] = f;
+  for (int o = 0; o < n; ++o)
+    if (o != k && (o == 0 || k == 0) && frame[o] == f - 1 && cost[o] > 0.0f) return 1;
+  return 0;
+}
+
 void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs, uint64_t samples, double pixels,
                       int fullFrame, CAVRPlanHistory *h) {
   if (!fullFrame) return; /* a ray list's cost per sample differs */
@@ -275,21 +286,11 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
   if (plan->seenClass >= 0 && plan->shape >= 0 && samples > 0) {
     const float ns = (float)(kernelMs * 1e6 / (double)samples);
     const unsigned f = ++h->frames;
-    const int sc = plan->seenClass, s = plan->shape;
-    if (!h->shapePaired[sc]) { /* a pair: this shape and another measured on the frame before */
-      h->seen[sc][s] = ns;
-      h->seenFrame[sc][s] = f;
-      for (int o = 0; o < CAVR_TUNE_SHAPES; ++o)
-        if (o != s && (o == 0 || s == 0) && h->seenFrame[sc][o] == f - 1 && h->seen[sc][o] > 0.0f) h->shapePaired[sc] = 1;
-    }
-    const int vc = plan->viewClass;
-    if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3) {
-      h->seenState[vc][rotation] = ns; /* x along the rays: the rotation states' costs */
-      h->seenStateFrame[vc][rotation] = f;
-      for (int o = 0; o < 3; ++o)
-        if (o != rotation && (o == 0 || rotation == 0) && h->seenStateFrame[vc][o] == f - 1 && h->seenState[vc][o] > 0.0f)
-          h->statePaired[vc] = 1;
-    }
+    const int sc = plan->seenClass, vc = plan->viewClass;
+    if (!h->shapePaired[sc])
+      h->shapePaired[sc] = (unsigned char)pair_record(h->seen[sc], h->seenFrame[sc], CAVR_TUNE_SHAPES, plan->shape, ns, f);
+    if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3)
+      h->statePaired[vc] = (unsigned char)pair_record(h->seenState[vc], h->seenStateFrame[vc], 3, rotation, ns, f);
   }
 }
 
