@@ -27,6 +27,21 @@
 
 namespace
 {
+// How pieces get their ghost layers under MPI: from the pipeline (the default), from vtkGhostCellsGenerator
+// (CAVR_MPI_GHOSTS=generator), or not at all (CAVR_MPI_GHOSTS=none; lab timing only: seams).
+enum class Ghosts
+{
+  Pipeline,
+  Generator,
+  None
+};
+Ghosts GhostsWay()
+{
+  const char* way = std::getenv("CAVR_MPI_GHOSTS");
+  const std::string w = way ? way : "";
+  return w == "generator" ? Ghosts::Generator : w == "none" ? Ghosts::None : Ghosts::Pipeline;
+}
+
 // The piece's own point extent as its point ghost array marks it: the box of the points without the
 // DUPLICATEPOINT flag (structured sources asked for ghost levels flag the points outside the piece's own extent,
 // and so does vtkGhostCellsGenerator). False when there is no point ghost array or the unflagged points do not
@@ -126,9 +141,8 @@ int vtkCavrVolumeRepresentation::RequestUpdateExtent(
     return 0;
   }
   // CAVR_MPI_GHOSTS=generator asks for none: every piece then gets its layers from vtkGhostCellsGenerator (to
-  // compare the two ways).
-  const char* way = std::getenv("CAVR_MPI_GHOSTS");
-  if (way && std::string(way) == "generator")
+  // compare the two ways); CAVR_MPI_GHOSTS=none asks for none and adds none (see RequestData).
+  if (GhostsWay() != Ghosts::Pipeline)
   {
     return 1;
   }
@@ -228,7 +242,10 @@ int vtkCavrVolumeRepresentation::RequestData(
       }
     }
     // vtkGhostCellsGenerator is collective: every rank runs it when any rank's piece lacks its layers.
-    int lacking = layersArrived ? 0 : 1, anyLacking = lacking;
+    // CAVR_MPI_GHOSTS=none renders the pieces without ghost layers (seams at the piece faces, where interpolation
+    // and gradients see one side only): for timing big volumes in a build whose ghost flags are slow (Debian's
+    // -O0 ParaView flags a 2048^3 volume's pieces for minutes).
+    int lacking = layersArrived || GhostsWay() == Ghosts::None ? 0 : 1, anyLacking = lacking;
     controller->AllReduce(&lacking, &anyLacking, 1, vtkCommunicator::MAX_OP);
     if (anyLacking)
     {

@@ -15,13 +15,16 @@
 #   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
 #            still and interactive orbits (testing/bench/bench_pv_gpu.py)
 #   split    where a frame's time goes (frame_split.py: VTK's timer log per frame, Colin27 and the CT at 1024^3)
-#   split_mpi the same under pvbatch with SPLIT_RANKS (2) ranks, cavr Volume only (IceT's part in rank 0's log)
+#   split_mpi the same under pvbatch with each of SPLIT_RANKS ("2") ranks, cavr Volume only (IceT's part in rank 0's
+#            log); MPI_VOLUME picks the volume (default the CT at 1024^3)
 #   series   the 20-step 512^3 time series played in both representations, from files and from memory
 #   mpi      pvbatch with 1, 2 (and 4 when the machine has them) ranks on the CT at 2048^3: one GPU per rank
 #            (asserted from the ranks' log lines), composite and maximum intensity against one rank >= 45 dB, frames
 #   pvserver the same through pvserver with 1, 2 (and 4) ranks and a pvpython client (bench_pv_mpi.py --server)
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS), made in
-#            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr)
+#            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr); BIG_TYPE
+#            uint8 (default) or uint16
+# CAVR_MPI_GHOSTS (generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
 set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
@@ -194,12 +197,25 @@ step_split() {
 
 # The same split under pvbatch with SPLIT_RANKS (default 2) ranks, cavr Volume only: rank 0's timer log with IceT's.
 step_split_mpi() {
-  local out=$O/bench n=${SPLIT_RANKS:-2}
+  local out=$O/bench n status=0
   mkdir -p "$out"
-  timeout ${SPLIT_TIMEOUT:-300} mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
-    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE pvbatch --mpi --force-offscreen-rendering \
-    "$LAB/frame_split.py" --views 12 --cavr-only --volume "${MPI_VOLUME:-$W/ct_1024.nhdr}" \
-    --csv "$out/frame_split_r$n.csv" 2>&1 | tee "$out/frame_split_r$n.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
+  for n in ${SPLIT_RANKS:-2}; do
+    log "== split, $n rank(s), $(basename "${MPI_VOLUME:-$W/ct_1024.nhdr}") ${CAVR_MPI_GHOSTS:+(CAVR_MPI_GHOSTS=$CAVR_MPI_GHOSTS)}"
+    (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$out/frame_split_r$n.host" 2>/dev/null &
+    local hmon=$! t0=$SECONDS
+    timeout ${SPLIT_TIMEOUT:-300} mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
+      -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS} \
+      pvbatch --mpi --force-offscreen-rendering --verbosity=INFO \
+      "$LAB/frame_split.py" --views 12 --cavr-only --volume "${MPI_VOLUME:-$W/ct_1024.nhdr}" \
+      --csv "$out/frame_split_r$n.csv" >"$out/frame_split_r$n.log" 2>&1 || status=1
+    kill $hmon 2>/dev/null
+    grep -v "^ *[0-9]* *0x" "$out/frame_split_r$n.log" | grep -v "INFO|"
+    rank_gpus "$n" "$out/frame_split_r$n.log" || status=1
+    awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
+      "$out/frame_split_r$n.host" | sort
+    log "$n rank(s): $((SECONDS - t0)) s"
+  done
+  return $status
 }
 
 step_series() {
@@ -281,7 +297,7 @@ step_pvserver() {
     log "== pvserver, $n rank(s), $(basename "$vol")"
     local port=$((11111 + n)) prefix=$out/s$n
     setsid timeout 900 mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
-      -x PYTHONHOME -x PYTHONPATH -x VTK_SMP_BACKEND_IN_USE pvserver --mpi --sp=$port --force-offscreen-rendering \
+      -x PYTHONHOME -x PYTHONPATH -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS} pvserver --mpi --sp=$port --force-offscreen-rendering \
       --verbosity=INFO >"$prefix.server.log" 2>&1 &
     local server=$! i
     for i in $(seq 120); do grep -q "Accepting connection" "$prefix.server.log" && break; sleep 0.5; done
@@ -299,19 +315,23 @@ step_pvserver() {
 step_big() {
   local out=$O/big
   mkdir -p "$out"
-  local mib n nz gib ranks dir
+  local mib n nz gib ranks dir bytes=1 mode=box suffix=""
+  [ "${BIG_TYPE:-uint8}" = uint16 ] && { bytes=2; mode=box16; suffix=_u16; }
   mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
-  # A box of MPI_BIG_FACTOR x one GPU's memory in uint8 voxels: 4096 x 4096 x nz.
-  nz=$(awk -v f="${MPI_BIG_FACTOR:-1.3}" -v m="$mib" 'BEGIN { printf "%d", int(f * m * 1048576 / 4096 / 4096 / 16) * 16 }')
-  gib=$(awk -v z="$nz" 'BEGIN { printf "%d", 4096 * 4096 * z / 1073741824 + 1 }')
+  # A box of MPI_BIG_FACTOR x one GPU's memory in BIG_TYPE voxels: 4096 x 4096 x nz.
+  nz=$(awk -v f="${MPI_BIG_FACTOR:-1.3}" -v m="$mib" -v b=$bytes 'BEGIN { printf "%d", int(f * m * 1048576 / 4096 / 4096 / 16 / b) * 16 }')
+  gib=$(awk -v z="$nz" -v b=$bytes 'BEGIN { printf "%d", 4096 * 4096 * z * b / 1073741824 + 1 }')
   ranks=$(echo ${MPI_BIG_RANKS:-2} | tr ' ' '\n' | sort -n | tail -1)
   # Host memory the ranks need (docs/benchmarks.md, "Not done"): each holds its piece as the reader
   # gives it, grown by the ghost layers, plus the two ghost flag arrays (one byte a point, one a cell) the pipeline
   # adds, about 3 x the volume in all for uint8, and about 2 GiB of its own. /dev/shm is host memory too: the
   # volume goes there only when both fit, else to disk (BIG_DIR, default /tmp/cavr; the page cache is given back).
+  # Without ghost layers (CAVR_MPI_GHOSTS=none): the piece and cavr's host copy of it, 2 x the volume.
   local need mem shm
   need=$((3 * gib + 2 * ranks))
-  [ "${CAVR_MPI_GHOSTS:-}" = generator ] && need=$((4 * gib + 2 * ranks)) # the ghosted copy on top
+  [ $bytes -eq 2 ] && need=$((2 * gib + gib / 2 * 2 + 2 * ranks)) # flags are a byte a voxel: half the bytes
+  [ "${CAVR_MPI_GHOSTS:-}" = generator ] && need=$((need + gib)) # the ghosted copy on top
+  [ "${CAVR_MPI_GHOSTS:-}" = none ] && need=$((2 * gib + 2 * ranks))
   mem=$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) >> 20))
   shm=$(($(df --output=avail -k /dev/shm | tail -1) >> 20))
   dir=${BIG_DIR:-}
@@ -322,18 +342,19 @@ step_big() {
   mkdir -p "$dir"
   log "volume $gib GiB in $dir; the ranks need about $need GiB of the host's $mem GiB ($ranks ranks)"
   [ $((need + 16)) -le "$mem" ] || echo "WARN: the ranks will likely run out of host memory ($need GiB > $mem GiB - 16)"
-  local vol=$dir/ct_4096x4096x$nz.nhdr
-  [ -e "$vol" ] || [ ! -e "$W/ct_4096x4096x$nz.nhdr" ] || vol=$W/ct_4096x4096x$nz.nhdr
+  local vol=$dir/ct_4096x4096x$nz$suffix.nhdr
+  [ -e "$vol" ] || [ ! -e "$W/ct_4096x4096x$nz$suffix.nhdr" ] || vol=$W/ct_4096x4096x$nz$suffix.nhdr
   if [ ! -e "$vol" ]; then
     local free
     free=$(($(df --output=avail -k "$dir" | tail -1) >> 20))
     [ "$free" -ge $((gib + 2)) ] || { echo "FAIL: $free GiB free in $dir, the volume needs $gib GiB (set BIG_DIR)"; return 1; }
-    sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$dir" box 4096 4096 "$nz" ||
-      { rm -f "$dir/ct_4096x4096x$nz.raw"; echo "FAIL: make_volumes.py"; return 1; }
+    sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$dir" $mode 4096 4096 "$nz" ||
+      { rm -f "$dir/ct_4096x4096x$nz$suffix.raw"; echo "FAIL: make_volumes.py"; return 1; }
   fi
   df -h /dev/shm "$dir" | tail -2
+  [ -n "${BIG_MAKE_ONLY:-}" ] && return 0
   for n in ${MPI_BIG_RANKS:-2}; do
-    log "== $n ranks, 4096x4096x$nz uint8 ($(awk -v z="$nz" 'BEGIN { printf "%.1f", 4096 * 4096 * z / 1073741824 }') GiB; one GPU: $mib MiB)"
+    log "== $n ranks, 4096x4096x$nz ${BIG_TYPE:-uint8} ($(awk -v z="$nz" -v b=$bytes 'BEGIN { printf "%.1f", 4096 * 4096 * z * b / 1073741824 }') GiB; one GPU: $mib MiB)"
     mpi_run "$n" "$vol" "$out/big_r$n" --views "${BIG_VIEWS:-6}" --blend Composite
   done
   cat "$out"/big_r*.csv

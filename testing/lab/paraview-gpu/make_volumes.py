@@ -6,6 +6,8 @@ ParaView's own ResampleToImage of 1024^3 did not finish in 240 s in Debian's -O0
 
   python3 make_volumes.py CT.nhdr OUTDIR cube N [N ...]          -> OUTDIR/ct_N.nhdr + .raw
   python3 make_volumes.py CT.nhdr OUTDIR box NX NY NZ             -> OUTDIR/ct_NXxNYxNZ.nhdr + .raw
+  python3 make_volumes.py CT.nhdr OUTDIR box16 NX NY NZ           -> OUTDIR/ct_NXxNYxNZ_u16.nhdr + .raw (uint16: 257 x
+                                                                     the uint8 value)
   python3 make_volumes.py CT.nhdr OUTDIR series N STEPS           -> OUTDIR/series/step_KK.vtk (the CT at N^3, shifted
                                                                      by 2 voxels along x per step, wrapping around)
 The CT: a detached-header NRRD of uint8 voxels, raw or gzip (e.g. ../shared/data/ct_shoulder_512x512x450_uint8.nhdr).
@@ -36,13 +38,13 @@ def read_nrrd(path):
     return np.frombuffer(raw, np.uint8).reshape(dims[2], dims[1], dims[0]), spacing
 
 
-def write_header(path, dims, spacing, raw_name):
+def write_header(path, dims, spacing, raw_name, kind="uint8"):
     with open(path, "w") as f:
-        f.write("NRRD0004\ntype: uint8\ndimension: 3\nsizes: %d %d %d\nspacings: %.9g %.9g %.9g\nendian: little\n"
+        f.write("NRRD0004\ntype: " + kind + "\ndimension: 3\nsizes: %d %d %d\nspacings: %.9g %.9g %.9g\nendian: little\n"
                 "encoding: raw\ndata file: %s\n" % (*dims, *spacing, raw_name))
 
 
-def resample(vol, spacing, dims, raw_path, shift=0):
+def resample(vol, spacing, dims, raw_path, shift=0, wide=False):
     """Trilinear resample of vol (z, y, x) to dims (x, y, z) over the same physical extent (the corner voxels stay
     in place), written slab by slab to raw_path; returns the new spacing. shift rolls the result along x."""
     z0, y0, x0 = vol.shape
@@ -62,10 +64,14 @@ def resample(vol, spacing, dims, raw_path, shift=0):
             planes = torch.nn.functional.interpolate(src[k0:k1].float()[None], size=(ny, nx), mode="bilinear",
                                                      align_corners=True)[0]
             out = planes[lo - k0] * (1 - w) + planes[lo - k0 + 1] * w
-            out = torch.clamp(out + 0.5, 0, 255).to(torch.uint8)
+            if wide:  # uint16: the same picture, 257 x the uint8 scale
+                out = torch.clamp(out * 257 + 0.5, 0, 65535).to(torch.int32)
+            else:
+                out = torch.clamp(out + 0.5, 0, 255).to(torch.uint8)
             if shift:
                 out = torch.roll(out, shift, dims=2)
-            f.write(out.cpu().numpy().tobytes())
+            host = out.cpu().numpy()
+            f.write((host.astype(np.uint16) if wide else host).tobytes())
     return out_spacing
 
 
@@ -89,15 +95,16 @@ def nrrd_to_vtk(nhdr, dims, spacing):
     os.remove(nhdr)
 
 
-def make(vol, spacing, outdir, stem, dims, shift=0, vtk=False):
+def make(vol, spacing, outdir, stem, dims, shift=0, vtk=False, wide=False):
     t = time.time()
     raw = stem + ".raw"
-    sp = resample(vol, spacing, dims, os.path.join(outdir, raw), shift)
-    write_header(os.path.join(outdir, stem + ".nhdr"), dims, sp, raw)
+    sp = resample(vol, spacing, dims, os.path.join(outdir, raw), shift, wide)
+    write_header(os.path.join(outdir, stem + ".nhdr"), dims, sp, raw, "uint16" if wide else "uint8")
     if vtk:
         nrrd_to_vtk(os.path.join(outdir, stem + ".nhdr"), dims, sp)
     size = dims[0] * dims[1] * dims[2]
-    print("%s/%s.nhdr: %dx%dx%d uint8 (%.2f GiB) in %.1f s" % (outdir, stem, *dims, size / 2 ** 30, time.time() - t))
+    print("%s/%s.nhdr: %dx%dx%d %s (%.2f GiB) in %.1f s" % (outdir, stem, *dims, "uint16" if wide else "uint8",
+                                                          size * (2 if wide else 1) / 2 ** 30, time.time() - t))
 
 
 def main():
@@ -110,6 +117,8 @@ def main():
             make(vol, spacing, outdir, "ct_%d" % n, (n, n, n))
     elif mode == "box":
         make(vol, spacing, outdir, "ct_%dx%dx%d" % tuple(nums), tuple(nums))
+    elif mode == "box16":
+        make(vol, spacing, outdir, "ct_%dx%dx%d_u16" % tuple(nums), tuple(nums), wide=True)
     elif mode == "series":
         n, steps = nums
         os.makedirs(os.path.join(outdir, "series"), exist_ok=True)
