@@ -17,7 +17,7 @@ frames, 0 for still ones). Back end: CPU unless CAVR_PV_BACKEND says otherwise (
 import os
 import statistics
 
-from cavr_pvtest import DATA, cavr_info, fail, load_plugin, show_volume, view
+from cavr_pvtest import DATA, cavr_info, check_backend, fail, load_plugin, show_volume, view
 from paraview.simple import GetActiveCamera, OpenDataFile
 
 FRAMES = 40          # interactive frames per orbit, 9 degrees apart
@@ -66,6 +66,7 @@ for recon, shade, blend in (("Local", 1, "Composite"), ("Global", 1, "Composite"
         ms, decision = frame(v.InteractiveRender)
         times.append(ms)
         decisions.append(decision)
+    check_backend(v)  # no screenshots here: the back end of the orbit's last frame (CAVR_PV_EXPECT_BACKEND)
     counts = {k: decisions.count(k) for k in sorted(set(decisions))}
     print("%s: still %.2f ms (median); interactive mean %.2f ms, max %.2f ms; decisions %s (1 compressive, "
           "2 full: compressive does not pay, 3 full re-measured, 4 compressive re-measured)" %

@@ -203,7 +203,7 @@ step_split_mpi() {
     log "== split, $n rank(s), $(basename "${MPI_VOLUME:-$W/ct_1024.nhdr}") ${CAVR_MPI_GHOSTS:+(CAVR_MPI_GHOSTS=$CAVR_MPI_GHOSTS)}"
     (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$out/frame_split_r$n.host" 2>/dev/null &
     local hmon=$! t0=$SECONDS
-    timeout ${SPLIT_TIMEOUT:-300} mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
+    timeout ${SPLIT_TIMEOUT:-300} mpiexec --oversubscribe --bind-to none -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
       -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS} \
       pvbatch --mpi --force-offscreen-rendering --verbosity=INFO \
       "$LAB/frame_split.py" --views 12 --cavr-only --volume "${MPI_VOLUME:-$W/ct_1024.nhdr}" \
@@ -250,7 +250,7 @@ mpi_run() {
   (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$prefix.host" 2>/dev/null & # each rank's host memory
   local hmon=$!
   local cmd=(pvbatch --force-offscreen-rendering --verbosity=INFO)
-  [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
+  [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe --bind-to none -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
     -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS}
     pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
   timeout 1200 "${cmd[@]}" "$ROOT/testing/bench/bench_pv_mpi.py" --volume "$vol" --out "$prefix" "$@" \
@@ -296,7 +296,7 @@ step_pvserver() {
   for n in ${PVSERVER_RANKS:-$counts}; do
     log "== pvserver, $n rank(s), $(basename "$vol")"
     local port=$((11111 + n)) prefix=$out/s$n
-    setsid timeout 900 mpiexec --oversubscribe -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
+    setsid timeout 900 mpiexec --oversubscribe --bind-to none -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
       -x PYTHONHOME -x PYTHONPATH -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS} pvserver --mpi --sp=$port --force-offscreen-rendering \
       --verbosity=INFO >"$prefix.server.log" 2>&1 &
     local server=$! i
