@@ -14,7 +14,8 @@
 # and /dev/shm are mounted for the tests; every mount is undone on exit, failure included.
 #
 # Other settings: CAVR_DEBIAN_MIRROR (default http://deb.debian.org/debian), CAVR_CTEST_ARGS (default
-# "-L pvpython"), CAVR_JOBS (default: the host's cores). The exit status is the first failing suite's (a failed
+# "-L pvpython": then only the plugin is built, the one target those tests use; other labels build everything),
+# CAVR_JOBS (default: the host's cores; the build's jobs and ctest's). The exit status is the first failing suite's (a failed
 # debootstrap, package install, configure, build or test fails the run); each suite's step times are printed.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,6 +23,8 @@ CHROOT_ROOT=${CAVR_CHROOT_ROOT:-/var/cache/cavr/chroots}
 MIRROR=${CAVR_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 CTEST_ARGS=${CAVR_CTEST_ARGS:--L pvpython}
 JOBS=${CAVR_JOBS:-$(nproc)}
+TARGET=""
+[ "$CTEST_ARGS" = "-L pvpython" ] && TARGET=cavr # the pvpython tests need the plugin alone
 [ $# -gt 0 ] || set -- sid
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -138,15 +141,15 @@ run_suite() {
   chroot "$ch" /usr/bin/python3 /cavr/scripts/debian_module_links.py >"$ch/root/cavr-links.log"
   t2=$(stamp)
 
-  echo "== $suite: configure and build cavr (CPU back end) in /root/cavr-build =="
-  chroot "$ch" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JOBS="$JOBS" \
+  echo "== $suite: configure and build cavr (CPU back end${TARGET:+, target $TARGET}) in /root/cavr-build =="
+  chroot "$ch" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JOBS="$JOBS" TARGET="$TARGET" \
     sh -ec 'cmake -S /cavr -B /root/cavr-build -DCMAKE_BUILD_TYPE=Release -DCAVR_REQUIRE_IO_LIBS=ON \
               -DCAVR_ENABLE_CUDA=OFF >/root/cavr-build-configure.log 2>&1 ||
               { cat /root/cavr-build-configure.log; exit 1; }
             grep -E "cavr: (ParaView|CUDA)" /root/cavr-build-configure.log
             grep -q "building the plugin" /root/cavr-build-configure.log ||
               { echo "paraview_versions: ParaView was not found, the plugin would not be built" >&2; exit 1; }
-            nice -n 10 cmake --build /root/cavr-build -j"$JOBS" >/root/cavr-build.log 2>&1 ||
+            nice -n 10 cmake --build /root/cavr-build -j"$JOBS" ${TARGET:+--target "$TARGET"} >/root/cavr-build.log 2>&1 ||
               { grep -E -B2 -A8 "error|Error" /root/cavr-build.log | tail -n 80; exit 1; }
             if grep -q "warning:" /root/cavr-build.log; then
               echo "compiler warnings:"; grep -A3 "warning:" /root/cavr-build.log | head -n 60
@@ -155,8 +158,8 @@ run_suite() {
 
   echo "== $suite: ctest $CTEST_ARGS =="
   # shellcheck disable=SC2086 # CTEST_ARGS holds several words
-  chroot "$ch" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-    sh -ec 'cd /root/cavr-build && ctest --output-on-failure "$@"' sh $CTEST_ARGS
+  chroot "$ch" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JOBS="$JOBS" \
+    sh -ec 'cd /root/cavr-build && ctest --output-on-failure -j"$JOBS" "$@"' sh $CTEST_ARGS
   t4=$(stamp)
   unmount_all
   echo "== $suite: passed; minutes: chroot $(minutes "$t0" "$t1"), SDK $(minutes "$t1" "$t2")," \
