@@ -8,18 +8,22 @@
 #include "vtkCamera.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkContourValues.h"
+#include "vtkDataArray.h"
+#include "vtkImageData.h"
 #include "vtkLight.h"
 #include "vtkLightCollection.h"
 #include "vtkMatrix4x4.h"
 #include "vtkNew.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPlane.h"
+#include "vtkPointData.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ios>
 
 namespace
@@ -79,6 +83,21 @@ int GatherLights(vtkRenderer* ren, vtkVolume* vol, CAVRLight* out, int* dropped)
     n = 1;
   }
   return n;
+}
+
+// vtkVolumeMapper::SpacingAdjustedSampleDistance (protected there): half the mean spacing, times
+// 0.01 + 0.99 n / 100 where the cube root n of the extent's cells is below 100.
+double SpacingAdjustedSampleDistance(const double spacing[3], const int extent[6])
+{
+  double dist = (spacing[0] + spacing[1] + spacing[2]) / 6.0;
+  const double n = std::pow(static_cast<double>(extent[1] - extent[0]) * (extent[3] - extent[2]) *
+      (extent[5] - extent[4]),
+    0.333);
+  if (n < 100)
+  {
+    dist *= 0.01 + (1 - 0.01) * n / 100;
+  }
+  return dist;
 }
 
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
@@ -222,6 +241,102 @@ CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
 }
 
 //------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction2D(
+  vtkCavrVolumeMapper* mapper, vtkVolumeProperty* property, CAVRVolume volume, CAVRTransferFunction function)
+{
+  vtkImageData* image =
+    property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D ? property->GetTransferFunction2D(0) : nullptr;
+  vtkDataArray* rgba = image ? image->GetPointData()->GetScalars() : nullptr;
+  int dims[3] = { 0, 0, 0 };
+  if (image)
+  {
+    image->GetDimensions(dims);
+  }
+  vtkImageData* input = vtkImageData::SafeDownCast(mapper->GetInput());
+  double range[2] = { 0.0, 1.0 };
+  if (!rgba || rgba->GetNumberOfComponents() != 4 || dims[0] < 2 || dims[1] < 2 || !input ||
+    cavrGetVolumeRange(volume, range) != CAVR_ERROR_NONE)
+  {
+    image = nullptr; // 1-D mode, or nothing usable: no 2-D table
+  }
+  if (image && mapper->GetTransfer2DYAxisArray()[0] && !this->Table2DArrayWarned)
+  {
+    vtkWarningWithObjectMacro(mapper, << "cavr Volume: a 2-D transfer function over a second array (\""
+                                      << mapper->GetTransfer2DYAxisArray()
+                                      << "\") is not supported; its second axis is the gradient magnitude");
+    this->Table2DArrayWarned = true;
+  }
+  // VTK's texture coordinates: x = (scalar - min) / (max - min), y = |gradient| mean spacing / (0.25 (max - min)),
+  // each [0, 1] over the image's texels (centres at (i + 0.5) / n); a constant volume counts a range of 1.
+  double spacing[3] = { 1.0, 1.0, 1.0 };
+  if (input)
+  {
+    input->GetSpacing(spacing);
+  }
+  const double mean = (std::abs(spacing[0]) + std::abs(spacing[1]) + std::abs(spacing[2])) / 3.0;
+  if (!(range[1] > range[0]))
+  {
+    range[1] = range[0] + 1.0;
+  }
+  const double gmax = 0.25 * (range[1] - range[0]) / (mean > 0.0 ? mean : 1.0);
+  std::vector<double> key;
+  if (image)
+  {
+    key = { static_cast<double>(image->GetMTime()), static_cast<double>(rgba->GetMTime()),
+      static_cast<double>(dims[0]), static_cast<double>(dims[1]), range[0], range[1], gmax };
+  }
+  // The GPU ray caster's sample distance for a still render under vtkSmartVolumeMapper (ParaView's "Volume"):
+  // LockSampleDistanceToInputSpacing, vtkVolumeMapper::SpacingAdjustedSampleDistance of the input's spacing and extent
+  // (half the mean spacing, less for fewer than 100^3 voxels).
+  this->Table2DUnit = 0.0;
+  if (image)
+  {
+    int extent[6];
+    input->GetExtent(extent);
+    this->Table2DUnit = SpacingAdjustedSampleDistance(spacing, extent);
+    if (!(this->Table2DUnit > 0.0))
+    {
+      this->Table2DUnit = mean > 0.0 ? 0.5 * mean : 1.0;
+    }
+  }
+  if (key == this->Table2DKey)
+  {
+    return CAVR_ERROR_NONE;
+  }
+  CAVRError e = CAVR_ERROR_NONE;
+  if (!image)
+  {
+    e = cavrSetTransferFunction2D(function, nullptr, 0, 0, 0.0, 0.0, 0.0, 0.0);
+  }
+  else
+  {
+    const vtkIdType n = static_cast<vtkIdType>(dims[0]) * dims[1];
+    std::vector<float> table(4 * n);
+    for (vtkIdType i = 0; i < n; ++i)
+    {
+      for (int c = 0; c < 4; ++c)
+      {
+        const double v = rgba->GetComponent(i, c);
+        table[4 * i + c] = static_cast<float>(v > 0.0 ? (v < 1.0 ? v : 1.0) : 0.0); // NaN: 0
+      }
+    }
+    const double hx = 0.5 * (range[1] - range[0]) / dims[0], hy = 0.5 * gmax / dims[1];
+    e = cavrSetTransferFunction2D(
+      function, table.data(), dims[0], dims[1], range[0] + hx, range[1] - hx, hy, gmax - hy);
+  }
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = cavrCommitTransferFunction(function);
+  }
+  if (e != CAVR_ERROR_NONE)
+  {
+    return e;
+  }
+  this->Table2DKey = key;
+  return CAVR_ERROR_NONE;
+}
+
+//------------------------------------------------------------------------------
 CAVRError vtkCavrPropertyTranslator::UpdateRamp(CAVRTransferFunction ramp)
 {
   if (this->ValueRange[0] == this->TableRange[0] && this->ValueRange[1] == this->TableRange[1])
@@ -256,6 +371,10 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
   double unit = prop->GetScalarOpacityUnitDistance(0);
   cavrSetRenderSampleDistance(settings, mapper->GetSampleDistance());
   cavrSetRenderEarlyTermination(settings, mapper->GetEarlyRayTermination());
+  if (this->Table2DUnit > 0.0)
+  {
+    unit = this->Table2DUnit; // the 2-D table's opacity: VTK's per sample at the smallest spacing (above)
+  }
   cavrSetRenderOpacityCorrection(settings, 1, unit > 0.0 ? unit : 1.0);
   const CAVRBlendMode blend = this->BlendMode(mapper, vol, settings);
   cavrSetRenderBlendMode(settings, blend);
@@ -455,6 +574,7 @@ CAVRError vtkCavrPropertyTranslator::UpdateCamera(vtkRenderer* ren, vtkVolume* v
 void vtkCavrPropertyTranslator::Reset()
 {
   this->GradientOpacity.clear();
+  this->Table2DKey.clear();
   this->TableTime = 0;
   this->ValueRange[0] = this->ValueRange[1] = 0.0;
 }
