@@ -241,99 +241,116 @@ CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
 }
 
 //------------------------------------------------------------------------------
+namespace
+{
+// What VTK's GPU ray caster makes of a volume property's 2-D transfer function on `input` (vtkVolumeShaderComposer.h,
+// ComputeRGBA2DWithGradient; vtkVolumeInputHelper::UpdateTransferFunction2D): the RGBA image's texels span texture
+// coordinates x = (scalar - min) / (max - min) over the data's range and y = |gradient| mean spacing / (0.25 (max -
+// min)), each [0, 1] (texel centres at (i + 0.5) / n; a constant volume counts a range of 1), and its opacity is per
+// sample at the sample distance of a still render under vtkSmartVolumeMapper (ParaView's "Volume"):
+// LockSampleDistanceToInputSpacing, SpacingAdjustedSampleDistance of the input's spacing and extent.
+struct Table2D
+{
+  vtkImageData* Image = nullptr; // null: no usable 2-D table (1-D mode)
+  vtkDataArray* RGBA = nullptr;
+  int Dims[3] = { 0, 0, 0 };
+  double Range[2] = { 0.0, 1.0 }; // the data's range (scalar units): x
+  double GradientMax = 1.0;       // the gradient magnitude at y = 1, scalar units per world unit
+  double Unit = 0.0;              // the GPU ray caster's sample distance (world units)
+};
+
+Table2D Table2DOf(vtkVolumeProperty* property, vtkImageData* input, CAVRVolume volume)
+{
+  Table2D t;
+  vtkImageData* image =
+    property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D ? property->GetTransferFunction2D(0) : nullptr;
+  t.RGBA = image ? image->GetPointData()->GetScalars() : nullptr;
+  if (image)
+  {
+    image->GetDimensions(t.Dims);
+  }
+  if (!t.RGBA || t.RGBA->GetNumberOfComponents() != 4 || t.Dims[0] < 2 || t.Dims[1] < 2 || !input ||
+    cavrGetVolumeRange(volume, t.Range) != CAVR_ERROR_NONE)
+  {
+    return Table2D();
+  }
+  t.Image = image;
+  double spacing[3];
+  int extent[6];
+  input->GetSpacing(spacing);
+  input->GetExtent(extent);
+  const double mean = (std::abs(spacing[0]) + std::abs(spacing[1]) + std::abs(spacing[2])) / 3.0;
+  if (!(t.Range[1] > t.Range[0]))
+  {
+    t.Range[1] = t.Range[0] + 1.0;
+  }
+  t.GradientMax = 0.25 * (t.Range[1] - t.Range[0]) / (mean > 0.0 ? mean : 1.0);
+  t.Unit = SpacingAdjustedSampleDistance(spacing, extent);
+  if (!(t.Unit > 0.0))
+  {
+    t.Unit = mean > 0.0 ? 0.5 * mean : 1.0;
+  }
+  return t;
+}
+
+// The 2-D table into `function` (cavrSetTransferFunction2D; its entries clamped to [0, 1], NaN to 0; the texture's
+// texel-centred ranges turned into cavr's entry-centred ones) and committed; none when t has no image.
+CAVRError Commit2D(const Table2D& t, CAVRTransferFunction function)
+{
+  CAVRError e = CAVR_ERROR_NONE;
+  if (!t.Image)
+  {
+    e = cavrSetTransferFunction2D(function, nullptr, 0, 0, 0.0, 0.0, 0.0, 0.0);
+  }
+  else
+  {
+    const vtkIdType n = static_cast<vtkIdType>(t.Dims[0]) * t.Dims[1];
+    std::vector<float> table(4 * n);
+    for (vtkIdType i = 0; i < n; ++i)
+    {
+      for (int c = 0; c < 4; ++c)
+      {
+        const double v = t.RGBA->GetComponent(i, c);
+        table[4 * i + c] = static_cast<float>(v > 0.0 ? (v < 1.0 ? v : 1.0) : 0.0);
+      }
+    }
+    const double hx = 0.5 * (t.Range[1] - t.Range[0]) / t.Dims[0], hy = 0.5 * t.GradientMax / t.Dims[1];
+    e = cavrSetTransferFunction2D(function, table.data(), t.Dims[0], t.Dims[1], t.Range[0] + hx, t.Range[1] - hx,
+      hy, t.GradientMax - hy);
+  }
+  return e == CAVR_ERROR_NONE ? cavrCommitTransferFunction(function) : e;
+}
+}
+
+//------------------------------------------------------------------------------
 CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction2D(
   vtkCavrVolumeMapper* mapper, vtkVolumeProperty* property, CAVRVolume volume, CAVRTransferFunction function)
 {
-  vtkImageData* image =
-    property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D ? property->GetTransferFunction2D(0) : nullptr;
-  vtkDataArray* rgba = image ? image->GetPointData()->GetScalars() : nullptr;
-  int dims[3] = { 0, 0, 0 };
-  if (image)
-  {
-    image->GetDimensions(dims);
-  }
-  vtkImageData* input = vtkImageData::SafeDownCast(mapper->GetInput());
-  double range[2] = { 0.0, 1.0 };
-  if (!rgba || rgba->GetNumberOfComponents() != 4 || dims[0] < 2 || dims[1] < 2 || !input ||
-    cavrGetVolumeRange(volume, range) != CAVR_ERROR_NONE)
-  {
-    image = nullptr; // 1-D mode, or nothing usable: no 2-D table
-  }
-  if (image && mapper->GetTransfer2DYAxisArray()[0] && !this->Table2DArrayWarned)
+  const Table2D t = Table2DOf(property, vtkImageData::SafeDownCast(mapper->GetInput()), volume);
+  if (t.Image && mapper->GetTransfer2DYAxisArray()[0] && !this->Table2DArrayWarned)
   {
     vtkWarningWithObjectMacro(mapper, << "cavr Volume: a 2-D transfer function over a second array (\""
                                       << mapper->GetTransfer2DYAxisArray()
                                       << "\") is not supported; its second axis is the gradient magnitude");
     this->Table2DArrayWarned = true;
   }
-  // VTK's texture coordinates: x = (scalar - min) / (max - min), y = |gradient| mean spacing / (0.25 (max - min)),
-  // each [0, 1] over the image's texels (centres at (i + 0.5) / n); a constant volume counts a range of 1.
-  double spacing[3] = { 1.0, 1.0, 1.0 };
-  if (input)
-  {
-    input->GetSpacing(spacing);
-  }
-  const double mean = (std::abs(spacing[0]) + std::abs(spacing[1]) + std::abs(spacing[2])) / 3.0;
-  if (!(range[1] > range[0]))
-  {
-    range[1] = range[0] + 1.0;
-  }
-  const double gmax = 0.25 * (range[1] - range[0]) / (mean > 0.0 ? mean : 1.0);
+  this->Table2DUnit = t.Unit; // UpdateSettings' unit distance while the 2-D table is on
   std::vector<double> key;
-  if (image)
+  if (t.Image)
   {
-    key = { static_cast<double>(image->GetMTime()), static_cast<double>(rgba->GetMTime()),
-      static_cast<double>(dims[0]), static_cast<double>(dims[1]), range[0], range[1], gmax };
-  }
-  // The GPU ray caster's sample distance for a still render under vtkSmartVolumeMapper (ParaView's "Volume"):
-  // LockSampleDistanceToInputSpacing, vtkVolumeMapper::SpacingAdjustedSampleDistance of the input's spacing and extent
-  // (half the mean spacing, less for fewer than 100^3 voxels).
-  this->Table2DUnit = 0.0;
-  if (image)
-  {
-    int extent[6];
-    input->GetExtent(extent);
-    this->Table2DUnit = SpacingAdjustedSampleDistance(spacing, extent);
-    if (!(this->Table2DUnit > 0.0))
-    {
-      this->Table2DUnit = mean > 0.0 ? 0.5 * mean : 1.0;
-    }
+    key = { static_cast<double>(t.Image->GetMTime()), static_cast<double>(t.RGBA->GetMTime()),
+      static_cast<double>(t.Dims[0]), static_cast<double>(t.Dims[1]), t.Range[0], t.Range[1], t.GradientMax };
   }
   if (key == this->Table2DKey)
   {
     return CAVR_ERROR_NONE;
   }
-  CAVRError e = CAVR_ERROR_NONE;
-  if (!image)
-  {
-    e = cavrSetTransferFunction2D(function, nullptr, 0, 0, 0.0, 0.0, 0.0, 0.0);
-  }
-  else
-  {
-    const vtkIdType n = static_cast<vtkIdType>(dims[0]) * dims[1];
-    std::vector<float> table(4 * n);
-    for (vtkIdType i = 0; i < n; ++i)
-    {
-      for (int c = 0; c < 4; ++c)
-      {
-        const double v = rgba->GetComponent(i, c);
-        table[4 * i + c] = static_cast<float>(v > 0.0 ? (v < 1.0 ? v : 1.0) : 0.0); // NaN: 0
-      }
-    }
-    const double hx = 0.5 * (range[1] - range[0]) / dims[0], hy = 0.5 * gmax / dims[1];
-    e = cavrSetTransferFunction2D(
-      function, table.data(), dims[0], dims[1], range[0] + hx, range[1] - hx, hy, gmax - hy);
-  }
+  const CAVRError e = Commit2D(t, function);
   if (e == CAVR_ERROR_NONE)
   {
-    e = cavrCommitTransferFunction(function);
+    this->Table2DKey = key;
   }
-  if (e != CAVR_ERROR_NONE)
-  {
-    return e;
-  }
-  this->Table2DKey = key;
-  return CAVR_ERROR_NONE;
+  return e;
 }
 
 //------------------------------------------------------------------------------
