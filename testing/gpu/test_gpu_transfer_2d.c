@@ -2,25 +2,41 @@
 /*
  * 2-D transfer functions (cavrSetTransferFunction2D) on the GPU equal the CPU's, exit 77 (SKIP) without a GPU: the
  * three real volumes of data/, composite, shaded and not, standard and shaped strategies (a side view rotates the
- * volume in place), skipping on and off, with a table of two boxes over scalar x gradient magnitude (a band of the
- * preset's range at low gradient, another at high gradient, different colours). PSNR >= 45 dB, as test_gpu_render
- * (the GPU's texture filter has 8-bit weights; the look-up is core/shared/cavr_ray.h's cavr_tf2d_sample on both).
+ * volume in place), skipping on and off, with a table of two soft-edged boxes over scalar x gradient magnitude (a
+ * band of the preset's range at low gradient, another at high gradient, different colours). PSNR >= 45 dB, as
+ * test_gpu_render (the GPU's texture filter has 8-bit weights; the look-up is core/shared/cavr_ray.h's
+ * cavr_tf2d_sample on both).
  * The table must also change the GPU's picture (it is applied), and the picture must not be empty.
  */
 #include "gpu_util.h"
 
 enum { TW = 64, TH = 32 };
 
-/* Two boxes over [lo, hi] x [0, gmax]: scalars in the upper 60% at gradients below 30% of gmax (orange, opacity 0.3);
-   scalars in the upper 80% at gradients above 50% (white, opacity 0.8); the rest transparent. */
+/* A box weight in [0, 1]: 1 inside [lo, hi], falling linearly to 0 over `soft` outside (0 and 1 not softened). */
+static float box(float v, float lo, float hi, float soft) {
+  const float a = lo > 0.0f ? (v - (lo - soft)) / soft : 1.0f, b = hi < 1.0f ? ((hi + soft) - v) / soft : 1.0f;
+  const float w = a < b ? a : b;
+  return w < 0.0f ? 0.0f : w > 1.0f ? 1.0f : w;
+}
+
+/* Two soft-edged boxes over [lo, hi] x [0, gmax] (as ParaView's 2-D editor draws boxes with a soft rim): scalars in
+   the upper 60% at gradients below 30% of gmax (orange, opacity 0.3); scalars in the upper 80% at gradients above 50%
+   (white, opacity 0.8); composited where they meet; the rest transparent. The rims (0.1 of an axis) keep the
+   comparison on the look-up, not on the GPU's 8-bit filter weights at a hard edge. */
 static void boxes(float *t) {
   for (int j = 0; j < TH; ++j)
     for (int i = 0; i < TW; ++i) {
       float *e = t + 4 * (TW * j + i);
       const float x = (float)i / (TW - 1), y = (float)j / (TH - 1);
-      const float box1[4] = {1.0f, 0.6f, 0.2f, 0.3f}, box2[4] = {1.0f, 1.0f, 1.0f, 0.8f}, none[4] = {0, 0, 0, 0};
-      const float *c = (x >= 0.4f && y <= 0.3f) ? box1 : (x >= 0.2f && y >= 0.5f) ? box2 : none;
-      memcpy(e, c, sizeof box1);
+      const float w1 = box(x, 0.4f, 1.0f, 0.1f) * box(y, 0.0f, 0.3f, 0.1f);
+      const float w2 = box(x, 0.2f, 1.0f, 0.1f) * box(y, 0.5f, 1.0f, 0.1f);
+      const float a1 = 0.3f * w1, a2 = 0.8f * w2, a = a2 + a1 * (1.0f - a2);
+      const float c1[3] = {1.0f, 0.6f, 0.2f}, c2[3] = {1.0f, 1.0f, 1.0f};
+      for (int c = 0; c < 3; ++c) {
+        const float v = a > 0.0f ? (c2[c] * a2 + c1[c] * a1 * (1.0f - a2)) / a : 0.0f;
+        e[c] = v < 1.0f ? v : 1.0f; /* rounding */
+      }
+      e[3] = a;
     }
 }
 
