@@ -56,13 +56,11 @@ __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb
 // world gradient by central differences along the original voxel axes (one-sided at the faces); opacity a times the
 // gradient-opacity factor (cavr_gradient_opacity) when the frame has one; with shading on, the Phong factor (headlight,
 // or cavrSetRenderLights' lights) applied to rgb. The SHADE instantiations run it: shading or gradient opacity on.
+// The world gradient at original voxel coordinates v by central differences (one-sided at the faces), as the CPU's
+// cavr_world_gradient.
 template <bool CUBIC = false>
-__device__ __forceinline__ void gradient(const Frame &f, const float s[3], float g[3]) {
+__device__ __forceinline__ void world_gradient(const Frame &f, const float v[3], float g[3]) {
   const CAVRRayFrame &p = f.p;
-  const float *m = f.inv;
-  const float v[3] = {fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3]))),
-                      fmaf(m[4], s[0], fmaf(m[5], s[1], fmaf(m[6], s[2], m[7]))),
-                      fmaf(m[8], s[0], fmaf(m[9], s[1], fmaf(m[10], s[2], m[11])))};
   for (int ax = 0; ax < 3; ++ax) {
     float lo = fmaxf(v[ax] - 1.0f, 0.0f), hi = fminf(v[ax] + 1.0f, p.maxCoord[ax]);
     float pl[3] = {v[0], v[1], v[2]}, ph[3] = {v[0], v[1], v[2]};
@@ -73,24 +71,34 @@ __device__ __forceinline__ void gradient(const Frame &f, const float s[3], float
   }
 }
 
+// The original voxel coordinates v of stored texture coordinates s (the inverse of the rotation map, f.inv).
+__device__ __forceinline__ void voxel_of(const Frame &f, const float s[3], float v[3]) {
+  const float *m = f.inv;
+  v[0] = fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3])));
+  v[1] = fmaf(m[4], s[0], fmaf(m[5], s[1], fmaf(m[6], s[2], m[7])));
+  v[2] = fmaf(m[8], s[0], fmaf(m[9], s[1], fmaf(m[10], s[2], m[11])));
+}
+
 template <bool CUBIC = false>
 __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3], float &a) {
   const CAVRRayFrame &p = f.p;
-  float g[3];
-  gradient<CUBIC>(f, s, g);
+  float v[3], g[3];
+  voxel_of(f, s, v);
+  world_gradient<CUBIC>(f, v, g);
   if (p.goCount) a *= cavr_gradient_opacity(&p, g); // core/shared/cavr_ray.h
   if (p.shade) cavr_shade_gradient(&p, g, r.dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_shade_sample
 }
 
 // A composite sample's colour (rgb) and opacity, returned, from the 2-D table at stored value `value` and stored
-// texture coordinates s, as the CPU's cavr_tf2d_composite_sample: the world gradient (gradient), the look-up
+// texture coordinates s, as the CPU's cavr_tf2d_composite_sample: the world gradient (world_gradient), the look-up
 // (cavr_tf2d_sample, core/shared/cavr_ray.h) and with shading on the Phong factor from the same gradient (rgb left
 // unshaded when the sample is transparent). The SHADE instantiations run it when the frame has a 2-D table.
 template <bool CUBIC = false>
 __device__ __forceinline__ float sample_2d(const Frame &f, const Lane &r, const float s[3], float value, float rgb[3]) {
   const CAVRRayFrame &p = f.p;
-  float g[3];
-  gradient<CUBIC>(f, s, g);
+  float v[3], g[3];
+  voxel_of(f, s, v);
+  world_gradient<CUBIC>(f, v, g);
   const float a = cavr_tf2d_sample(&p, reinterpret_cast<const float *>(f.tf2d), value, g, rgb);
   if (a > 0.0f && p.shade) cavr_shade_gradient(&p, g, r.dw, rgb);
   return a;
