@@ -173,6 +173,10 @@ typedef struct CAVRGpuFrameJob {
   const float *table;        /**< count x (R, G, B, opacity corrected for a full step), then the count raw entries
                                   (2 x count float4) */
   uint64_t tableStamp;       /**< uploaded only when this differs from the last upload (0: every time) */
+  const float *table2d;      /**< composite with frame.tf2dW > 0: the 2-D table, frame.tf2dW x (frame.tf2dH + 1) x (R,
+                                  G, B, opacity corrected for a full step), x fastest, the last row the columns' largest
+                                  opacities (cavr_tf2d_sample, cavrSetTransferFunction2D); else NULL */
+  uint64_t table2dStamp;     /**< uploaded only when this differs from the last upload (0: every time) */
   const uint8_t *cells;      /**< one byte per macro cell (1 = may be visible), or NULL (no skipping) */
   size_t cellCount;
   uint64_t cellsStamp;       /**< uploaded only when this differs from the last upload */

@@ -31,6 +31,7 @@ struct CAVRGpuContext {
   cudaEvent_t start, stop;
   float4 *table;         size_t tableCap;
   uint64_t tableStamp;   // stamp of the transfer-function table in `table` (0: none; cavr_cuda_render)
+  float4 *table2d;       size_t table2dCap;  uint64_t table2dStamp; // the 2-D table (cavrSetTransferFunction2D), likewise
   unsigned char *cells;  size_t cellsCap;
   float *opaque;         size_t pixelCap;
   uchar4 *rgba8;

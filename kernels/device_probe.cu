@@ -71,6 +71,7 @@ extern "C" int cavr_cuda_context_make_current(CAVRGpuContext *ctx, char *msg, si
 extern "C" void cavr_cuda_context_destroy(CAVRGpuContext *c) {
   if (!c) return;
   cudaFree(c->table);
+  cudaFree(c->table2d);
   cudaFree(c->cells);
   cudaFree(c->opaque);
   cudaFree(c->rgba8);

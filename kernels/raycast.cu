@@ -56,14 +56,11 @@ __device__ __forceinline__ void blend(Lane &r, float j, float a, const float rgb
 // world gradient by central differences along the original voxel axes (one-sided at the faces); opacity a times the
 // gradient-opacity factor (cavr_gradient_opacity) when the frame has one; with shading on, the Phong factor (headlight,
 // or cavrSetRenderLights' lights) applied to rgb. The SHADE instantiations run it: shading or gradient opacity on.
+// The world gradient at original voxel coordinates v by central differences (one-sided at the faces), as the CPU's
+// cavr_world_gradient.
 template <bool CUBIC = false>
-__device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3], float &a) {
+__device__ __forceinline__ void world_gradient(const Frame &f, const float v[3], float g[3]) {
   const CAVRRayFrame &p = f.p;
-  const float *m = f.inv;
-  const float v[3] = {fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3]))),
-                      fmaf(m[4], s[0], fmaf(m[5], s[1], fmaf(m[6], s[2], m[7]))),
-                      fmaf(m[8], s[0], fmaf(m[9], s[1], fmaf(m[10], s[2], m[11])))};
-  float g[3];
   for (int ax = 0; ax < 3; ++ax) {
     float lo = fmaxf(v[ax] - 1.0f, 0.0f), hi = fminf(v[ax] + 1.0f, p.maxCoord[ax]);
     float pl[3] = {v[0], v[1], v[2]}, ph[3] = {v[0], v[1], v[2]};
@@ -72,8 +69,39 @@ __device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float
     g[ax] = hi > lo ? (sample<CUBIC>(f, ph[0], ph[1], ph[2]) - sample<CUBIC>(f, pl[0], pl[1], pl[2])) / (hi - lo) : 0.0f;
     g[ax] *= (float)p.invSpacing[ax];
   }
+}
+
+// The original voxel coordinates v of stored texture coordinates s (the inverse of the rotation map, f.inv).
+__device__ __forceinline__ void voxel_of(const Frame &f, const float s[3], float v[3]) {
+  const float *m = f.inv;
+  v[0] = fmaf(m[0], s[0], fmaf(m[1], s[1], fmaf(m[2], s[2], m[3])));
+  v[1] = fmaf(m[4], s[0], fmaf(m[5], s[1], fmaf(m[6], s[2], m[7])));
+  v[2] = fmaf(m[8], s[0], fmaf(m[9], s[1], fmaf(m[10], s[2], m[11])));
+}
+
+template <bool CUBIC = false>
+__device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3], float &a) {
+  const CAVRRayFrame &p = f.p;
+  float v[3], g[3];
+  voxel_of(f, s, v);
+  world_gradient<CUBIC>(f, v, g);
   if (p.goCount) a *= cavr_gradient_opacity(&p, g); // core/shared/cavr_ray.h
   if (p.shade) cavr_shade_gradient(&p, g, r.dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_shade_sample
+}
+
+// A composite sample's colour (rgb) and opacity, returned, from the 2-D table at stored value `value` and stored
+// texture coordinates s, as the CPU's cavr_tf2d_composite_sample: the world gradient (world_gradient), the look-up
+// (cavr_tf2d_sample, core/shared/cavr_ray.h) and with shading on the Phong factor from the same gradient (rgb left
+// unshaded when the sample is transparent). The SHADE instantiations run it when the frame has a 2-D table.
+template <bool CUBIC = false>
+__device__ __forceinline__ float sample_2d(const Frame &f, const Lane &r, const float s[3], float value, float rgb[3]) {
+  const CAVRRayFrame &p = f.p;
+  float v[3], g[3];
+  voxel_of(f, s, v);
+  world_gradient<CUBIC>(f, v, g);
+  const float a = cavr_tf2d_sample(&p, reinterpret_cast<const float *>(f.tf2d), value, g, rgb);
+  if (a > 0.0f && p.shade) cavr_shade_gradient(&p, g, r.dw, rgb);
+  return a;
 }
 
 // Segment j clipped to length len: sample at the whole segment's midpoint clamped into the volume, opacity
@@ -92,6 +120,16 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
     }
     r.sum += s * len;
     r.total += len;
+    return;
+  }
+  if (SHADE && p.tf2dW) { // the 2-D table (cavrSetTransferFunction2D): the opacity corrected after the look-up
+    if (!cavr_tf2d_may_show(&p, reinterpret_cast<const float *>(f.tf2d), s)) return;
+    float rgb[3];
+    float a = sample_2d<CUBIC>(f, r, s3, s, rgb);
+    r.samples += 6;
+    if (!(a > 0.0f)) return;
+    if (len != p.step && p.correction) a = cavr_clipped_opacity(a, len * p.invStep);
+    blend(r, j, a, rgb);
     return;
   }
   int i;
@@ -261,6 +299,7 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
     float s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz));
     do {
       const float u = __saturatef(fmaf(s, uScale, uBias)); // tf_pos, with the address in one multiply-add
+      const float sHere = s;                                // this segment's value (the 2-D table's column)
       j += 1.0f;
       s = fetch<CUBIC>(f, fmaf(j, dx, tx), fmaf(j, dy, ty), fmaf(j, dz, tz)); // the next segment
       const float fl = __fmaf_rd(u, top, 8388608.0f);
@@ -270,11 +309,19 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
       float a = fmaf(w, d.w, e.w);
       float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
       if (SHADE) {
-        if (!(a > 0.0f)) continue;
         const float jj = j - 1.0f;
         const float s3[3] = {fmaf(jj, dx, tx), fmaf(jj, dy, ty), fmaf(jj, dz, tz)};
-        shade<CUBIC>(f, r, s3, rgb, a);
-        ++shaded;
+        if (p.tf2dW) { // the 2-D table (cavrSetTransferFunction2D) in place of the 1-D one
+          const float value = sHere * f.scale;
+          if (!cavr_tf2d_may_show(&p, reinterpret_cast<const float *>(f.tf2d), value)) continue;
+          a = sample_2d<CUBIC>(f, r, s3, value, rgb);
+          ++shaded;
+          if (!(a > 0.0f)) continue;
+        } else {
+          if (!(a > 0.0f)) continue;
+          shade<CUBIC>(f, r, s3, rgb, a);
+          ++shaded;
+        }
       }
       // A transparent sample (a = 0) adds nothing: no branch. The first contributing one gives the depth.
       jDepth1 = A == 0.0f ? j : jDepth1;
@@ -498,6 +545,20 @@ int upload_frame(CAVRGpuContext *ctx, const CAVRGpuFrameJob *job, size_t pixels,
                     "cudaMemcpy (transfer function)");
     ctx->tableStamp = job->tableStamp;
   }
+  // The 2-D table likewise (cavrSetTransferFunction2D), when the frame has one.
+  if (job->table2d && job->frame.tf2dW > 0) {
+    const size_t bytes = sizeof(float4) * (size_t)job->frame.tf2dW * (size_t)(job->frame.tf2dH + 1);
+    const float4 *before = ctx->table2d;
+    if ((code = ensure(&ctx->table2d, &ctx->table2dCap, bytes, "cudaMalloc (2-D transfer function)", msg, msgSize)))
+      return code;
+    if (ctx->table2d != before) ctx->table2dStamp = 0;
+    if (job->table2dStamp == 0 || job->table2dStamp != ctx->table2dStamp) {
+      ctx->table2dStamp = 0;
+      CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->table2d, job->table2d, bytes, cudaMemcpyHostToDevice, ctx->stream),
+                      "cudaMemcpy (2-D transfer function)");
+      ctx->table2dStamp = job->table2dStamp;
+    }
+  }
   if (job->opaqueDepth && !job->opaqueDepthDevice)
     CAVR_CUDA_CHECK(cudaMemcpyAsync(ctx->opaque, job->opaqueDepth, pixels * sizeof(float), cudaMemcpyHostToDevice,
                                     ctx->stream), "cudaMemcpy (opaque depth)");
@@ -551,6 +612,7 @@ void make_frame(const CAVRGpuContext *ctx, const CAVRGpuVolume *vol, const CAVRG
   f.uStored = p->idxScale / f.top;
   f.uTex = f.scale * f.uStored;
   f.uBias = p->idxBias / f.top;
+  f.tf2d = p->tf2dW > 0 ? ctx->table2d : nullptr;
   // Benchmark override of the launch shape (cavr-bench, to compare with reference kernels block for block): the
   // context's CAVR_RAYCAST_BLOCK=WxH[t], warps of 32 consecutive threads in row-major order (min(W, 32) x
   // 32/min(W, 32) pixels), t: transposed block order. W must divide 32 or be a multiple of it.
@@ -590,7 +652,7 @@ int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *m
   // the uncapped build, for cavr-bench.
   const bool uncapped = ctx->config.raycastUncapped != 0;
   // The shaded instantiations compute the gradient: for shading, gradient opacity or both.
-  const bool skip = q.skip != 0 && f.cells, shade = q.shade != 0 || q.goCount > 0;
+  const bool skip = q.skip != 0 && f.cells, shade = q.shade != 0 || q.goCount > 0 || q.tf2dW > 0;
   const bool cubic = q.interpolation == CAVR_INTERPOLATION_CUBIC;
   if (q.blend == CAVR_BLEND_ISOSURFACE || q.blend == CAVR_BLEND_SLICE) { // iso.cu: their own kernels
     CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");

@@ -22,6 +22,7 @@ struct Frame {
   float lo[3], hi[3]; // the volume [0, maxCoord] in stored texture coordinates (clamps of clipped segments)
   float uTex, uStored, uBias; // table position / (count - 1) = texture value * uTex (stored value * uStored) + uBias
   float top;        // count - 1
+  const float4 *tf2d; // composite with p.tf2dW > 0: the 2-D table (cavr_tf2d_sample), else NULL
   const unsigned char *cells;
   const float *opaque;
   uchar4 *rgba8;

@@ -58,6 +58,9 @@ typedef struct CAVRRayFrame {
   int jitter;                /**< 0/1: each pixel's lattice moved by cavr_jitter(px, py) x step (cavr_world_ray) */
   int goCount;               /**< composite: gradient-opacity points in use (0: off) */
   float go[2 * CAVR_FRAME_GO_POINTS]; /**< their (magnitude, opacity) pairs: scalar units per world unit, [0, 1] */
+  int tf2dW, tf2dH;          /**< composite: the 2-D table's entries along scalar and gradient magnitude (0: none;
+                                  cavrSetTransferFunction2D; the table itself is the back end's, cavr_tf2d_sample) */
+  float tf2dScale[2], tf2dBias[2]; /**< its column = stored value * [0] + [0], row = |gradient| * [1] + [1] */
 } CAVRRayFrame;
 
 #ifdef __cplusplus

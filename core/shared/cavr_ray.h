@@ -267,6 +267,49 @@ CAVR_HD float cavr_gradient_opacity(const CAVRRayFrame *p, const float g[3]) {
 }
 
 /**
+ * Whether a sample of stored value s may be visible under the 2-D table whatever its gradient: the largest opacities of
+ * the two columns its look-up interpolates between (row p->tf2dH of `table`, cavr_tf2d_sample's layout), not both 0.
+ * Exact: the bilinear opacity is at most their maximum. The casters skip the gradient of a sample it rules out.
+ */
+CAVR_HD int cavr_tf2d_may_show(const CAVRRayFrame *p, const float *table, float s) {
+  const int W = p->tf2dW;
+  const float fx = cavr_clampf(s * p->tf2dScale[0] + p->tf2dBias[0], 0.0f, (float)(W - 1));
+  int ix = (int)fx;
+  if (ix > W - 2) ix = W - 2;
+  const float *m = table + 4 * ((size_t)p->tf2dH * (size_t)W + (size_t)ix);
+  return m[3] > 0.0f || m[7] > 0.0f;
+}
+
+/**
+ * The 2-D transfer function (cavrSetTransferFunction2D) at stored value s and world gradient g (stored units per world
+ * unit): the opacity, returned, and the colour into rgb (not premultiplied), bilinear in `table` (p->tf2dW x p->tf2dH
+ * RGBA, x fastest, the opacity corrected for a full step as the 1-D table's, then a row of the columns' largest
+ * opacities: cavr_tf2d_may_show) at column s tf2dScale[0] + tf2dBias[0]
+ * and row |g| tf2dScale[1] + tf2dBias[1], each clamped to the table (NaN gives 0). The CPU's scalar caster and the
+ * kernels call it on the gradient they shade with.
+ */
+CAVR_HD float cavr_tf2d_sample(const CAVRRayFrame *p, const float *table, float s, const float g[3], float rgb[3]) {
+  const int W = p->tf2dW, H = p->tf2dH;
+  const float m = sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  const float fx = cavr_clampf(s * p->tf2dScale[0] + p->tf2dBias[0], 0.0f, (float)(W - 1));
+  const float fy = cavr_clampf(m * p->tf2dScale[1] + p->tf2dBias[1], 0.0f, (float)(H - 1));
+  int ix = (int)fx, iy = (int)fy;
+  if (ix > W - 2) ix = W - 2;
+  if (iy > H - 2) iy = H - 2;
+  const float wx = fx - (float)ix, wy = fy - (float)iy;
+  const float *e00 = table + 4 * ((size_t)iy * (size_t)W + (size_t)ix), *e01 = e00 + 4 * (size_t)W;
+  float out[4];
+  for (int c = 0; c < 4; ++c) {
+    const float lo = e00[c] + wx * (e00[4 + c] - e00[c]), hi = e01[c] + wx * (e01[4 + c] - e01[c]);
+    out[c] = lo + wy * (hi - lo);
+  }
+  rgb[0] = out[0];
+  rgb[1] = out[1];
+  rgb[2] = out[2];
+  return out[3];
+}
+
+/**
  * The world ray of pixel (px, py) (pixel centres, y up): nearW on the eye plane (t = 0 at the eye, so the sample
  * lattice does not depend on the clipping range, which differs between MPI ranks and between frames), unit
  * direction dirW, and [*t0, *t1] from the near to the far plane, *t1 cut where the ray meets opaque geometry

@@ -495,6 +495,9 @@ CAVRError cavrGetVolumeBounds(CAVRVolume volume, double bounds[6]) {
 static void free_tf(CAVRTransferFunction tf) {
   free(tf->stagedTable);
   free(tf->table);
+  free(tf->stagedT2);
+  free(tf->t2);
+  free(tf->t2Columns);
   free(tf);
 }
 DEFINE_REFCOUNT(TransferFunction, CAVRTransferFunction, free_tf)
@@ -563,10 +566,82 @@ CAVRError cavrSetTransferFunctionGradientOpacity(CAVRTransferFunction tf, const 
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetTransferFunction2D(CAVRTransferFunction tf, const float *rgba, int width, int height,
+                                    double scalarMin, double scalarMax, double gradientMin, double gradientMax) {
+  CHECK_HANDLE(tf, "cavrSetTransferFunction2D");
+  if (!rgba && width == 0 && height == 0) { /* off */
+    free(tf->stagedT2);
+    tf->stagedT2 = NULL;
+    tf->stagedT2Size[0] = tf->stagedT2Size[1] = 0;
+    tf->t2Staged = 1;
+    tf->dirty = 1;
+    return CAVR_ERROR_NONE;
+  }
+  if (!rgba || width < CAVR_TF2D_MIN_ENTRIES || height < CAVR_TF2D_MIN_ENTRIES || width > CAVR_TF2D_MAX_ENTRIES ||
+      height > CAVR_TF2D_MAX_ENTRIES || (double)width * height > CAVR_TF2D_MAX_TOTAL)
+    return ARG_ERROR(tf, "cavrSetTransferFunction2D: need %d to %d entries per axis and at most %d in all, got %d x %d%s",
+                     CAVR_TF2D_MIN_ENTRIES, CAVR_TF2D_MAX_ENTRIES, CAVR_TF2D_MAX_TOTAL, width, height,
+                     rgba ? "" : " (NULL table)");
+  const double r[4] = {scalarMin, scalarMax, gradientMin, gradientMax};
+  for (int a = 0; a < 2; ++a) {
+    const double lo = r[2 * a], hi = r[2 * a + 1], sc = ((a ? height : width) - 1) / (hi - lo);
+    if (!isfinite(lo) || !isfinite(hi) || !(lo < hi) || (a == 1 && lo < 0.0) ||
+        !(sc < 1e28 && fabs(lo) * sc < 1e28 && fabs(hi) * sc < 1e28))
+      return ARG_ERROR(tf, "cavrSetTransferFunction2D: %s range [%g, %g] must be finite with min < max%s, and not so "
+                       "narrow for its distance from 0 that the table index overflows float arithmetic",
+                       a ? "gradient-magnitude" : "scalar", lo, hi, a ? ", min >= 0" : "");
+  }
+  const size_t n = 4 * (size_t)width * (size_t)height;
+  for (size_t i = 0; i < n; ++i)
+    if (!(rgba[i] >= 0.0f && rgba[i] <= 1.0f))
+      return cavr_set_error(tf->device, CAVR_ERROR_INVALID_DATA,
+                            "cavrSetTransferFunction2D: entry (%d, %d) component %d is %g, outside [0,1]",
+                            (int)(i / 4 % (size_t)width), (int)(i / 4 / (size_t)width), (int)(i % 4), (double)rgba[i]);
+  float *copy = (float *)malloc(sizeof(float) * n);
+  if (!copy) return cavr_set_error(tf->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrSetTransferFunction2D: out of memory");
+  memcpy(copy, rgba, sizeof(float) * n);
+  free(tf->stagedT2);
+  tf->stagedT2 = copy;
+  tf->stagedT2Size[0] = width;
+  tf->stagedT2Size[1] = height;
+  memcpy(tf->stagedT2Range, r, sizeof r);
+  tf->t2Staged = 1;
+  tf->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+/* Publish a staged 2-D change: the table, its range and its column maxima (cavr_classify_tf), or none. */
+static CAVRError commit_tf2d(CAVRTransferFunction tf) {
+  if (!tf->t2Staged) return CAVR_ERROR_NONE;
+  const int w = tf->stagedT2Size[0], h = tf->stagedT2Size[1];
+  float *columns = NULL;
+  if (tf->stagedT2) {
+    columns = (float *)calloc(4 * (size_t)w, sizeof(float));
+    if (!columns) return cavr_set_error(tf->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrCommitTransferFunction: out of memory");
+    for (int j = 0; j < h; ++j)
+      for (int i = 0; i < w; ++i) {
+        const float a = tf->stagedT2[4 * ((size_t)j * w + i) + 3];
+        columns[4 * i + 3] = a > columns[4 * i + 3] ? a : columns[4 * i + 3];
+      }
+  }
+  free(tf->t2);
+  free(tf->t2Columns);
+  tf->t2 = tf->stagedT2;
+  tf->t2Columns = columns;
+  tf->t2Size[0] = w;
+  tf->t2Size[1] = h;
+  memcpy(tf->t2Range, tf->stagedT2Range, sizeof tf->t2Range);
+  tf->stagedT2 = NULL;
+  tf->t2Staged = 0;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf) {
   CHECK_HANDLE(tf, "cavrCommitTransferFunction");
   if (!tf->stagedTable && !tf->table)
     return cavr_set_error(tf->device, CAVR_ERROR_NOT_COMMITTED, "cavrCommitTransferFunction: no table was set");
+  const CAVRError e2 = commit_tf2d(tf);
+  if (e2) return e2;
   if (tf->stagedTable) {
     free(tf->table);
     tf->table = tf->stagedTable;

@@ -149,6 +149,16 @@ CAVRError cavr_compute_macrocells(const CAVRVoxels *voxels, const CAVRMacroGridD
 void cavr_classify_cells(const CAVRVolume vol, const float *rgba, int count, float idxScale, float idxBias,
                          uint8_t *out);
 
+/** cavr_classify_cells for a frame's table: the 2-D table's column maxima over its columns (frame->tf2dW) when the
+    frame has one (cavrSetTransferFunction2D), else the 1-D table (tf2d.c). */
+void cavr_classify_tf(const CAVRVolume vol, const CAVRTransferFunction tf, const struct CAVRRayFrame *frame,
+                      uint8_t *out);
+
+/** The frame's 2-D table into out (tf->t2Size[0] x (tf->t2Size[1] + 1) RGBA): the committed one with each opacity
+    a > 0 turned into 1 - (1 - a)^exponent when `correction` is on (exponent: step / unit distance), as the 1-D
+    table's; then one more row whose opacities are each column's largest (cavr_tf2d_may_show) (tf2d.c). */
+void cavr_tf2d_corrected(const CAVRTransferFunction tf, int correction, float exponent, float *out);
+
 /** The CPU packet casters' widest packet (cpu_packet.c) from CAVR_CPU_PACKET_LANES, the text of a new device's
     environment snapshot ("" unset): taken when no cap was set before (by an earlier device or cavr_cpu_packet_width). */
 void cavr_cpu_packet_width_default(const char *lanes);

@@ -389,6 +389,11 @@ static uint64_t cells_key(const CAVRVolume vol, const CAVRTransferFunction tf, c
   if (iso) {
     h = fnv(h, &p->f.isoCount, sizeof p->f.isoCount);
     h = fnv(h, p->f.iso, sizeof(float) * (size_t)p->f.isoCount);
+  } else if (p->f.tf2dW) { /* the 2-D table's column maxima (cavr_classify_tf) */
+    h = fnv(h, &p->f.tf2dW, sizeof p->f.tf2dW);
+    h = fnv(h, tf->t2Columns, sizeof(float) * 4 * (size_t)p->f.tf2dW);
+    h = fnv(h, p->f.tf2dScale, sizeof p->f.tf2dScale[0]);
+    h = fnv(h, p->f.tf2dBias, sizeof p->f.tf2dBias[0]);
   } else {
     h = fnv(h, &tf->count, sizeof tf->count);
     h = fnv(h, tf->table, sizeof(float) * 4 * (size_t)tf->count);
@@ -479,7 +484,7 @@ static void frame_cells(CAVRDevice dev, const CAVRRenderJob *job, Prep *p, size_
   if (p->f.blend == CAVR_BLEND_ISOSURFACE) {
     cavr_classify_iso_cells(vol, p->f.iso, p->f.isoCount, p->f.cellDilation, p->cellVisible);
   } else {
-    cavr_classify_cells(vol, tf->table, tf->count, p->f.idxScale, p->f.idxBias, p->cellVisible);
+    cavr_classify_tf(vol, tf, &p->f, p->cellVisible); /* the 1-D table, or the 2-D table's column maxima */
     cavr_dilate_cells(&vol->grid, p->f.cellDilation, p->cellVisible);
   }
   uint8_t *scratch = p->subVisible + subs; /* 2 (blocks + subs) bytes */
@@ -501,8 +506,9 @@ static void frame_cells(CAVRDevice dev, const CAVRRenderJob *job, Prep *p, size_
   pthread_mutex_unlock(&dev->lock);
 }
 
-/* The frame's tables: the transfer function with opacity corrected for a full step, and with skipping the macro
-   cells' states (frame_cells). Freed by the caller (p->table, p->cellVisible), also on error. */
+/* The frame's tables: the transfer function with opacity corrected for a full step (the 2-D table too, when set), and
+   with skipping the macro cells' states (frame_cells). Freed by the caller (p->table, p->table2d, p->cellVisible), also
+   on error. */
 static CAVRError frame_tables(CAVRDevice dev, const CAVRRenderJob *job, Prep *p) {
   const CAVRTransferFunction tf = job->tf;
   size_t cells = (size_t)p->f.cells[0] * p->f.cells[1] * p->f.cells[2];
@@ -520,6 +526,12 @@ static CAVRError frame_tables(CAVRDevice dev, const CAVRRenderJob *job, Prep *p)
     float a = tf->table[4 * i + 3];
     for (int c = 0; c < 3; ++c) p->table[4 * i + c] = tf->table[4 * i + c];
     p->table[4 * i + 3] = (p->f.correction && a > 0.0f) ? 1.0f - powf(1.0f - a, p->f.step * p->invUnit) : a;
+  }
+  if (p->f.tf2dW) { /* the 2-D table, corrected as the 1-D one (cavrSetTransferFunction2D) */
+    p->table2d = (float *)malloc(sizeof(float) * 4 * (size_t)p->f.tf2dW * (size_t)(p->f.tf2dH + 1));
+    if (!p->table2d)
+      return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory for the 2-D table");
+    cavr_tf2d_corrected(tf, p->f.correction, p->f.step * p->invUnit, p->table2d);
   }
   if (p->f.skip) frame_cells(dev, job, p, cells, blocks, subs);
   return CAVR_ERROR_NONE;
@@ -576,6 +588,7 @@ static CAVRError cpu_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRender
   CAVRError err = frame_tables(dev, job, &p);
   if (err == CAVR_ERROR_NONE) err = cast_frame(dev, job, &p, stats);
   free(p.table);
+  free(p.table2d);
   free(p.cellVisible);
   return err;
 }

@@ -602,6 +602,49 @@ INLINE VF gradient_opacity_lanes(const Prep *p, int vis, VF gx, VF gy, VF gz, VF
   return vf_load(v[3]);
 }
 
+/* The lanes (of live) whose stored value s may be visible under the 2-D table whatever the gradient
+   (cavr_tf2d_may_show, core/shared/cavr_ray.h, per lane). */
+INLINE int tf2d_may_show_lanes(const Prep *p, int live, VF s) {
+  float v[LANES] __attribute__((aligned(VALIGN)));
+  vf_store(v, s);
+  int bits = 0;
+  for (int i = 0; i < LANES; ++i)
+    if ((live >> i & 1) && cavr_tf2d_may_show(&p->f, p->table2d, v[i])) bits |= 1 << i;
+  return bits;
+}
+
+/* The 2-D table's colour (r, g, b) and opacity (a) of the visible lanes (vis) at stored values s and world gradients
+   (gx, gy, gz), the opacity of the lanes in `clipped` then corrected for their segment's length, per lane as the
+   scalar caster's cavr_tf2d_composite_sample (cavr_tf2d_sample, cavr_clipped_opacity); the other lanes' left as
+   they are. */
+INLINE void tf2d_lanes(const Prep *p, const Packet *P, int vis, int clipped, VF s, VF gx, VF gy, VF gz, VF *pa, VF *pr,
+                       VF *pg, VF *pb) {
+  float v[8][LANES] __attribute__((aligned(VALIGN)));
+  vf_store(v[0], s);
+  vf_store(v[1], gx);
+  vf_store(v[2], gy);
+  vf_store(v[3], gz);
+  vf_store(v[4], *pa);
+  vf_store(v[5], *pr);
+  vf_store(v[6], *pg);
+  vf_store(v[7], *pb);
+  for (int i = 0; i < LANES; ++i)
+    if (vis >> i & 1) {
+      const float gl[3] = {v[1][i], v[2][i], v[3][i]};
+      float rgb[3];
+      float a = cavr_tf2d_sample(&p->f, p->table2d, v[0][i], gl, rgb);
+      if (a > 0.0f && (clipped >> i & 1) && p->f.correction) a = cavr_clipped_opacity(a, P->lane[i].len / p->f.step);
+      v[4][i] = a;
+      v[5][i] = rgb[0];
+      v[6][i] = rgb[1];
+      v[7][i] = rgb[2];
+    }
+  *pa = vf_load(v[4]);
+  *pr = vf_load(v[5]);
+  *pg = vf_load(v[6]);
+  *pb = vf_load(v[7]);
+}
+
 /*
  * Shade the colours r, g, b of the visible lanes (vis) from their world gradients (gx, gy, gz: gradient_lanes):
  * cavrSetRenderLights' lights per visible lane through cavr_lighting_apply, or the headlight in the vector
@@ -685,7 +728,8 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       /* Position: the float offset from the lane's anchor, as the scalar caster computes it. */
       const VF rel = vf_mul(vf_from_vi(vi_sub(k, k0)), c.step);
       const VF x = vf_add(ofx, vf_mul(rel, dfx)), y = vf_add(ofy, vf_mul(rel, dfy)), z = vf_add(ofz, vf_mul(rel, dfz));
-      if (prefetch) prefetch_ahead(&c, storage, interp, p->f.shade || p->f.goCount, x, y, z, ax, ay, az);
+      if (prefetch)
+        prefetch_ahead(&c, storage, interp, p->f.shade || p->f.goCount || p->table2d, x, y, z, ax, ay, az);
       const VF s = samplev(&c, storage, interp, x, y, z);
       samples += (uint64_t)__builtin_popcount((unsigned)live);
       if (record) ns = vf_add(ns, one); /* idle lanes too: reset when they start a ray */
@@ -696,9 +740,13 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       VF r0, g0, b0, a0, r1, g1, b1, a1;
       vx_tf_rows(c.table, i0, &r0, &g0, &b0, &a0, &r1, &g1, &b1, &a1);
       VF a = lerpv(a0, a1, f);
-      /* Visible: opacity > 0 before the clipped-length correction (which may round it to 0), as in the scalar caster. */
-      int vis = live & vm_bits(vf_gt(a, zero));
-      if (clipped) {
+      /* Visible: opacity > 0 before the clipped-length correction (which may round it to 0), as in the scalar caster.
+         With a 2-D table: the lanes whose value may be visible at any gradient; its opacity comes with the gradient. */
+      int vis = p->table2d ? tf2d_may_show_lanes(p, live, s) : live & vm_bits(vf_gt(a, zero));
+      const int clippedHere = clipped;
+      if (clipped && p->table2d) {
+        clipped = 0; /* corrected after the 2-D look-up (tf2d_lanes) */
+      } else if (clipped) {
         if (p->f.correction && (clipped & vis)) { /* per lane, through powf, as the scalar caster does */
           float av[LANES] __attribute__((aligned(VALIGN)));
           vf_store(av, a);
@@ -713,11 +761,16 @@ INLINE void packet_march(CavrPixelQueue *q, uint64_t *samplesOut, uint64_t *rays
       if (vis) {
         VM vm = vm_from_bits(vis);
         VF r = lerpv(r0, r1, f), g = lerpv(g0, g1, f), b = lerpv(b0, b1, f);
-        if (p->f.shade || p->f.goCount) { /* the gradient, for shading, gradient opacity or both */
+        if (p->f.shade || p->f.goCount || p->table2d) { /* the gradient: shading, gradient opacity, 2-D table */
           samples += 6 * (uint64_t)__builtin_popcount((unsigned)vis);
           if (record) ns = vf_add(ns, vf_keep(vf_set1(6.0f), vm));
           VF gx, gy, gz;
           gradient_lanes(p, &c, storage, interp, vis, x, y, z, &gx, &gy, &gz);
+          if (p->table2d) { /* colour and opacity from the 2-D table; lanes it makes transparent drop out */
+            tf2d_lanes(p, &P, vis, clippedHere, s, gx, gy, gz, &a, &r, &g, &b);
+            vis &= vm_bits(vf_gt(a, zero));
+            vm = vm_from_bits(vis);
+          }
           if (p->f.goCount) { /* lanes the factor makes transparent drop out, as the scalar caster skips them */
             a = gradient_opacity_lanes(p, vis, gx, gy, gz, a);
             vis &= vm_bits(vf_gt(a, zero));

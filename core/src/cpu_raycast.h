@@ -40,6 +40,7 @@ typedef struct Prep {
   /* transfer function */
   const float *rgba;            /* count x RGBA, as given */
   float *table;                 /* count x (R, G, B, opacity corrected for a full step) */
+  float *table2d;               /* f.tf2dW x (f.tf2dH + 1) x (R, G, B, corrected opacity), or NULL: cavr_tf2d_sample */
   float invUnit;                /* 1 / unit distance */
   /* empty-space skipping */
   uint8_t *cellVisible;
@@ -167,6 +168,41 @@ CAVR_ALWAYS_INLINE int cavr_gradient_sample(const Prep *p, int storage, int inte
   }
   if (p->f.shade) cavr_shade_gradient(&p->f, g, dirW, rgb);
   return 1;
+}
+
+/* A composite sample's colour (rgb) and opacity (*a) from the 1-D table at its stored value s: the opacity of a full
+   step, and for a clipped part of length len 1 - (1 - a_step)^(len / step), so the parts of a segment cut by a piece
+   boundary multiply to exactly the full step; then the gradient's work (cavr_gradient_sample) when shading or
+   gradient opacity is on. Returns 0 when the sample is transparent. */
+CAVR_ALWAYS_INLINE int cavr_tf1d_composite_sample(const Prep *p, int storage, int interp, float s, const float v[3],
+                                                  const float dirW[3], float len, float rgb[3], float *pa,
+                                                  uint64_t *samples) {
+  int i0;
+  float f;
+  cavr_tf_index(&p->f, s, &i0, &f);
+  const float *e0 = p->table + 4 * i0, *e1 = e0 + 4;
+  float a = e0[3] + f * (e1[3] - e0[3]);
+  if (!(a > 0.0f)) return 0;
+  if (len != p->f.step && p->f.correction) a = cavr_clipped_opacity(a, len / p->f.step);
+  for (int c = 0; c < 3; ++c) rgb[c] = e0[c] + f * (e1[c] - e0[c]);
+  *pa = a;
+  if ((p->f.shade || p->f.goCount) && !cavr_gradient_sample(p, storage, interp, v, dirW, rgb, pa, samples)) return 0;
+  return 1;
+}
+
+/* A composite sample's colour (rgb) and opacity, returned, from the 2-D table (cavr_tf2d_sample, core/shared/
+   cavr_ray.h) at its stored value s and world gradient, and with shading its colour shaded from the same gradient; the
+   opacity corrected for a clipped segment of length len. Returns 0 (rgb then not shaded) when the sample is transparent. */
+CAVR_ALWAYS_INLINE float cavr_tf2d_composite_sample(const Prep *p, int storage, int interp, float s, const float v[3],
+                                                    const float dirW[3], float len, float rgb[3], uint64_t *samples) {
+  if (!cavr_tf2d_may_show(&p->f, p->table2d, s)) return 0.0f; /* transparent whatever its gradient */
+  float g[3];
+  cavr_world_gradient(p, storage, interp, v[0], v[1], v[2], g, samples);
+  float a = cavr_tf2d_sample(&p->f, p->table2d, s, g, rgb);
+  if (!(a > 0.0f)) return 0.0f;
+  if (len != p->f.step && p->f.correction) a = cavr_clipped_opacity(a, len / p->f.step);
+  if (p->f.shade) cavr_shade_gradient(&p->f, g, dirW, rgb);
+  return a;
 }
 
 /* Phong factor for a sample: colour rgb shaded in place from its world gradient (cavr_world_gradient) by
@@ -412,18 +448,13 @@ CAVR_ALWAYS_INLINE void cavr_composite_march(const Prep *p, int storage, int int
     ++k;
     float s = cavr_sample(p, storage, interp, v[0], v[1], v[2]);
     ++*samples;
-    int i0;
-    float f;
-    cavr_tf_index(&p->f, s, &i0, &f);
-    const float *e0 = p->table + 4 * i0, *e1 = e0 + 4;
-    /* Opacity of a full step, and for a clipped part of length l: 1 - (1 - a_step)^(l / step), so the
-       parts of a segment cut by a piece boundary multiply to exactly the full step. */
-    float a = e0[3] + f * (e1[3] - e0[3]);
-    if (!(a > 0.0f)) continue;
-    if (len != step && p->f.correction) a = cavr_clipped_opacity(a, len / step);
-    float rgb[3] = {e0[0] + f * (e1[0] - e0[0]), e0[1] + f * (e1[1] - e0[1]), e0[2] + f * (e1[2] - e0[2])};
-    if ((p->f.shade || p->f.goCount) && !cavr_gradient_sample(p, storage, interp, v, r->dw, rgb, &a, samples))
+    float a, rgb[3];
+    if (p->table2d) { /* the 2-D table (cavrSetTransferFunction2D) */
+      a = cavr_tf2d_composite_sample(p, storage, interp, s, v, r->dw, len, rgb, samples);
+      if (!(a > 0.0f)) continue;
+    } else if (!cavr_tf1d_composite_sample(p, storage, interp, s, v, r->dw, len, rgb, &a, samples)) {
       continue;
+    }
     if (A == 0.0f) {
       *depth = cavr_window_depth(p, r->nearW, r->dirW, (float)md);
       *first = (float)md;

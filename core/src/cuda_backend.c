@@ -44,6 +44,13 @@ typedef struct CudaDevice {
   float tfExponent;
   int tfCorrection;
   uint64_t tfStamp;
+  /* The last 2-D table built (cavrSetTransferFunction2D): cavr_tf2d_corrected's (t2Entries + its width), then the
+     t2Entries raw ones it was made from (compared by value), with t2Exponent and t2Correction, and its stamp. */
+  float *t2Table;
+  size_t t2Entries;
+  float t2Exponent;
+  int t2Correction;
+  uint64_t t2Stamp;
 } CudaDevice;
 
 typedef struct CudaVolume {
@@ -127,6 +134,7 @@ static void cuda_shutdown(CAVRDevice dev) {
   CudaDevice *cd = (CudaDevice *)dev->backendData;
   cavr_cuda_context_destroy(cd->ctx);
   free(cd->tfTable);
+  free(cd->t2Table);
   free(cd);
   dev->backendData = NULL;
 }
@@ -630,6 +638,28 @@ static CAVRError rotate_volume(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, i
   return CAVR_ERROR_NONE;
 }
 
+/* The frame's 2-D table for the kernels (cavrSetTransferFunction2D), corrected as the 1-D one, in cd->t2Table:
+   rebuilt (a new stamp) only when the transfer function's 2-D entries, the exponent or the correction changed. */
+static CAVRError table_2d(CAVRDevice dev, CudaDevice *cd, const CAVRTransferFunction tf, const CAVRRayFrame *p,
+                          float exponent) {
+  const size_t entries = (size_t)p->tf2dW * (size_t)p->tf2dH, made = entries + (size_t)p->tf2dW;
+  if (cd->t2Table && cd->t2Entries == entries && cd->t2Exponent == exponent && cd->t2Correction == p->correction &&
+      memcmp(cd->t2Table + 4 * made, tf->t2, sizeof(float) * 4 * entries) == 0)
+    return CAVR_ERROR_NONE;
+  if (cd->t2Entries != entries || !cd->t2Table) {
+    free(cd->t2Table);
+    cd->t2Table = (float *)malloc(sizeof(float) * 4 * (made + entries));
+    cd->t2Entries = cd->t2Table ? entries : 0;
+    if (!cd->t2Table) return cavr_set_error(dev, CAVR_ERROR_OUT_OF_MEMORY, "cavrRender: out of host memory");
+  }
+  cavr_tf2d_corrected(tf, p->correction, exponent, cd->t2Table);
+  memcpy(cd->t2Table + 4 * made, tf->t2, sizeof(float) * 4 * entries);
+  cd->t2Exponent = exponent;
+  cd->t2Correction = p->correction;
+  cd->t2Stamp = atomic_fetch_add(&nextTableStamp, 1);
+  return CAVR_ERROR_NONE;
+}
+
 static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRenderStats *stats) {
   {
     char why[256];
@@ -703,6 +733,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     cd->tfStamp = atomic_fetch_add(&nextTableStamp, 1);
   }
   const float *table = cd->tfTable;
+  if (p.tf2dW) {
+    const CAVRError e = table_2d(dev, cd, tf, &p, exponent);
+    if (e) return e;
+  }
   /* Macro-cell visibility: recomputed when the transfer function, its mapping or the volume changed. */
   size_t cells = (size_t)p.cells[0] * p.cells[1] * p.cells[2];
   int isoSame = iso && cv->isoCount == p.isoCount && cv->volVersion == vol->version;
@@ -721,7 +755,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
     if (iso) {
       cavr_classify_iso_cells(vol, p.iso, p.isoCount, p.cellDilation, cv->cells);
     } else {
-      cavr_classify_cells(vol, tf->table, tf->count, p.idxScale, p.idxBias, cv->cells);
+      cavr_classify_tf(vol, tf, &p, cv->cells); /* the 1-D table, or the 2-D table's column maxima */
       cavr_dilate_cells(&vol->grid, p.cellDilation, cv->cells);
     }
     cv->cellDilation = p.cellDilation;
@@ -741,7 +775,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   const unsigned want = job->deviceOnly == 1 ? 0u : job->deviceOnly == 2 ? CAVR_FB_HOST_RGBA32F : fb->hostChannels;
   const CAVRRayList *rl = job->rays;
   set_share(dev, fb, job->deviceOnly);
-  const CAVRGpuFrameJob gj = {p, table, cd->tfStamp, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
+  const CAVRGpuFrameJob gj = {p, table, cd->tfStamp, p.tf2dW ? cd->t2Table : NULL, cd->t2Stamp, p.skip ? cv->cells : NULL, cells, cv->cellsStamp,
                               rl ? rl->pixels : NULL, rl ? rl->count : 0, rl ? rl->stamp : 0,
                               fb->opaqueOnDevice ? NULL : fb->opaqueDepth,
                               fb->opaqueOnDevice ? (const float *)fb->opaqueDevice : NULL,

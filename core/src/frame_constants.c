@@ -166,4 +166,17 @@ void cavr_ray_frame(const CAVRRenderJob *job, CAVRRayFrame *out) {
   const CAVRTransferFunction tf = job->tf;
   out->goCount = s->blendMode == CAVR_BLEND_COMPOSITE ? tf->goCount : 0;
   memcpy(out->go, tf->go, sizeof(float) * 2 * (size_t)out->goCount);
+  /* The 2-D table: composite only, in place of the 1-D table and the gradient-opacity function
+     (cavrSetTransferFunction2D). Stored value v is scalar v + valueOffset. */
+  if (s->blendMode == CAVR_BLEND_COMPOSITE && tf->t2) {
+    const double *r = tf->t2Range;
+    const double sx = (tf->t2Size[0] - 1) / (r[1] - r[0]), sy = (tf->t2Size[1] - 1) / (r[3] - r[2]);
+    out->tf2dW = tf->t2Size[0];
+    out->tf2dH = tf->t2Size[1];
+    out->tf2dScale[0] = (float)sx;
+    out->tf2dBias[0] = (float)((vol->desc.valueOffset - r[0]) * sx);
+    out->tf2dScale[1] = (float)sy;
+    out->tf2dBias[1] = (float)(-r[2] * sy);
+    out->goCount = 0;
+  }
 }

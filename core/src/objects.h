@@ -82,6 +82,12 @@ struct CAVRTransferFunctionImpl {
   /* gradient opacity (cavrSetTransferFunctionGradientOpacity): pairs (magnitude, opacity), count 0 = off */
   int stagedGoCount, goCount;
   float stagedGo[2 * CAVR_MAX_GRADIENT_OPACITY_POINTS], go[2 * CAVR_MAX_GRADIENT_OPACITY_POINTS];
+  /* 2-D table (cavrSetTransferFunction2D): size[0] x size[1] RGBA, x (scalar) fastest; size 0 = off. range: scalar
+     min, max, gradient magnitude min, max. columns: size[0] RGBA whose alpha is the largest of its column (the
+     macro cells' classification, cavr_classify_tf). t2Staged: a 2-D change (a table or off) waits for the commit. */
+  int t2Staged, stagedT2Size[2], t2Size[2];
+  float *stagedT2, *t2, *t2Columns;
+  double stagedT2Range[4], t2Range[4];
   unsigned version;              /* incremented by every commit */
 };
 

@@ -8,18 +8,22 @@
 #include "vtkCamera.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkContourValues.h"
+#include "vtkDataArray.h"
+#include "vtkImageData.h"
 #include "vtkLight.h"
 #include "vtkLightCollection.h"
 #include "vtkMatrix4x4.h"
 #include "vtkNew.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPlane.h"
+#include "vtkPointData.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ios>
 
 namespace
@@ -79,6 +83,21 @@ int GatherLights(vtkRenderer* ren, vtkVolume* vol, CAVRLight* out, int* dropped)
     n = 1;
   }
   return n;
+}
+
+// vtkVolumeMapper::SpacingAdjustedSampleDistance (protected there): half the mean spacing, times
+// 0.01 + 0.99 n / 100 where the cube root n of the extent's cells is below 100.
+double SpacingAdjustedSampleDistance(const double spacing[3], const int extent[6])
+{
+  double dist = (spacing[0] + spacing[1] + spacing[2]) / 6.0;
+  const double n = std::pow(static_cast<double>(extent[1] - extent[0]) * (extent[3] - extent[2]) *
+      (extent[5] - extent[4]),
+    0.333);
+  if (n < 100)
+  {
+    dist *= 0.01 + (1 - 0.01) * n / 100;
+  }
+  return dist;
 }
 
 // VTK matrices are row-major (Element[row][col]); cavr takes column-major.
@@ -222,6 +241,119 @@ CAVRError vtkCavrPropertyTranslator::UpdateGradientOpacity(
 }
 
 //------------------------------------------------------------------------------
+namespace
+{
+// What VTK's GPU ray caster makes of a volume property's 2-D transfer function on `input` (vtkVolumeShaderComposer.h,
+// ComputeRGBA2DWithGradient; vtkVolumeInputHelper::UpdateTransferFunction2D): the RGBA image's texels span texture
+// coordinates x = (scalar - min) / (max - min) over the data's range and y = |gradient| mean spacing / (0.25 (max -
+// min)), each [0, 1] (texel centres at (i + 0.5) / n; a constant volume counts a range of 1), and its opacity is per
+// sample at the sample distance of a still render under vtkSmartVolumeMapper (ParaView's "Volume"):
+// LockSampleDistanceToInputSpacing, SpacingAdjustedSampleDistance of the input's spacing and extent.
+struct Table2D
+{
+  vtkImageData* Image = nullptr; // null: no usable 2-D table (1-D mode)
+  vtkDataArray* RGBA = nullptr;
+  int Dims[3] = { 0, 0, 0 };
+  double Range[2] = { 0.0, 1.0 }; // the data's range (scalar units): x
+  double GradientMax = 1.0;       // the gradient magnitude at y = 1, scalar units per world unit
+  double Unit = 0.0;              // the GPU ray caster's sample distance (world units)
+};
+
+Table2D Table2DOf(vtkVolumeProperty* property, vtkImageData* input, CAVRVolume volume)
+{
+  Table2D t;
+  vtkImageData* image =
+    property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D ? property->GetTransferFunction2D(0) : nullptr;
+  t.RGBA = image ? image->GetPointData()->GetScalars() : nullptr;
+  if (image)
+  {
+    image->GetDimensions(t.Dims);
+  }
+  if (!t.RGBA || t.RGBA->GetNumberOfComponents() != 4 || t.Dims[0] < 2 || t.Dims[1] < 2 || !input ||
+    cavrGetVolumeRange(volume, t.Range) != CAVR_ERROR_NONE)
+  {
+    return Table2D();
+  }
+  t.Image = image;
+  double spacing[3];
+  int extent[6];
+  input->GetSpacing(spacing);
+  input->GetExtent(extent);
+  const double mean = (std::abs(spacing[0]) + std::abs(spacing[1]) + std::abs(spacing[2])) / 3.0;
+  if (!(t.Range[1] > t.Range[0]))
+  {
+    t.Range[1] = t.Range[0] + 1.0;
+  }
+  t.GradientMax = 0.25 * (t.Range[1] - t.Range[0]) / (mean > 0.0 ? mean : 1.0);
+  t.Unit = SpacingAdjustedSampleDistance(spacing, extent);
+  if (!(t.Unit > 0.0))
+  {
+    t.Unit = mean > 0.0 ? 0.5 * mean : 1.0;
+  }
+  return t;
+}
+
+// The 2-D table into `function` (cavrSetTransferFunction2D; its entries clamped to [0, 1], NaN to 0; the texture's
+// texel-centred ranges turned into cavr's entry-centred ones) and committed; none when t has no image.
+CAVRError Commit2D(const Table2D& t, CAVRTransferFunction function)
+{
+  CAVRError e = CAVR_ERROR_NONE;
+  if (!t.Image)
+  {
+    e = cavrSetTransferFunction2D(function, nullptr, 0, 0, 0.0, 0.0, 0.0, 0.0);
+  }
+  else
+  {
+    const vtkIdType n = static_cast<vtkIdType>(t.Dims[0]) * t.Dims[1];
+    std::vector<float> table(4 * n);
+    for (vtkIdType i = 0; i < n; ++i)
+    {
+      for (int c = 0; c < 4; ++c)
+      {
+        const double v = t.RGBA->GetComponent(i, c);
+        table[4 * i + c] = static_cast<float>(v > 0.0 ? (v < 1.0 ? v : 1.0) : 0.0);
+      }
+    }
+    const double hx = 0.5 * (t.Range[1] - t.Range[0]) / t.Dims[0], hy = 0.5 * t.GradientMax / t.Dims[1];
+    e = cavrSetTransferFunction2D(function, table.data(), t.Dims[0], t.Dims[1], t.Range[0] + hx, t.Range[1] - hx,
+      hy, t.GradientMax - hy);
+  }
+  return e == CAVR_ERROR_NONE ? cavrCommitTransferFunction(function) : e;
+}
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction2D(
+  vtkCavrVolumeMapper* mapper, vtkVolumeProperty* property, CAVRVolume volume, CAVRTransferFunction function)
+{
+  const Table2D t = Table2DOf(property, vtkImageData::SafeDownCast(mapper->GetInput()), volume);
+  if (t.Image && mapper->GetTransfer2DYAxisArray()[0] && !this->Table2DArrayWarned)
+  {
+    vtkWarningWithObjectMacro(mapper, << "cavr Volume: a 2-D transfer function over a second array (\""
+                                      << mapper->GetTransfer2DYAxisArray()
+                                      << "\") is not supported; its second axis is the gradient magnitude");
+    this->Table2DArrayWarned = true;
+  }
+  this->Table2DUnit = t.Unit; // UpdateSettings' unit distance while the 2-D table is on
+  std::vector<double> key;
+  if (t.Image)
+  {
+    key = { static_cast<double>(t.Image->GetMTime()), static_cast<double>(t.RGBA->GetMTime()),
+      static_cast<double>(t.Dims[0]), static_cast<double>(t.Dims[1]), t.Range[0], t.Range[1], t.GradientMax };
+  }
+  if (key == this->Table2DKey)
+  {
+    return CAVR_ERROR_NONE;
+  }
+  const CAVRError e = Commit2D(t, function);
+  if (e == CAVR_ERROR_NONE)
+  {
+    this->Table2DKey = key;
+  }
+  return e;
+}
+
+//------------------------------------------------------------------------------
 CAVRError vtkCavrPropertyTranslator::UpdateRamp(CAVRTransferFunction ramp)
 {
   if (this->ValueRange[0] == this->TableRange[0] && this->ValueRange[1] == this->TableRange[1])
@@ -256,6 +388,10 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
   double unit = prop->GetScalarOpacityUnitDistance(0);
   cavrSetRenderSampleDistance(settings, mapper->GetSampleDistance());
   cavrSetRenderEarlyTermination(settings, mapper->GetEarlyRayTermination());
+  if (this->Table2DUnit > 0.0)
+  {
+    unit = this->Table2DUnit; // the 2-D table's opacity: VTK's per sample at the smallest spacing (above)
+  }
   cavrSetRenderOpacityCorrection(settings, 1, unit > 0.0 ? unit : 1.0);
   const CAVRBlendMode blend = this->BlendMode(mapper, vol, settings);
   cavrSetRenderBlendMode(settings, blend);
@@ -455,6 +591,7 @@ CAVRError vtkCavrPropertyTranslator::UpdateCamera(vtkRenderer* ren, vtkVolume* v
 void vtkCavrPropertyTranslator::Reset()
 {
   this->GradientOpacity.clear();
+  this->Table2DKey.clear();
   this->TableTime = 0;
   this->ValueRange[0] = this->ValueRange[1] = 0.0;
 }

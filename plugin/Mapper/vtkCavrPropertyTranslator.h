@@ -49,6 +49,20 @@ public:
    */
   CAVRError UpdateGradientOpacity(vtkVolumeProperty* property, CAVRTransferFunction function);
 
+  /**
+   * The property's 2-D transfer function (TransferFunctionMode TF_2D with a 4-component TransferFunction2D image, as
+   * ParaView's vtkPVTransferFunction2D rasterises its boxes) into `function` (cavrSetTransferFunction2D), or none in
+   * 1-D mode; committed only when the image, the mode or `volume`'s range changed. As VTK's GPU ray caster does (its
+   * fragment shader's texture2D(in_transfer2D, (scalar, |gradient|))), the image's texels span the volume's scalar
+   * range along x and the gradient magnitude 0 .. 0.25 x that range / the mean spacing (VTK's normalisation) along y,
+   * whatever range the 2-D function declares; its opacity is per sample at that mapper's sample distance, the smallest
+   * spacing, uncorrected, so UpdateSettings takes that distance as the unit distance while the 2-D table is on. A
+   * second array on the y axis (the mapper's Transfer2DYAxisArray) is not supported: warned about once, the gradient
+   * magnitude is used. Returns the error of the call the core refused.
+   */
+  CAVRError UpdateTransferFunction2D(
+    vtkCavrVolumeMapper* mapper, vtkVolumeProperty* property, CAVRVolume volume, CAVRTransferFunction function);
+
   /** The range (scalar units) of the last table UpdateTransferFunction made. */
   const double* GetTableRange() const { return this->TableRange; }
 
@@ -98,6 +112,9 @@ private:
   vtkMTimeType TableTime = 0; // the transfer functions' modification time of the last table
   std::vector<float> Table;
   std::vector<double> GradientOpacity; // the (magnitude, opacity) pairs last committed
+  std::vector<double> Table2DKey;      // the 2-D table last committed: image time, size, ranges (empty: none)
+  double Table2DUnit = 0.0;            // the 2-D table's unit distance (world units; 0: no 2-D table)
+  bool Table2DArrayWarned = false;
   double TableRange[2] = { 0.0, 1.0 }; // the transfer function's range, scalar units
   double ValueRange[2] = { 0.0, 0.0 }; // the range of the ramp UpdateRamp made
   bool CropFlagsWarned = false;

@@ -222,6 +222,10 @@ bool vtkCavrVolumeMapper::vtkInternals::UpdateProperties(
   {
     e = this->Properties.UpdateGradientOpacity(vol->GetProperty(), this->TransferFunction);
   }
+  if (e == CAVR_ERROR_NONE)
+  {
+    e = this->Properties.UpdateTransferFunction2D(self, vol->GetProperty(), this->Volume, this->TransferFunction);
+  }
   if (e != CAVR_ERROR_NONE)
   {
     this->Fail(self, this->DeviceError(e));
@@ -411,6 +415,17 @@ vtkCavrVolumeMapper::vtkCavrVolumeMapper()
 vtkCavrVolumeMapper::~vtkCavrVolumeMapper() = default;
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeMapper::SetTransfer2DYAxisArray(const char* name)
+{
+  const std::string value = name ? name : "";
+  if (value != this->Transfer2DYAxisArray)
+  {
+    this->Transfer2DYAxisArray = value;
+    this->Modified();
+  }
+}
+
+//------------------------------------------------------------------------------
 const char* vtkCavrVolumeMapper::GetLastBackendName()
 {
   return this->Internals->LastBackend.c_str();
@@ -567,6 +582,7 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "CubicInterpolation: " << this->CubicInterpolation << endl;
   os << indent << "Supersampling: " << this->Supersampling << endl;
   os << indent << "JitterRayStarts: " << this->JitterRayStarts << endl;
+  os << indent << "Transfer2DYAxisArray: " << this->Transfer2DYAxisArray << endl;
   os << indent << "GpuIndex: " << this->GpuIndex << endl;
   os << indent << "InteractiveUpdateRate: " << this->InteractiveUpdateRate << endl;
   os << indent << "LastRaysCast: " << this->LastRaysCast << endl;

@@ -22,6 +22,7 @@
 #include "vtkVolumeMapper.h"
 
 #include <memory> // for std::unique_ptr
+#include <string> // for std::string
 
 class CAVRMAPPER_EXPORT vtkCavrVolumeMapper : public vtkVolumeMapper
 {
@@ -143,6 +144,18 @@ public:
   vtkSetMacro(JitterRayStarts, vtkTypeBool);
   vtkGetMacro(JitterRayStarts, vtkTypeBool);
   vtkBooleanMacro(JitterRayStarts, vtkTypeBool);
+  ///@}
+
+  ///@{
+  /**
+   * Transfer2DYAxisArray (default none): the array on the second axis of the volume property's 2-D transfer function
+   * (ParaView's "Volume" with UseTransfer2D on and UseGradientForTransfer2D off, as vtkMultiBlockVolumeMapper's
+   * SetTransfer2DYAxisArray). Not supported: with a name set, a 2-D transfer function is still looked up by the
+   * gradient magnitude, and the mapper warns once (docs/user-guide.md). In 2-D mode (vtkVolumeProperty
+   * TransferFunctionMode TF_2D) the property's TransferFunction2D image is passed to cavrSetTransferFunction2D.
+   */
+  void SetTransfer2DYAxisArray(const char* name);
+  const char* GetTransfer2DYAxisArray() const { return this->Transfer2DYAxisArray.c_str(); }
   ///@}
 
   ///@{
@@ -286,6 +299,7 @@ protected:
   vtkTypeBool CubicInterpolation = 0;
   int Supersampling = 1;
   vtkTypeBool JitterRayStarts = 0;
+  std::string Transfer2DYAxisArray;
   double InteractiveUpdateRate = 1.0;
   int DisplayPath = DISPLAY_AUTO;
   int OpaqueDepthPath = DEPTH_HOST;

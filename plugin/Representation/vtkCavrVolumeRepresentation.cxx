@@ -327,6 +327,14 @@ int vtkCavrVolumeRepresentation::ProcessViewRequest(
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::UpdateMapperParameters()
+{
+  this->Superclass::UpdateMapperParameters();
+  const bool secondArray = this->UseTransfer2D && !this->UseGradientForTransfer2D && !this->ColorArray2Name.empty();
+  this->GetCavrMapper()->SetTransfer2DYAxisArray(secondArray ? this->ColorArray2Name.c_str() : nullptr);
+}
+
+//------------------------------------------------------------------------------
 vtkCavrVolumeMapper* vtkCavrVolumeRepresentation::GetCavrMapper()
 {
   return vtkCavrVolumeMapper::SafeDownCast(this->VolumeMapper);

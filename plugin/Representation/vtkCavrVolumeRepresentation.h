@@ -119,6 +119,13 @@ protected:
    * one more for their central-difference gradients). */
   static constexpr int GhostLevels = 2;
 
+  /**
+   * As the superclass (which puts the volume property in 2-D mode when UseTransfer2D is on); besides, hands the
+   * mapper the 2-D transfer function's second array when UseGradientForTransfer2D is off
+   * (vtkCavrVolumeMapper::SetTransfer2DYAxisArray, which warns that cavr does not support it).
+   */
+  void UpdateMapperParameters() override;
+
   /** The gradient-opacity function and switch into this->Property (SetCavrGradientOpacity). */
   void ApplyGradientOpacity();
 

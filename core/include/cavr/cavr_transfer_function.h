@@ -58,8 +58,42 @@ CAVR_API CAVRError cavrSetTransferFunctionTable(CAVRTransferFunction tf, const f
  */
 CAVR_API CAVRError cavrSetTransferFunctionGradientOpacity(CAVRTransferFunction tf, const double *points, int count);
 
-/** Publish the staged table and gradient-opacity function. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL),
-    CAVR_ERROR_NOT_COMMITTED (no table was ever set). */
+/** Entries a 2-D table (cavrSetTransferFunction2D) takes per axis, and in all. */
+#define CAVR_TF2D_MIN_ENTRIES 2
+#define CAVR_TF2D_MAX_ENTRIES 4096
+#define CAVR_TF2D_MAX_TOTAL (1 << 20)
+
+/**
+ * Stage a 2-D transfer function, as vtkVolumeProperty::SetTransferFunction2D (TransferFunctionMode TF_2D) with the
+ * gradient magnitude on its second axis (Kniss et al. 2002, "Multidimensional transfer functions for interactive volume
+ * rendering"): colour and opacity of a composite sample from its scalar value and its gradient magnitude. `rgba` holds
+ * width x height entries of 4 floats (R, G, B, A), x fastest: entry (i, j) at rgba[4 (i + width j)], not premultiplied,
+ * every component in [0, 1]; colour linear RGB; A the opacity of a segment of length `unit distance`
+ * (cavrSetRenderOpacityCorrection), corrected for the sample distance as the 1-D table's. Column i holds scalar
+ * scalarMin + i (scalarMax - scalarMin) / (width - 1) (scalar units); row j gradient magnitude gradientMin + j
+ * (gradientMax - gradientMin) / (height - 1), in scalar units per world unit: the length of the central-difference
+ * gradient that shading and gradient opacity use (with spacing 1 the difference per voxel). In between the entries are
+ * interpolated bilinearly; outside, clamped to the border entries (as a texture with clamp-to-edge). A table whose
+ * texels cover [a, b] as a texture's do (entry centres at a + (i + 0.5) (b - a) / width) is this table with
+ * scalarMin = a + 0.5 (b - a) / width, scalarMax = b - 0.5 (b - a) / width (and so for the gradient axis).
+ * rgba NULL with width = height = 0 turns the 2-D table off (the default): the 1-D table colours again.
+ * While a 2-D table is set, composite samples take colour and opacity from it alone (the 1-D table and the gradient-
+ * opacity function are ignored, as VTK's GPU ray caster ignores them in TF_2D mode); shading shades its colour; the
+ * other blend modes (maximum, minimum, average, isosurface, slice) keep the 1-D table. Every visible sample costs the
+ * gradient's 6 extra samples. Empty-space skipping classifies a macro cell by the largest opacity of the table's
+ * columns its value range covers. Both back ends, the CPU's AVX2/AVX-512 packets included (core/shared/cavr_ray.h:
+ * cavr_tf2d_sample). The table is copied; published by cavrCommitTransferFunction.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL handle; NULL rgba with a size, or a size outside [CAVR_TF2D_MIN_ENTRIES,
+ * CAVR_TF2D_MAX_ENTRIES] per axis or above CAVR_TF2D_MAX_TOTAL entries; a range not finite, min >= max, gradientMin < 0,
+ * or so narrow for its distance from 0 that (n - 1) / (max - min) times |min| or |max| reaches 1e28),
+ * CAVR_ERROR_INVALID_DATA (an entry outside [0, 1] or NaN), CAVR_ERROR_OUT_OF_MEMORY. On error nothing is staged.
+ */
+CAVR_API CAVRError cavrSetTransferFunction2D(CAVRTransferFunction tf, const float *rgba, int width, int height,
+                                             double scalarMin, double scalarMax, double gradientMin,
+                                             double gradientMax);
+
+/** Publish the staged table, gradient-opacity function and 2-D table. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL),
+    CAVR_ERROR_NOT_COMMITTED (no table was ever set), CAVR_ERROR_OUT_OF_MEMORY (the 2-D table's column maxima). */
 CAVR_API CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf);
 
 /**
