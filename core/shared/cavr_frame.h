@@ -58,6 +58,9 @@ typedef struct CAVRRayFrame {
   int jitter;                /**< 0/1: each pixel's lattice moved by cavr_jitter(px, py) x step (cavr_world_ray) */
   int goCount;               /**< composite: gradient-opacity points in use (0: off) */
   float go[2 * CAVR_FRAME_GO_POINTS]; /**< their (magnitude, opacity) pairs: scalar units per world unit, [0, 1] */
+  int components;            /**< composite: 1, or the volume's dependent components (cavrSetVolumeComponentData): 2
+                                  colour through the table's RGB, 4 RGB as given; the scalar gives the opacity */
+  float colorScale, colorBias; /**< 2 components: table position of the colour = colour value * colorScale + colorBias */
 } CAVRRayFrame;
 
 #ifdef __cplusplus
