@@ -96,19 +96,29 @@ void ToColumnMajor(vtkMatrix4x4* m, double out[16])
 
 //------------------------------------------------------------------------------
 CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
-  vtkVolumeProperty* property, CAVRTransferFunction function)
+  vtkVolumeProperty* property, CAVRTransferFunction function, int components)
 {
   vtkColorTransferFunction* ctf = property->GetRGBTransferFunction(0);
   vtkPiecewiseFunction* otf = property->GetScalarOpacity(0);
   vtkMTimeType tableTime = std::max(ctf->GetMTime(), otf->GetMTime());
-  if (tableTime == this->TableTime)
+  if (tableTime == this->TableTime && components == this->TableComponents)
   {
     return CAVR_ERROR_NONE;
   }
   double range[2], orange[2];
   ctf->GetRange(range);
   otf->GetRange(orange);
-  if (orange[0] < orange[1])
+  // Dependent components (cavrSetVolumeComponentData): colour and opacity read different components, so each
+  // function is sampled over its own range (the colour's is the table's colour range), as VTK's GPU ray caster builds
+  // each component's table over that component's range.
+  double crange[2] = { range[0], range[1] };
+  const bool separate = components > 1 && orange[0] < orange[1];
+  if (separate)
+  {
+    range[0] = orange[0];
+    range[1] = orange[1];
+  }
+  else if (orange[0] < orange[1])
   {
     range[0] = range[0] < range[1] ? std::min(range[0], orange[0]) : orange[0];
     range[1] = range[0] < range[1] ? std::max(range[1], orange[1]) : orange[1];
@@ -118,8 +128,20 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
     range[0] -= 0.5;
     range[1] += 0.5;
   }
+  if (!(crange[0] < crange[1]))
+  {
+    crange[0] -= 0.5;
+    crange[1] += 0.5;
+  }
   std::vector<float> rgb(3 * TableSize), alpha(TableSize);
-  ctf->GetTable(range[0], range[1], TableSize, rgb.data());
+  if (separate)
+  {
+    ctf->GetTable(crange[0], crange[1], TableSize, rgb.data());
+  }
+  else
+  {
+    ctf->GetTable(range[0], range[1], TableSize, rgb.data());
+  }
   otf->GetTable(range[0], range[1], TableSize, alpha.data());
   this->Table.resize(4 * TableSize);
   for (int i = 0; i < TableSize; ++i)
@@ -135,6 +157,11 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
   CAVRError e = cavrSetTransferFunctionTable(function, this->Table.data(), TableSize, range[0], range[1]);
   if (e == CAVR_ERROR_NONE)
   {
+    e = separate ? cavrSetTransferFunctionColorRange(function, crange[0], crange[1])
+                 : cavrSetTransferFunctionColorRange(function, 0.0, 0.0);
+  }
+  if (e == CAVR_ERROR_NONE)
+  {
     e = cavrCommitTransferFunction(function);
   }
   if (e != CAVR_ERROR_NONE)
@@ -142,6 +169,7 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
     return e;
   }
   this->TableTime = tableTime;
+  this->TableComponents = components;
   return CAVR_ERROR_NONE;
 }
 
@@ -253,7 +281,10 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
   vtkVolume* vol, CAVRDevice device, CAVRRenderSettings settings, std::string* problem)
 {
   vtkVolumeProperty* prop = vol->GetProperty();
-  double unit = prop->GetScalarOpacityUnitDistance(0);
+  // Dependent components: the unit distance of the opacity component, as VTK's GPU ray caster takes it
+  // (vtkVolumeInputHelper::UpdateOpacityTransferFunction with component numComp - 1); ParaView sets component 0's only,
+  // so its "Volume" renders such data with VTK's default of 1 there.
+  double unit = prop->GetScalarOpacityUnitDistance(this->TableComponents > 1 ? this->TableComponents - 1 : 0);
   cavrSetRenderSampleDistance(settings, mapper->GetSampleDistance());
   cavrSetRenderEarlyTermination(settings, mapper->GetEarlyRayTermination());
   cavrSetRenderOpacityCorrection(settings, 1, unit > 0.0 ? unit : 1.0);
