@@ -297,6 +297,30 @@ static int over_limit(CAVRDevice dev, double bytes) {
 }
 
 /*
+ * Dependent components (cavrSetVolumeComponentData): the colour part as a second texture, replaced with the voxels.
+ * Returns 0 or the error (message in msg); *fellBack 1 when the colour did not fit (out of device memory or beyond the
+ * texture limit): the volume then renders on the CPU, as for the voxels, said through the callback.
+ */
+static int commit_color(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, int *fellBack, char *msg, size_t msgSize) {
+  cavr_cuda_color_destroy(cv->color);
+  cv->color = NULL;
+  *fellBack = 0;
+  if (vol->components < 2 || !vol->color) return 0;
+  const int code = cavr_cuda_color_create(context(dev), vol->color, vol->components == 4 ? 4 : 1, vol->voxels.dims,
+                                          &cv->color, msg, msgSize);
+  if (code != CAVR_ERROR_CUDA_OUT_OF_MEMORY && code != CAVR_ERROR_UNSUPPORTED) return code;
+  cuda_release_volume(dev, vol);
+  vol->cpuFallback = 1;
+  *fellBack = 1;
+  device_stats(vol, NULL);
+  char text[600];
+  snprintf(text, sizeof text, "cavrCommitVolume: the colour components do not fit on the GPU; the volume renders on "
+           "the CPU (%s)", msg);
+  cavr_note(dev, (CAVRError)code, text);
+  return 0;
+}
+
+/*
  * Upload new voxels into a CUDA array of the volume's own extent (no padding), then compute the macro cells
  * and the value range on the GPU from it. New voxels of the same dims and storage (a new time step) go into
  * the array already there: no allocation, no texture objects rebuilt (a rotated array is turned back first).
@@ -374,26 +398,10 @@ static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
     vol->backendVolume = cv;
   }
   cv->version = vol->version;
-  {
-    /* Dependent components: the colour part as a second texture, replaced with the voxels. Out of device memory (or
-       beyond the texture limit): the volume renders on the CPU, as for the voxels above. */
-    cavr_cuda_color_destroy(cv->color);
-    cv->color = NULL;
-    if (vol->components > 1 && vol->color) {
-      code = cavr_cuda_color_create(ctx, vol->color, vol->components == 4 ? 4 : 1, vx->dims, &cv->color, msg, sizeof msg);
-      if (code == CAVR_ERROR_CUDA_OUT_OF_MEMORY || code == CAVR_ERROR_UNSUPPORTED) {
-        cuda_release_volume(dev, vol);
-        vol->cpuFallback = 1;
-        device_stats(vol, NULL);
-        char text[600];
-        snprintf(text, sizeof text, "cavrCommitVolume: the colour components do not fit on the GPU; the volume renders "
-                 "on the CPU (%s)", msg);
-        cavr_note(dev, (CAVRError)code, text);
-        return CAVR_ERROR_NONE;
-      }
-      if (code) return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: %s", msg);
-    }
-  }
+  int fellBack = 0;
+  if ((code = commit_color(dev, vol, cv, &fellBack, msg, sizeof msg)))
+    return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: colour components: %s", msg);
+  if (fellBack) return CAVR_ERROR_NONE;
   cs->uploadMilliseconds = uploadMs;
   cs->uploadBytes = cs->voxelBytes;
   cs->uploadGBps = uploadMs > 0.0f ? (double)cs->voxelBytes / (uploadMs * 1e6) : 0.0;

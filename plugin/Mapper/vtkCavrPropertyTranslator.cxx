@@ -92,6 +92,40 @@ void ToColumnMajor(vtkMatrix4x4* m, double out[16])
     }
   }
 }
+
+// The table's range (scalar units) and the colour's: the colour and opacity functions' joint range for both; for
+// dependent components (cavrSetVolumeComponentData), where colour and opacity read different components, the opacity
+// function's range and the colour function's (each sampled over its own, as VTK's GPU ray caster builds each
+// component's table over that component's range; returns true). An empty range is widened by 0.5 on each side.
+bool TableRanges(
+  vtkColorTransferFunction* ctf, vtkPiecewiseFunction* otf, int components, double range[2], double crange[2])
+{
+  double orange[2];
+  ctf->GetRange(range);
+  otf->GetRange(orange);
+  crange[0] = range[0];
+  crange[1] = range[1];
+  const bool separate = components > 1 && orange[0] < orange[1];
+  if (separate)
+  {
+    range[0] = orange[0];
+    range[1] = orange[1];
+  }
+  else if (orange[0] < orange[1])
+  {
+    range[0] = range[0] < range[1] ? std::min(range[0], orange[0]) : orange[0];
+    range[1] = range[0] < range[1] ? std::max(range[1], orange[1]) : orange[1];
+  }
+  for (double* r : { range, crange })
+  {
+    if (!(r[0] < r[1]))
+    {
+      r[0] -= 0.5;
+      r[1] += 0.5;
+    }
+  }
+  return separate;
+}
 }
 
 //------------------------------------------------------------------------------
@@ -105,34 +139,8 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
   {
     return CAVR_ERROR_NONE;
   }
-  double range[2], orange[2];
-  ctf->GetRange(range);
-  otf->GetRange(orange);
-  // Dependent components (cavrSetVolumeComponentData): colour and opacity read different components, so each
-  // function is sampled over its own range (the colour's is the table's colour range), as VTK's GPU ray caster builds
-  // each component's table over that component's range.
-  double crange[2] = { range[0], range[1] };
-  const bool separate = components > 1 && orange[0] < orange[1];
-  if (separate)
-  {
-    range[0] = orange[0];
-    range[1] = orange[1];
-  }
-  else if (orange[0] < orange[1])
-  {
-    range[0] = range[0] < range[1] ? std::min(range[0], orange[0]) : orange[0];
-    range[1] = range[0] < range[1] ? std::max(range[1], orange[1]) : orange[1];
-  }
-  if (!(range[0] < range[1]))
-  {
-    range[0] -= 0.5;
-    range[1] += 0.5;
-  }
-  if (!(crange[0] < crange[1]))
-  {
-    crange[0] -= 0.5;
-    crange[1] += 0.5;
-  }
+  double range[2], crange[2];
+  const bool separate = TableRanges(ctf, otf, components, range, crange);
   std::vector<float> rgb(3 * TableSize), alpha(TableSize);
   if (separate)
   {
