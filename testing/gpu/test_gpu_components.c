@@ -69,8 +69,9 @@ static void *components(const CAVRVolumeFile *f, int comps, double lo, double hi
     }
     const int x = (int)(i % nx), y = (int)(i / nx % ny), z = (int)(i / ((size_t)nx * ny));
     const size_t sy = nx, sz = (size_t)nx * ny;
-    const double gx = voxel(f, i - (x > 0) + (x < nx - 1)) - voxel(f, i), gy = voxel(f, i + (y < ny - 1) * sy) -
-                      voxel(f, i - (y > 0) * sy), gz = voxel(f, i + (z < nz - 1) * sz) - voxel(f, i - (z > 0) * sz);
+    const double gx = voxel(f, i + (x < nx - 1)) - voxel(f, i - (x > 0)),
+                 gy = voxel(f, i + (y < ny - 1) * sy) - voxel(f, i - (y > 0) * sy),
+                 gz = voxel(f, i + (z < nz - 1) * sz) - voxel(f, i - (z > 0) * sz);
     const float g = (float)sqrt(gx * gx + gy * gy + gz * gz);
     ((float *)out)[2 * i] = g;
     ((float *)out)[2 * i + 1] = (float)s;

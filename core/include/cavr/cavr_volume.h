@@ -49,7 +49,8 @@ CAVR_API CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, con
  *   the table's RGB at the colour range (cavrSetTransferFunctionColorRange; default the table's range).
  * - 4: component 3 is the scalar (as above); components 0, 1, 2 are red, green and blue taken as they are, each
  *   rescaled from its own range over the volume (its smallest value to 0, its largest to 1: VTK's texture scale and
- *   bias), so 8-bit colours spanning 0-255 are value/255. The table's RGB is not used.
+ *   bias), so 8-bit colours spanning 0-255 are value/255 (the range of this call's voxels: each piece of a
+ *   distributed volume rescales by its own, as VTK does per piece). The table's RGB is not used.
  * Each sample's colour is interpolated from the colour components at the sample's position with the render's filter
  * (the cubic filter interpolates them trilinearly). Only CAVR_BLEND_COMPOSITE renders such a volume; cavrRender
  * returns CAVR_ERROR_UNSUPPORTED for the other blend modes. Memory: the scalar component is stored as by
