@@ -156,6 +156,21 @@ int cavr_cuda_supersample_reduce(CAVRGpuContext *ctx, int W, int H, int G, int n
 int cavr_cuda_volume_download(CAVRGpuContext *ctx, CAVRGpuVolume *vol, void *host, char *msg, size_t msgSize);
 
 /**
+ * The colour part of a volume of dependent components (cavrSetVolumeComponentData; kernels/components.cu): a 3-D
+ * CUDA array of dims[0] x dims[1] x dims[2] values of `channels` floats (1: the colour component; 4: R, G, B in
+ * [0, 1] and a 0), x fastest, copied from host memory `color` (blocking), with a trilinear and a point-sampling
+ * texture object at the scalar texture's texel coordinates. Returns 1001 when device memory is short (the caller
+ * renders on the CPU).
+ */
+typedef struct CAVRGpuColor CAVRGpuColor;
+int cavr_cuda_color_create(CAVRGpuContext *ctx, const float *color, int channels, const int dims[3], CAVRGpuColor **out,
+                           char *msg, size_t msgSize);
+/** Free the array and its textures; NULL is a no-op. */
+void cavr_cuda_color_destroy(CAVRGpuColor *color);
+/** Bytes of the colour array (0 for NULL). */
+size_t cavr_cuda_color_bytes(const CAVRGpuColor *color);
+
+/**
  * Slices with nearest-voxel sampling (both back ends: core/src/cpu_backend.c slice_sample, kernels/iso.cu
  * slice_kernel) take the voxel nearest to the sample moved by this much (voxels) towards the origin on every axis:
  * a plane through voxel boundaries (the centre of an even extent) is a tie at every pixel, which the two back ends'
@@ -189,6 +204,7 @@ typedef struct CAVRGpuFrameJob {
   uint8_t *hostRGBA8;        /**< each not NULL receives its plane (width*height pixels, the frame buffer's layout) */
   float *hostRGBAF;
   float *hostDepth;
+  const CAVRGpuColor *color; /**< frame.components > 1: the volume's colour part (composite), else NULL */
 } CAVRGpuFrameJob;
 
 /** What cavr_cuda_render measured: kernel and copy-back times (ms, CUDA events) and the samples taken. */

@@ -135,6 +135,14 @@ struct CAVRGpuVolume {
   float scale;           // normalised read -> stored units
 };
 
+// The colour part of a volume of dependent components (components.cu; cavr_kernels.h: cavr_cuda_color_create).
+struct CAVRGpuColor {
+  cudaArray_t array;
+  cudaTextureObject_t linear, point; // float or float4 texels, read as stored (no normalisation)
+  int channels;                      // 1 or 4
+  size_t bytes;
+};
+
 // v takes over c's array, texture and surface objects and extent (v's own are freed); c is deleted. (volume.cu)
 void cavr_cuda_volume_adopt(CAVRGpuVolume *v, CAVRGpuVolume *c);
 

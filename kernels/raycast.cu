@@ -104,9 +104,26 @@ __device__ __forceinline__ float sample_2d(const Frame &f, const Lane &r, const 
   return a;
 }
 
+// Dependent components (cavrSetVolumeComponentData; the COLOR instantiations): the colour of a composite sample at
+// stored texture coordinates (x, y, z) from the volume's colour texture (never rotated: the scalar's coordinates),
+// classified by cavr_component_rgb (core/shared/cavr_ray.h, the CPU's too) with the table's raw entries for 2
+// components.
+__device__ __forceinline__ void component_rgb(const Frame &f, float x, float y, float z, float rgb[3]) {
+  float c[3] = {0.0f, 0.0f, 0.0f};
+  if (f.p.components == 4) {
+    const float4 t = tex3D<float4>(f.colorTex, x, y, z);
+    c[0] = t.x;
+    c[1] = t.y;
+    c[2] = t.z;
+  } else {
+    c[0] = tex3D<float>(f.colorTex, x, y, z);
+  }
+  cavr_component_rgb(&f.p, f.gtable, c, rgb);
+}
+
 // Segment j clipped to length len: sample at the whole segment's midpoint clamped into the volume, opacity
 // corrected for len. Off the hot loop: at most two per ray.
-template <int BLEND, bool SHADE, bool CUBIC = false>
+template <int BLEND, bool SHADE, bool CUBIC = false, bool COLOR = false>
 __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T, Lane &r, float j, float len) {
   const CAVRRayFrame &p = f.p;
   float s3[3];
@@ -140,6 +157,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
   if (!(a > 0.0f)) return;
   if (len != p.step && p.correction) a = cavr_clipped_opacity(a, len * p.invStep);
   float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
+  if (COLOR) component_rgb(f, s3[0], s3[1], s3[2], rgb);
   if (SHADE) {
     shade<CUBIC>(f, r, s3, rgb, a);
     r.samples += 6;
@@ -149,7 +167,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
 
 // Set up the ray of pixel (px, py) and take its clipped first segment; false when it misses the render box.
 // Double precision: once per ray.
-template <int BLEND, bool SHADE, bool CUBIC = false>
+template <int BLEND, bool SHADE, bool CUBIC = false, bool COLOR = false>
 __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) {
   const CAVRRayFrame &p = f.p;
   // The world ray and its clip to the render box: core/shared/cavr_ray.h, as the CPU's cavr_ray_setup.
@@ -186,7 +204,7 @@ __device__ bool setup(const Frame &f, const float4 *T, int px, int py, Lane &r) 
       r.lenLast = 0.0f;
       return true;
     }
-    clipped_segment<BLEND, SHADE, CUBIC>(f, T, r, 0.0f, te - ts);
+    clipped_segment<BLEND, SHADE, CUBIC, COLOR>(f, T, r, 0.0f, te - ts);
     r.j = 1.0f;
     r.jc = 1.0f;
   }
@@ -280,7 +298,7 @@ __device__ __forceinline__ void table_pair(unsigned addr, float4 &e, float4 &d) 
 // Full segments r.j .. jEnd - 1: the hot loop. Returns true when the ray terminated early (composite).
 // The next segment's texture fetch is issued before this one is composited (one fetch in flight while the warp
 // computes; the one past the run's end is wasted: textures clamp and never fault).
-template <int BLEND, bool SHADE, bool CUBIC = false>
+template <int BLEND, bool SHADE, bool CUBIC = false, bool COLOR = false>
 __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__restrict__ T, Lane &r, float jEnd) {
   const CAVRRayFrame &p = f.p;
   const float j0 = r.j;
@@ -308,6 +326,11 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
       table_pair(__float_as_uint(fl) * 32u + base, e, d);
       float a = fmaf(w, d.w, e.w);
       float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
+      if (COLOR) {
+        if (!(a > 0.0f)) continue;
+        const float jj = j - 1.0f;
+        component_rgb(f, fmaf(jj, dx, tx), fmaf(jj, dy, ty), fmaf(jj, dz, tz), rgb);
+      }
       if (SHADE) {
         const float jj = j - 1.0f;
         const float s3[3] = {fmaf(jj, dx, tx), fmaf(jj, dy, ty), fmaf(jj, dz, tz)};
@@ -362,12 +385,12 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
 }
 
 // Advance the ray by at most `budget` segments (a skipped run counts as one). false when the ray is done.
-template <int BLEND, bool SHADE, bool SKIP, bool CUBIC = false>
+template <int BLEND, bool SHADE, bool SKIP, bool CUBIC = false, bool COLOR = false>
 __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, float budget) {
   while (budget > 0.0f) {
     if (r.j >= r.jc) {
       if (r.j > r.jFull1) { // past the full segments: the clipped last one, if any, and done
-        if (r.j == r.jFull1 + 1.0f && r.lenLast > 0.0f) clipped_segment<BLEND, SHADE, CUBIC>(f, T, r, r.j, r.lenLast);
+        if (r.j == r.jFull1 + 1.0f && r.lenLast > 0.0f) clipped_segment<BLEND, SHADE, CUBIC, COLOR>(f, T, r, r.j, r.lenLast);
         return false;
       }
       if (SKIP) {
@@ -381,7 +404,7 @@ __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, 
     }
     const float end = fminf(r.jc, r.j + budget);
     budget -= end - r.j;
-    if (full_segments<BLEND, SHADE, CUBIC>(f, T, r, end)) return false;
+    if (full_segments<BLEND, SHADE, CUBIC, COLOR>(f, T, r, end)) return false;
   }
   return true;
 }
@@ -391,7 +414,7 @@ __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, 
 // memory, where look-ups do not disturb the texture cache (Sugimoto 2013 and Misaki 2017 do the same); the other
 // modes look the table up once per ray, from global memory.
 // REG caps the registers per thread (0: no cap) so that more warps fit on an SM; cavr-bench measures the caps.
-template <int BLEND, bool SHADE, bool SKIP, int REG, bool CUBIC = false>
+template <int BLEND, bool SHADE, bool SKIP, int REG, bool CUBIC = false, bool COLOR = false>
 __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     raycast_kernel(Frame f, const float4 *__restrict__ gtable) {
   extern __shared__ float4 table[];
@@ -421,14 +444,14 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
     py = (int)(pix / (unsigned)p.width);
   }
   Lane r;
-  const bool hit = inside && setup<BLEND, SHADE, CUBIC>(f, table, px, py, r);
+  const bool hit = inside && setup<BLEND, SHADE, CUBIC, COLOR>(f, table, px, py, r);
   if (p.syncPropagation) {
     // Synchronous ray propagation: the block's rays advance one segment per step together.
     bool active = hit && (BLEND != CAVR_BLEND_COMPOSITE || r.A < p.ert);
     while (__syncthreads_or(active))
-      if (active) active = march<BLEND, SHADE, SKIP, CUBIC>(f, table, r, 1.0f);
+      if (active) active = march<BLEND, SHADE, SKIP, CUBIC, COLOR>(f, table, r, 1.0f);
   } else if (hit && (BLEND != CAVR_BLEND_COMPOSITE || r.A < p.ert)) {
-    march<BLEND, SHADE, SKIP, CUBIC>(f, table, r, FLT_MAX);
+    march<BLEND, SHADE, SKIP, CUBIC, COLOR>(f, table, r, FLT_MAX);
   }
   unsigned long long n = hit ? r.samples : 0ull;
   for (int o = 16; o > 0; o >>= 1) n += __shfl_down_sync(0xffffffffu, n, o);
@@ -462,6 +485,14 @@ using Kernel = void (*)(Frame, const float4 *);
 
 // The instantiation for a frame: blend mode, shading and skipping as the frame constants allow them (shading and
 // skipping only composite; core/src/frame_constants.c).
+// Composite with dependent components (cavrSetVolumeComponentData): the COLOR instantiations, built with the default
+// register cap only.
+template <bool CUBIC> Kernel pick_color_kernel(bool shade, bool skip) {
+  constexpr int C = CAVR_BLEND_COMPOSITE;
+  return shade ? (skip ? raycast_kernel<C, true, true, 64, CUBIC, true> : raycast_kernel<C, true, false, 64, CUBIC, true>)
+               : (skip ? raycast_kernel<C, false, true, 64, CUBIC, true> : raycast_kernel<C, false, false, 64, CUBIC, true>);
+}
+
 template <int REG, bool CUBIC> Kernel pick_kernel(int blend, bool shade, bool skip) {
   switch (blend) {
   case CAVR_BLEND_MAXIMUM_INTENSITY: return raycast_kernel<CAVR_BLEND_MAXIMUM_INTENSITY, false, false, REG, CUBIC>;
@@ -573,6 +604,10 @@ void make_frame(const CAVRGpuContext *ctx, const CAVRGpuVolume *vol, const CAVRG
   const CAVRRayFrame *p = &job->frame;
   f.p = *p;
   f.tex = p->interpolation == CAVR_INTERPOLATION_NEAREST ? vol->point : vol->linear;
+  // Dependent components: the colour texture with the frame's filter (trilinear under the cubic filter).
+  f.colorTex = !job->color ? 0 : p->interpolation == CAVR_INTERPOLATION_NEAREST ? job->color->point : job->color->linear;
+  f.gtable = reinterpret_cast<const float *>(ctx->table);
+  if (!job->color) f.p.components = 1;
   f.scale = vol->scale;
   {
     // stored = original (none); stored(N-1-z, y, x) (about y); stored(N-1-y, x, z) (about z); + 0.5.
@@ -659,6 +694,8 @@ int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *m
     return cavr_iso_launch(ctx, f, ctx->table, msg, msgSize);
   }
   Kernel kernel = uncapped ? pick_kernel<0>(q.blend, shade, skip, cubic) : pick_kernel<64>(q.blend, shade, skip, cubic);
+  if (q.components > 1 && q.blend == CAVR_BLEND_COMPOSITE)
+    kernel = cubic ? pick_color_kernel<true>(shade, skip) : pick_color_kernel<false>(shade, skip);
   // Every frame: the limit is the kernel's, for the whole process (another device on this GPU may have set it).
   CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
                   "cudaFuncSetAttribute (raycast_kernel shared memory)");

@@ -31,6 +31,8 @@ struct Frame {
   unsigned long long *samples;
   const unsigned *rays;   // compressive rendering: rayCount pixel indices (one thread each), else NULL
   unsigned rayCount;
+  cudaTextureObject_t colorTex; // p.components > 1: the colour part (CAVRGpuColor), else 0
+  const float *gtable;    // the table in global memory: count x (R, G, B, corrected A) (colour look-ups)
 };
 
 __device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }

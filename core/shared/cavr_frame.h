@@ -61,6 +61,9 @@ typedef struct CAVRRayFrame {
   int tf2dW, tf2dH;          /**< composite: the 2-D table's entries along scalar and gradient magnitude (0: none;
                                   cavrSetTransferFunction2D; the table itself is the back end's, cavr_tf2d_sample) */
   float tf2dScale[2], tf2dBias[2]; /**< its column = stored value * [0] + [0], row = |gradient| * [1] + [1] */
+  int components;            /**< composite: 1, or the volume's dependent components (cavrSetVolumeComponentData): 2
+                                  colour through the table's RGB, 4 RGB as given; the scalar gives the opacity */
+  float colorScale, colorBias; /**< 2 components: table position of the colour = colour value * colorScale + colorBias */
 } CAVRRayFrame;
 
 #ifdef __cplusplus

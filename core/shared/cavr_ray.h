@@ -190,6 +190,29 @@ CAVR_HD float cavr_tf_lerp(const float e0[4], const float e1[4], float f, float 
   return e0[3] + f * (e1[3] - e0[3]);
 }
 
+/**
+ * Dependent components (cavrSetVolumeComponentData; VTK's vtkVolumeShaderComposer ComputeColor for
+ * !independentComponents): the colour of a composite sample whose opacity came from its scalar component. `c` holds
+ * the colour components interpolated at the sample: 2 components: c[0], the colour component (original units), read
+ * in the table's RGB (`table`: count entries of R, G, B, A, A unused here) at position c[0] * colorScale + colorBias,
+ * clamped to the ends, linear between entries (cavr_tf_index's arithmetic); 4 components: c[0..2], red, green, blue
+ * already rescaled to [0, 1], clamped to [0, 1]. The one classification of both back ends (the CPU's scalar caster,
+ * the kernels' COLOR instantiations).
+ */
+CAVR_HD void cavr_component_rgb(const CAVRRayFrame *p, const float *table, const float c[3], float rgb[3]) {
+  if (p->components == 4) {
+    for (int k = 0; k < 3; ++k) rgb[k] = cavr_clampf(c[k], 0.0f, 1.0f);
+    return;
+  }
+  float fi = c[0] * p->colorScale + p->colorBias;
+  fi = cavr_clampf(fi, 0.0f, (float)(p->count - 1));
+  int i = (int)fi;
+  if (i > p->count - 2) i = p->count - 2;
+  const float f = fi - (float)i;
+  const float *e0 = table + 4 * i, *e1 = e0 + 4;
+  for (int k = 0; k < 3; ++k) rgb[k] = e0[k] + f * (e1[k] - e0[k]);
+}
+
 /* Double-precision min / max as each back end spells them: fmin/fmax on the GPU, glibc's x86-64 semantics inline on
    the CPU (minsd/maxsd, and the other operand when one is NaN: the same value wherever a result is used). Double
    divisions below: the CPU divides; the GPU multiplies by the correctly rounded reciprocal (__drcp_rn), computed once

@@ -313,6 +313,8 @@ static void free_volume(CAVRVolume v) {
   cavr_host_free(v->spare, v->spareBytes);
   free(v->cellMinMax);
   free(v->cpuCells);
+  free(v->stagedColor);
+  free(v->color);
   free(v);
 }
 DEFINE_REFCOUNT(Volume, CAVRVolume, free_volume)
@@ -337,7 +339,101 @@ CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int di
   if (e != CAVR_ERROR_NONE) return cavr_set_error(volume->device, e, "cavrSetVolumeData: %s", msg);
   cavr_host_free(volume->staged.data, voxel_bytes(&volume->staged));
   volume->staged = vox;
+  free(volume->stagedColor);
+  volume->stagedColor = NULL;
+  volume->stagedComponents = 1;
   volume->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
+/* Value i of an array of `type` (cavr_scalar_size(type) > 0), as double. */
+static double value_at(CAVRScalarType type, const void *data, size_t i) {
+  switch (type) {
+  case CAVR_UINT8: return ((const uint8_t *)data)[i];
+  case CAVR_INT8: return ((const int8_t *)data)[i];
+  case CAVR_UINT16: return ((const uint16_t *)data)[i];
+  case CAVR_INT16: return ((const int16_t *)data)[i];
+  case CAVR_FLOAT32: return ((const float *)data)[i];
+  case CAVR_UINT32: return ((const uint32_t *)data)[i];
+  case CAVR_INT32: return ((const int32_t *)data)[i];
+  default: return ((const double *)data)[i];
+  }
+}
+
+/* The colour part of interleaved dependent components (cavrSetVolumeComponentData): 2 components: component 0 as
+   float; 4: components 0-2 rescaled from their own ranges to [0, 1] (VTK's texture scale and bias: vtkVolumeTexture::
+   GetScaleAndBias maps each component's finite range onto the lookup coordinate), 4 floats a voxel. NULL with a
+   message for a value that is not finite, or out of memory. */
+static float *split_color(CAVRScalarType type, int components, const void *data, size_t n, char *msg, size_t msgSize) {
+  const int ch = components == 2 ? 1 : 4, used = components - 1;
+  float *color = (float *)malloc(sizeof(float) * ch * (n ? n : 1));
+  if (!color) {
+    snprintf(msg, msgSize, "out of host memory for the colour components");
+    return NULL;
+  }
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (size_t i = 0; i < n; ++i)
+    for (int c = 0; c < used; ++c) {
+      const double v = value_at(type, data, i * (size_t)components + (size_t)c);
+      if (!isfinite(v)) {
+        snprintf(msg, msgSize, "component %d of voxel %zu is not finite", c, i);
+        free(color);
+        return NULL;
+      }
+      lo[c] = v < lo[c] ? v : lo[c];
+      hi[c] = v > hi[c] ? v : hi[c];
+    }
+  for (size_t i = 0; i < n; ++i) {
+    if (ch == 1) {
+      color[i] = (float)value_at(type, data, i * 2u);
+      continue;
+    }
+    for (int c = 0; c < 3; ++c) {
+      const double v = value_at(type, data, i * 4u + (size_t)c), w = hi[c] > lo[c] ? hi[c] - lo[c] : 1.0;
+      color[4 * i + c] = (float)((v - lo[c]) / w);
+    }
+    color[4 * i + 3] = 0.0f;
+  }
+  return color;
+}
+
+CAVRError cavrSetVolumeComponentData(CAVRVolume volume, CAVRScalarType type, int components, const int dims[3],
+                                     const void *data, size_t bytes) {
+  CHECK_HANDLE(volume, "cavrSetVolumeComponentData");
+  if (components == 1) return cavrSetVolumeData(volume, type, dims, data, bytes);
+  if (components != 2 && components != 4)
+    return cavr_set_error(volume->device, CAVR_ERROR_UNSUPPORTED,
+                          "cavrSetVolumeComponentData: %d components per voxel: dependent components need 2 (colour "
+                          "through the table, opacity) or 4 (RGB, opacity)", components);
+  const size_t vsize = cavr_scalar_size(type);
+  if (!dims || !data || vsize == 0 || dims[0] < 1 || dims[1] < 1 || dims[2] < 1 || dims[0] > CAVR_MAX_VOLUME_DIM ||
+      dims[1] > CAVR_MAX_VOLUME_DIM || dims[2] > CAVR_MAX_VOLUME_DIM)
+    return cavrSetVolumeData(volume, type, dims, data, bytes); /* its checks and messages */
+  const size_t n = (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2];
+  if (bytes != n * (size_t)components * vsize)
+    return ARG_ERROR(volume, "cavrSetVolumeComponentData: %zu bytes for %d x %d x %d voxels of %d components of %zu "
+                     "bytes (need %zu)", bytes, dims[0], dims[1], dims[2], components, vsize,
+                     n * (size_t)components * vsize);
+  char msg[400];
+  float *color = split_color(type, components, data, n, msg, sizeof msg);
+  if (!color)
+    return cavr_set_error(volume->device, strstr(msg, "memory") ? CAVR_ERROR_OUT_OF_MEMORY : CAVR_ERROR_INVALID_DATA,
+                          "cavrSetVolumeComponentData: %s", msg);
+  unsigned char *scalar = (unsigned char *)malloc(n * vsize);
+  if (!scalar) {
+    free(color);
+    return cavr_set_error(volume->device, CAVR_ERROR_OUT_OF_MEMORY, "cavrSetVolumeComponentData: out of host memory");
+  }
+  const unsigned char *src = (const unsigned char *)data + (size_t)(components - 1) * vsize;
+  for (size_t i = 0; i < n; ++i) memcpy(scalar + i * vsize, src + i * (size_t)components * vsize, vsize);
+  CAVRError e = cavrSetVolumeData(volume, type, dims, scalar, n * vsize);
+  free(scalar);
+  if (e != CAVR_ERROR_NONE) {
+    free(color);
+    return e;
+  }
+  volume->stagedColor = color;
+  volume->stagedComponents = components;
   return CAVR_ERROR_NONE;
 }
 
@@ -409,6 +505,11 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
     }
     volume->voxels = volume->staged;
     memset(&volume->staged, 0, sizeof volume->staged);
+    free(volume->color); /* the colour part comes with the voxels (cavrSetVolumeComponentData) */
+    volume->color = volume->stagedColor;
+    volume->components = volume->stagedColor ? volume->stagedComponents : 1;
+    volume->stagedColor = NULL;
+    volume->stagedComponents = 0;
     volume->grid = grid;
     volume->cellMinMax = minmax;
     volume->cellsPending = 1;
@@ -455,6 +556,14 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
     if (!(obj)->committed)                                                                                         \
       return cavr_set_error((obj)->device, CAVR_ERROR_NOT_COMMITTED, "%s: object was never committed", fn);       \
   } while (0)
+
+CAVRError cavrGetVolumeComponents(CAVRVolume volume, int *components) {
+  CHECK_HANDLE(volume, "cavrGetVolumeComponents");
+  if (!components) return ARG_ERROR(volume, "cavrGetVolumeComponents: NULL components");
+  REQUIRE_COMMITTED(volume, "cavrGetVolumeComponents");
+  *components = volume->components > 1 ? volume->components : 1;
+  return CAVR_ERROR_NONE;
+}
 
 CAVRError cavrGetVolumeRange(CAVRVolume volume, double range[2]) {
   CHECK_HANDLE(volume, "cavrGetVolumeRange");
@@ -610,6 +719,20 @@ CAVRError cavrSetTransferFunction2D(CAVRTransferFunction tf, const float *rgba, 
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetTransferFunctionColorRange(CAVRTransferFunction tf, double minValue, double maxValue) {
+  CHECK_HANDLE(tf, "cavrSetTransferFunctionColorRange");
+  const int none = minValue == 0.0 && maxValue == 0.0;
+  const double sc = none ? 0.0 : (CAVR_TF_MAX_ENTRIES - 1) / (maxValue - minValue);
+  if (!none && (!isfinite(minValue) || !isfinite(maxValue) || !(minValue < maxValue) ||
+                !(sc < 1e28 && fabs(minValue) * sc < 1e28 && fabs(maxValue) * sc < 1e28)))
+    return ARG_ERROR(tf, "cavrSetTransferFunctionColorRange: colour range [%g, %g] must be finite with min < max, not "
+                     "too narrow for its distance from 0, or 0, 0 (the table's range)", minValue, maxValue);
+  tf->stagedColorRange[0] = minValue;
+  tf->stagedColorRange[1] = maxValue;
+  tf->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 /* Publish a staged 2-D change: the table, its range and its column maxima (cavr_classify_tf), or none. */
 static CAVRError commit_tf2d(CAVRTransferFunction tf) {
   if (!tf->t2Staged) return CAVR_ERROR_NONE;
@@ -652,6 +775,7 @@ CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf) {
   }
   tf->goCount = tf->stagedGoCount;
   memcpy(tf->go, tf->stagedGo, sizeof tf->go);
+  memcpy(tf->colorRange, tf->stagedColorRange, sizeof tf->colorRange);
   ++tf->version;
   tf->dirty = 0;
   tf->committed = 1;
@@ -1233,6 +1357,10 @@ CAVRError cavrRender(CAVRFrameBuffer fb, CAVRVolume volume, CAVRTransferFunction
   REQUIRE_READY(tf, "transfer function");
   REQUIRE_READY(camera, "camera");
   REQUIRE_READY(settings, "render settings");
+  if (volume->components > 1 && settings->desc.blendMode != CAVR_BLEND_COMPOSITE)
+    return cavr_set_error(dev, CAVR_ERROR_UNSUPPORTED, "cavrRender: a volume of %d dependent components renders in the "
+                          "composite blend mode only (blend mode %d asked)", volume->components,
+                          (int)settings->desc.blendMode);
   CAVRRenderStats local;
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);

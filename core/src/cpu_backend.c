@@ -446,6 +446,7 @@ static void fill_prep(CAVRDevice dev, const CAVRRenderJob *job, Prep *p) {
     p->sy = cv->sy;
     p->sz = cv->sz;
   }
+  p->color = vol->color;
   p->rgba = job->tf->table;
   p->invUnit = 1.0f / job->settings->unitDistance;
   p->opaqueDepth = job->fb->opaqueDepth;

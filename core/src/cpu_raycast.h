@@ -61,6 +61,7 @@ typedef struct Prep {
   const float *rayHint;          /* composite, not NULL (REFINE's later passes): the pilot's rayFirst, read only;
                                     rays start at cavr_refine_hint_k */
   int refineCells[2];            /* with rayHint: cavr_refine_cells_per_axis of W and H */
+  const float *color;            /* f.components > 1: the volume's colour part (objects.h), dims, unpadded, x fastest */
 } Prep;
 
 /* min/max/clamp: core/shared/cavr_hd.h. */
@@ -127,6 +128,35 @@ CAVR_ALWAYS_INLINE float cavr_sample(const Prep *p, int storage, int interp, flo
   return cavr_sample_basic(p, storage, interp, x, y, z);
 }
 
+/* The colour components of a dependent-component volume (f.components 2: 1 float a voxel; 4: 4 floats, R, G, B and a
+   0) at voxel coordinates v, clamped to the volume, into c (c[0] only for 2 components): the nearest voxel, or
+   trilinear (also under the cubic filter, which shapes the scalar only), in the arithmetic of cavr_sample_basic. */
+CAVR_ALWAYS_INLINE void cavr_sample_color(const Prep *p, int interp, const float v[3], float c[3]) {
+  const int ch = p->f.components == 4 ? 4 : 1, n = p->f.components == 4 ? 3 : 1;
+  const size_t sy = (size_t)p->dims[0] * ch, sz = sy * (size_t)p->dims[1];
+  const float x = cavr_clampf(v[0], 0.0f, p->f.maxCoord[0]), y = cavr_clampf(v[1], 0.0f, p->f.maxCoord[1]),
+              z = cavr_clampf(v[2], 0.0f, p->f.maxCoord[2]);
+  const float *q = p->color;
+  if (interp == CAVR_INTERPOLATION_NEAREST) {
+    const size_t i = (size_t)(int)(x + 0.5f) * ch + (size_t)(int)(y + 0.5f) * sy + (size_t)(int)(z + 0.5f) * sz;
+    for (int k = 0; k < n; ++k) c[k] = q[i + k];
+    return;
+  }
+  int ix = (int)x, iy = (int)y, iz = (int)z;
+  if (ix > p->dims[0] - 2) ix = p->dims[0] - 2;
+  if (iy > p->dims[1] - 2) iy = p->dims[1] - 2;
+  if (iz > p->dims[2] - 2) iz = p->dims[2] - 2;
+  const float fx = x - (float)ix, fy = y - (float)iy, fz = z - (float)iz;
+  const size_t b = (size_t)ix * ch + (size_t)iy * sy + (size_t)iz * sz, dx = (size_t)ch;
+  for (int k = 0; k < n; ++k) {
+    const float *w = q + b + k;
+    const float c00 = w[0] + fx * (w[dx] - w[0]), c10 = w[sy] + fx * (w[sy + dx] - w[sy]);
+    const float c01 = w[sz] + fx * (w[sz + dx] - w[sz]), c11 = w[sz + sy] + fx * (w[sz + sy + dx] - w[sz + sy]);
+    const float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
+    c[k] = c0 + fz * (c1 - c0);
+  }
+}
+
 CAVR_ALWAYS_INLINE float cavr_window_depth(const Prep *p, const double nearW[3], const double dirW[3], float t) {
   double w[3] = {nearW[0] + t * dirW[0], nearW[1] + t * dirW[1], nearW[2] + t * dirW[2]}, c[3];
   if (!cavr_project(p->f.VP, w, c)) return 1.0f;
@@ -185,6 +215,11 @@ CAVR_ALWAYS_INLINE int cavr_tf1d_composite_sample(const Prep *p, int storage, in
   if (!(a > 0.0f)) return 0;
   if (len != p->f.step && p->f.correction) a = cavr_clipped_opacity(a, len / p->f.step);
   for (int c = 0; c < 3; ++c) rgb[c] = e0[c] + f * (e1[c] - e0[c]);
+  if (p->f.components > 1) { /* dependent components: the colour from the colour part (core/shared/cavr_ray.h) */
+    float c[3];
+    cavr_sample_color(p, interp, v, c);
+    cavr_component_rgb(&p->f, p->table, c, rgb);
+  }
   *pa = a;
   if ((p->f.shade || p->f.goCount) && !cavr_gradient_sample(p, storage, interp, v, dirW, rgb, pa, samples)) return 0;
   return 1;

@@ -71,6 +71,7 @@ typedef struct CudaVolume {
   int isoCount;           /* > 0: the cells classify these iso-values (stored units), not (tfKey, tfVersion) */
   float iso[CAVR_MAX_ISO_VALUES];
   uint64_t cellsStamp;    /* process-wide unique stamp of the current classification */
+  CAVRGpuColor *color;    /* dependent components (cavrSetVolumeComponentData): the colour part, else NULL */
 } CudaVolume;
 
 /* Stamps for macro-cell classifications: unique in the process, so the device buffer of a context is
@@ -282,6 +283,7 @@ static void cuda_release_volume(CAVRDevice dev, CAVRVolume vol) {
   CudaVolume *cv = (CudaVolume *)vol->backendVolume;
   if (!cv) return;
   cavr_cuda_volume_destroy(cv->gpu);
+  cavr_cuda_color_destroy(cv->color);
   free(cv->cells);
   free(cv);
   vol->backendVolume = NULL;
@@ -300,6 +302,30 @@ static void device_stats(CAVRVolume vol, const CudaVolume *cv) {
 static int over_limit(CAVRDevice dev, double bytes) {
   const char *limit = dev->env.cudaVolumeLimit;
   return limit[0] && bytes > atof(limit);
+}
+
+/*
+ * Dependent components (cavrSetVolumeComponentData): the colour part as a second texture, replaced with the voxels.
+ * Returns 0 or the error (message in msg); *fellBack 1 when the colour did not fit (out of device memory or beyond the
+ * texture limit): the volume then renders on the CPU, as for the voxels, said through the callback.
+ */
+static int commit_color(CAVRDevice dev, CAVRVolume vol, CudaVolume *cv, int *fellBack, char *msg, size_t msgSize) {
+  cavr_cuda_color_destroy(cv->color);
+  cv->color = NULL;
+  *fellBack = 0;
+  if (vol->components < 2 || !vol->color) return 0;
+  const int code = cavr_cuda_color_create(context(dev), vol->color, vol->components == 4 ? 4 : 1, vol->voxels.dims,
+                                          &cv->color, msg, msgSize);
+  if (code != CAVR_ERROR_CUDA_OUT_OF_MEMORY && code != CAVR_ERROR_UNSUPPORTED) return code;
+  cuda_release_volume(dev, vol);
+  vol->cpuFallback = 1;
+  *fellBack = 1;
+  device_stats(vol, NULL);
+  char text[600];
+  snprintf(text, sizeof text, "cavrCommitVolume: the colour components do not fit on the GPU; the volume renders on "
+           "the CPU (%s)", msg);
+  cavr_note(dev, (CAVRError)code, text);
+  return 0;
 }
 
 /*
@@ -380,6 +406,10 @@ static CAVRError cuda_commit_volume(CAVRDevice dev, CAVRVolume vol) {
     vol->backendVolume = cv;
   }
   cv->version = vol->version;
+  int fellBack = 0;
+  if ((code = commit_color(dev, vol, cv, &fellBack, msg, sizeof msg)))
+    return cavr_set_error(dev, (CAVRError)code, "cavrCommitVolume: colour components: %s", msg);
+  if (fellBack) return CAVR_ERROR_NONE;
   cs->uploadMilliseconds = uploadMs;
   cs->uploadBytes = cs->voxelBytes;
   cs->uploadGBps = uploadMs > 0.0f ? (double)cs->voxelBytes / (uploadMs * 1e6) : 0.0;
@@ -687,8 +717,10 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   cavr_plan_view_index(cam->view, vol->desc.spacing, dirI, rightI, upI);
   const double volumeBytes = (double)cavr_cuda_volume_bytes(cv->gpu);
   const CAVRTuneTable *tuned =
-      cavr_plan_needs_table(s, cv->noRotate) ? table_for_volume(dev, cv->storage, volumeBytes) : NULL;
-  cavr_plan_frame(s, dirI, rightI, upI, tuned, volumeBytes, cv->rotation, cv->noRotate, &cv->history, &plan);
+      cavr_plan_needs_table(s, cv->noRotate || cv->color != NULL) ? table_for_volume(dev, cv->storage, volumeBytes) : NULL;
+  /* A volume with a colour part is never turned: its colour texture is read at the scalar's coordinates. */
+  const int noRotate = cv->noRotate || cv->color != NULL;
+  cavr_plan_frame(s, dirI, rightI, upI, tuned, volumeBytes, cv->rotation, noRotate, &cv->history, &plan);
   if (plan.rotation != cv->rotation) {
     CAVRError e = rotate_volume(dev, vol, cv, plan.rotation, stats);
     if (e) return e;
@@ -781,7 +813,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
                               fb->opaqueOnDevice ? (const float *)fb->opaqueDevice : NULL,
                               (uint8_t *)host_plane(fb, CAVR_FB_COLOR_RGBA8, want),
                               (float *)host_plane(fb, CAVR_FB_COLOR_RGBA32F, want),
-                              (float *)host_plane(fb, CAVR_FB_DEPTH, want)};
+                              (float *)host_plane(fb, CAVR_FB_DEPTH, want), cv->color};
   CAVRGpuFrameResult gr = {0.0f, 0.0f, 0};
   int code = cavr_cuda_render(ctx, cv->gpu, &gj, &gr, msg, sizeof msg);
   kernelMs = gr.kernelMs;

@@ -179,4 +179,12 @@ void cavr_ray_frame(const CAVRRenderJob *job, CAVRRayFrame *out) {
     out->tf2dBias[1] = (float)(-r[2] * sy);
     out->goCount = 0;
   }
+  /* Dependent components (cavrSetVolumeComponentData; composite only, cavrRender refuses the other modes): the colour
+     component of a 2-component volume is read in the table's RGB at the colour range (cavrSetTransferFunctionColorRange,
+     0, 0: the table's range). The colour keeps its original units (no storage offset). */
+  out->components = vol->components > 1 && vol->color ? vol->components : 1;
+  const double *cr = tf->colorRange[0] < tf->colorRange[1] ? tf->colorRange : tf->range;
+  const double csc = (tf->count - 1) / (cr[1] - cr[0]);
+  out->colorScale = (float)csc;
+  out->colorBias = (float)(-cr[0] * csc);
 }

@@ -71,6 +71,11 @@ struct CAVRVolumeImpl {
   size_t cpuCellsBytes;
   uint64_t cpuCellsKey;
   double cpuVisLo[3], cpuVisHi[3];
+  /* Dependent components (cavrSetVolumeComponentData): the colour part beside the scalar voxels. components 1: none;
+     2: colour holds the colour component (1 float a voxel, original units); 4: R, G, B rescaled to [0, 1] and a 0
+     (4 floats a voxel). x fastest, the voxels' dims. stagedComponents 0: nothing staged (the committed part stays). */
+  int stagedComponents, components;
+  float *stagedColor, *color;
 };
 
 struct CAVRTransferFunctionImpl {
@@ -88,6 +93,8 @@ struct CAVRTransferFunctionImpl {
   int t2Staged, stagedT2Size[2], t2Size[2];
   float *stagedT2, *t2, *t2Columns;
   double stagedT2Range[4], t2Range[4];
+  /* colour range of 2-component volumes (cavrSetTransferFunctionColorRange); 0, 0: the table's range */
+  double stagedColorRange[2], colorRange[2];
   unsigned version;              /* incremented by every commit */
 };
 

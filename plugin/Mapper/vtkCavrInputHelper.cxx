@@ -25,19 +25,12 @@ std::string ArrayName(vtkDataArray* scalars)
 }
 
 // Vector and multi-component arrays as ParaView's GPU mapper draws them: the colour map's vector mode (Color By's
-// component menu) picks the magnitude or one component, rendered as a float volume. False (with *problem) for colours
-// used directly or RGB colours.
+// component menu) picks the magnitude or one component, rendered as a float volume. False (with *problem) for RGB
+// colours.
 bool VectorChoice(
   vtkVolume* vol, vtkDataArray* scalars, int components, int* mode, int* component, std::string* problem)
 {
   vtkColorTransferFunction* lut = vol->GetProperty()->GetRGBTransferFunction(0);
-  if (!vol->GetProperty()->GetIndependentComponents())
-  {
-    *problem = "array '" + ArrayName(scalars) + "' has " + std::to_string(components) +
-      " components to be used as colours directly (Map Scalars off); cavr Volume "
-      "maps one value per voxel: turn Map Scalars on and pick the magnitude or a component";
-    return false;
-  }
   *mode = lut->GetVectorMode();
   *component = std::min(std::max(lut->GetVectorComponent(), 0), components - 1);
   if (*mode != vtkScalarsToColors::MAGNITUDE && *mode != vtkScalarsToColors::COMPONENT)
@@ -72,11 +65,12 @@ vtkCavrInputHelper::Status vtkCavrInputHelper::Update(
     return status;
   }
   const int components = scalars->GetNumberOfComponents();
+  const int dependent = this->Dependent(mapper, vol, scalars, components);
   int vectorMode = -1, vectorComponent = 0;
   CAVRScalarType type = CAVR_FLOAT32;
-  if ((components > 1 &&
+  if ((components > 1 && !dependent &&
         !VectorChoice(vol, scalars, components, &vectorMode, &vectorComponent, &status.Problem)) ||
-    !ScalarType(scalars, components, &type, &status.Problem))
+    !ScalarType(scalars, dependent ? 1 : components, &type, &status.Problem))
   {
     return status;
   }
@@ -87,7 +81,8 @@ vtkCavrInputHelper::Status vtkCavrInputHelper::Update(
   const std::vector<unsigned long long> key = { reinterpret_cast<unsigned long long>(scalars),
     static_cast<unsigned long long>(scalars->GetMTime()), static_cast<unsigned long long>(image->GetMTime()),
     static_cast<unsigned long long>(cellFlag), reinterpret_cast<unsigned long long>(volume),
-    static_cast<unsigned long long>(vectorMode + 1), static_cast<unsigned long long>(vectorComponent) };
+    static_cast<unsigned long long>(vectorMode + 1), static_cast<unsigned long long>(vectorComponent),
+    static_cast<unsigned long long>(dependent) };
   if (key != this->VolumeKey)
   {
     this->VolumeReady = false;
@@ -105,6 +100,7 @@ vtkCavrInputHelper::Status vtkCavrInputHelper::Update(
     }
     this->VectorMode = vectorMode;
     this->VectorComponent = vectorComponent;
+    this->Components = dependent ? dependent : 1;
     if (!this->Upload(scalars, type, dims, spacing, first, local, device, volume, &status.Problem))
     {
       return status;
@@ -134,6 +130,31 @@ vtkCavrInputHelper::Status vtkCavrInputHelper::Update(
   }
   status.Ready = true;
   return status;
+}
+
+//------------------------------------------------------------------------------
+int vtkCavrInputHelper::Dependent(vtkCavrVolumeMapper* mapper, vtkVolume* vol, vtkDataArray* scalars, int components)
+{
+  if (components < 2 || vol->GetProperty()->GetIndependentComponents())
+  {
+    return 0;
+  }
+  const bool composite =
+    mapper->GetBlendMode() == vtkVolumeMapper::COMPOSITE_BLEND && mapper->GetCavrBlendMode() == CAVR_BLEND_COMPOSITE;
+  if ((components == 2 || components == 4) && composite)
+  {
+    return components;
+  }
+  if (!this->DependentWarned)
+  {
+    this->DependentWarned = true;
+    vtkWarningWithObjectMacro(mapper, << "cavr Volume: array '" << ArrayName(scalars) << "' has " << components
+                                      << " components and Map Scalars is off or Multi Components Mapping on; cavr "
+                                         "renders such components as ParaView's Volume does only for 2 or 4 "
+                                         "components in the composite blend mode, so it renders the colour map's "
+                                         "magnitude or component instead.");
+  }
+  return 0;
 }
 
 //------------------------------------------------------------------------------
@@ -217,7 +238,11 @@ bool vtkCavrInputHelper::Upload(vtkDataArray* scalars, CAVRScalarType type, cons
   size_t bytes = static_cast<size_t>(scalars->GetNumberOfTuples()) * scalars->GetDataTypeSize();
   const void* voxels = scalars->GetVoidPointer(0);
   const int components = scalars->GetNumberOfComponents();
-  if (components > 1)
+  if (this->Components > 1)
+  {
+    bytes *= static_cast<size_t>(components); // dependent components, interleaved as the array holds them
+  }
+  else if (components > 1)
   {
     // The magnitude or the chosen component, one float per voxel (as vtkSmartVolumeMapper derives them).
     const vtkIdType n = scalars->GetNumberOfTuples();
@@ -244,7 +269,9 @@ bool vtkCavrInputHelper::Upload(vtkDataArray* scalars, CAVRScalarType type, cons
     voxels = this->Derived.data();
     bytes = this->Derived.size() * sizeof(float);
   }
-  CAVRError e = cavrSetVolumeData(volume, type, dims, voxels, bytes);
+  CAVRError e = this->Components > 1
+    ? cavrSetVolumeComponentData(volume, type, this->Components, dims, voxels, bytes)
+    : cavrSetVolumeData(volume, type, dims, voxels, bytes);
   if (e == CAVR_ERROR_NONE)
   {
     e = cavrSetVolumeSpacing(volume, spacing);

@@ -38,13 +38,17 @@ public:
    * ArrayAccessMode, ArrayId, ArrayName), as the voxels (x fastest) of the piece, their spacing and the world position
    * of the first voxel (cell centres for cell data), and the part to render (the mapper's RenderExtent, in global
    * point indices; the rest are ghost voxels). A vector array gives its magnitude or one component (the colour
-   * map's vector mode on `vol`'s property), as float. Uploads only when the array, its contents, the geometry or the
+   * map's vector mode on `vol`'s property), as float; with the property's independent components off, a 2- or
+   * 4-component array goes as it is to cavrSetVolumeComponentData (Dependent). Uploads only when the array, its contents, the geometry or the
    * vector choice changed; the render extent alone is committed on its own. When the input cannot be rendered (no
    * image, no array, RGB colours, an unsupported type, fewer than 2 voxels along an axis, a commit the core refuses),
    * Problem says why and the last good volume stays (HasVolume). Warns through `mapper` about a direction matrix,
    * which is ignored.
    */
   Status Update(vtkCavrVolumeMapper* mapper, vtkVolume* vol, CAVRDevice device, CAVRVolume volume);
+
+  /** Dependent components of the uploaded volume (cavrSetVolumeComponentData): 2 or 4, else 1. */
+  int GetComponents() const { return this->Components; }
 
   /** A volume was committed: the last good one renders while the input is bad. */
   bool HasVolume() const { return this->HaveVolume; }
@@ -58,6 +62,12 @@ private:
       empty for the whole piece) from the mapper's RenderExtent (global point indices; point data only). */
   static void Geometry(vtkCavrVolumeMapper* mapper, vtkImageData* image, int cellFlag, int dims[3], double spacing[3],
     double first[3], int local[6]);
+
+  /** Dependent components (vtkVolumeProperty::IndependentComponents off: ParaView's Map Scalars off or Multi
+      Components Mapping on) as VTK's GPU ray caster classifies them: `components` (2 or 4) in the composite blend
+      mode; 0 otherwise (independent components, or another count or blend mode, which then renders the colour map's
+      magnitude or component, warned about once through `mapper`). */
+  int Dependent(vtkCavrVolumeMapper* mapper, vtkVolume* vol, vtkDataArray* scalars, int components);
 
   /** The cavr scalar type of `scalars` (float for a vector array), or false (with *problem) when unsupported. */
   static bool ScalarType(vtkDataArray* scalars, int components, CAVRScalarType* type, std::string* problem);
@@ -75,6 +85,8 @@ private:
   int VectorMode = -1;     // the vector array's vtkScalarsToColors mode (-1: one component), for Upload
   int VectorComponent = 0; // and the component it picks
   std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
+  int Components = 1;         // dependent components of the uploaded volume (2, 4), else 1
+  bool DependentWarned = false; // the fallback from dependent components was warned about
 };
 
 #endif

@@ -111,34 +111,64 @@ void ToColumnMajor(vtkMatrix4x4* m, double out[16])
     }
   }
 }
-}
 
-//------------------------------------------------------------------------------
-CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
-  vtkVolumeProperty* property, CAVRTransferFunction function)
+// The table's range (scalar units) and the colour's: the colour and opacity functions' joint range for both; for
+// dependent components (cavrSetVolumeComponentData), where colour and opacity read different components, the opacity
+// function's range and the colour function's (each sampled over its own, as VTK's GPU ray caster builds each
+// component's table over that component's range; returns true). An empty range is widened by 0.5 on each side.
+bool TableRanges(
+  vtkColorTransferFunction* ctf, vtkPiecewiseFunction* otf, int components, double range[2], double crange[2])
 {
-  vtkColorTransferFunction* ctf = property->GetRGBTransferFunction(0);
-  vtkPiecewiseFunction* otf = property->GetScalarOpacity(0);
-  vtkMTimeType tableTime = std::max(ctf->GetMTime(), otf->GetMTime());
-  if (tableTime == this->TableTime)
-  {
-    return CAVR_ERROR_NONE;
-  }
-  double range[2], orange[2];
+  double orange[2];
   ctf->GetRange(range);
   otf->GetRange(orange);
-  if (orange[0] < orange[1])
+  crange[0] = range[0];
+  crange[1] = range[1];
+  const bool separate = components > 1 && orange[0] < orange[1];
+  if (separate)
+  {
+    range[0] = orange[0];
+    range[1] = orange[1];
+  }
+  else if (orange[0] < orange[1])
   {
     range[0] = range[0] < range[1] ? std::min(range[0], orange[0]) : orange[0];
     range[1] = range[0] < range[1] ? std::max(range[1], orange[1]) : orange[1];
   }
-  if (!(range[0] < range[1]))
+  for (double* r : { range, crange })
   {
-    range[0] -= 0.5;
-    range[1] += 0.5;
+    if (!(r[0] < r[1]))
+    {
+      r[0] -= 0.5;
+      r[1] += 0.5;
+    }
   }
+  return separate;
+}
+}
+
+//------------------------------------------------------------------------------
+CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
+  vtkVolumeProperty* property, CAVRTransferFunction function, int components)
+{
+  vtkColorTransferFunction* ctf = property->GetRGBTransferFunction(0);
+  vtkPiecewiseFunction* otf = property->GetScalarOpacity(0);
+  vtkMTimeType tableTime = std::max(ctf->GetMTime(), otf->GetMTime());
+  if (tableTime == this->TableTime && components == this->TableComponents)
+  {
+    return CAVR_ERROR_NONE;
+  }
+  double range[2], crange[2];
+  const bool separate = TableRanges(ctf, otf, components, range, crange);
   std::vector<float> rgb(3 * TableSize), alpha(TableSize);
-  ctf->GetTable(range[0], range[1], TableSize, rgb.data());
+  if (separate)
+  {
+    ctf->GetTable(crange[0], crange[1], TableSize, rgb.data());
+  }
+  else
+  {
+    ctf->GetTable(range[0], range[1], TableSize, rgb.data());
+  }
   otf->GetTable(range[0], range[1], TableSize, alpha.data());
   this->Table.resize(4 * TableSize);
   for (int i = 0; i < TableSize; ++i)
@@ -154,6 +184,11 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
   CAVRError e = cavrSetTransferFunctionTable(function, this->Table.data(), TableSize, range[0], range[1]);
   if (e == CAVR_ERROR_NONE)
   {
+    e = separate ? cavrSetTransferFunctionColorRange(function, crange[0], crange[1])
+                 : cavrSetTransferFunctionColorRange(function, 0.0, 0.0);
+  }
+  if (e == CAVR_ERROR_NONE)
+  {
     e = cavrCommitTransferFunction(function);
   }
   if (e != CAVR_ERROR_NONE)
@@ -161,6 +196,7 @@ CAVRError vtkCavrPropertyTranslator::UpdateTransferFunction(
     return e;
   }
   this->TableTime = tableTime;
+  this->TableComponents = components;
   return CAVR_ERROR_NONE;
 }
 
@@ -385,7 +421,10 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
   vtkVolume* vol, CAVRDevice device, CAVRRenderSettings settings, std::string* problem)
 {
   vtkVolumeProperty* prop = vol->GetProperty();
-  double unit = prop->GetScalarOpacityUnitDistance(0);
+  // Dependent components: the unit distance of the opacity component, as VTK's GPU ray caster takes it
+  // (vtkVolumeInputHelper::UpdateOpacityTransferFunction with component numComp - 1); ParaView sets component 0's only,
+  // so its "Volume" renders such data with VTK's default of 1 there.
+  double unit = prop->GetScalarOpacityUnitDistance(this->TableComponents > 1 ? this->TableComponents - 1 : 0);
   cavrSetRenderSampleDistance(settings, mapper->GetSampleDistance());
   cavrSetRenderEarlyTermination(settings, mapper->GetEarlyRayTermination());
   if (this->Table2DUnit > 0.0)

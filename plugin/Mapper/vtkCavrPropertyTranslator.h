@@ -34,9 +34,12 @@ public:
   /**
    * The property's colour transfer function and scalar opacity (component 0) sampled at TableSize points over their
    * joint range (scalar units; widened by 0.5 on each side when empty), clamped to [0, 1], into `function` and
-   * committed: only when either changed since the last call. Returns the error of the call the core refused.
+   * committed: only when either or `components` changed since the last call. For a volume of dependent components
+   * (`components` 2 or 4, vtkCavrInputHelper::GetComponents) the opacity is sampled over the opacity function's range
+   * and the colour over the colour function's, which becomes the table's colour range
+   * (cavrSetTransferFunctionColorRange). Returns the error of the call the core refused.
    */
-  CAVRError UpdateTransferFunction(vtkVolumeProperty* property, CAVRTransferFunction function);
+  CAVRError UpdateTransferFunction(vtkVolumeProperty* property, CAVRTransferFunction function, int components = 1);
 
   /**
    * The property's gradient opacity (component 0: vtkVolumeProperty::GetStoredGradientOpacity when one was set and
@@ -110,6 +113,7 @@ private:
   void Cropping(vtkCavrVolumeMapper* mapper, CAVRDevice device, CAVRRenderSettings settings, std::string* problem);
 
   vtkMTimeType TableTime = 0; // the transfer functions' modification time of the last table
+  int TableComponents = 1;    // and the components it was made for
   std::vector<float> Table;
   std::vector<double> GradientOpacity; // the (magnitude, opacity) pairs last committed
   std::vector<double> Table2DKey;      // the 2-D table last committed: image time, size, ranges (empty: none)

@@ -217,7 +217,8 @@ bool vtkCavrVolumeMapper::vtkInternals::UpdateVolume(vtkCavrVolumeMapper* self, 
 bool vtkCavrVolumeMapper::vtkInternals::UpdateProperties(
   vtkCavrVolumeMapper* self, vtkRenderer* ren, vtkVolume* vol, CAVRBlendMode* blend)
 {
-  CAVRError e = this->Properties.UpdateTransferFunction(vol->GetProperty(), this->TransferFunction);
+  CAVRError e =
+    this->Properties.UpdateTransferFunction(vol->GetProperty(), this->TransferFunction, this->Input.GetComponents());
   if (e == CAVR_ERROR_NONE)
   {
     e = this->Properties.UpdateGradientOpacity(vol->GetProperty(), this->TransferFunction);

@@ -92,8 +92,20 @@ CAVR_API CAVRError cavrSetTransferFunction2D(CAVRTransferFunction tf, const floa
                                              double scalarMin, double scalarMax, double gradientMin,
                                              double gradientMax);
 
-/** Publish the staged table, gradient-opacity function and 2-D table. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL),
+/** Publish the staged table, gradient-opacity function, 2-D table and colour range. Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL),
     CAVR_ERROR_NOT_COMMITTED (no table was ever set), CAVR_ERROR_OUT_OF_MEMORY (the 2-D table's column maxima). */
+/**
+ * Stage the scalar range {minValue, maxValue} over which the table's colours (R, G, B) are read for the colour
+ * component of a 2-component volume (cavrSetVolumeComponentData): entry 0's colour maps minValue, entry count-1's
+ * maxValue, values outside clamp; the opacity (A) is still read at the table's range (cavrSetTransferFunctionTable)
+ * from the scalar component. This is ParaView's separate colour map of component 0 beside the opacity function of
+ * component 1. minValue == maxValue == 0 (the default) reads the colours at the table's range. Ignored for
+ * one-component and 4-component volumes. Copied; published by cavrCommitTransferFunction.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL handle; a range that is not finite with minValue < maxValue, other than
+ * 0, 0; a range too narrow for its distance from 0, as for cavrSetTransferFunctionTable with CAVR_TF_MAX_ENTRIES entries).
+ */
+CAVR_API CAVRError cavrSetTransferFunctionColorRange(CAVRTransferFunction tf, double minValue, double maxValue);
+
 CAVR_API CAVRError cavrCommitTransferFunction(CAVRTransferFunction tf);
 
 /**

@@ -33,6 +33,40 @@ CAVR_API void cavrReleaseVolume(CAVRVolume volume);
  */
 CAVR_API CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int dims[3],
                                      const void *data, size_t bytes);
+/** Most components per voxel cavrSetVolumeComponentData takes. */
+#define CAVR_MAX_VOLUME_COMPONENTS 4
+
+/**
+ * Stage voxels of `components` values each, classified as VTK classifies "dependent components"
+ * (vtkVolumeProperty::IndependentComponents off; ParaView's "Volume" with Map Scalars off or Multi Components
+ * Mapping on). `data` holds Nx*Ny*Nz tuples of `components` values of `type`, components interleaved, x fastest
+ * (value c of voxel (i, j, k) at index ((k Ny + j) Nx + i) components + c), host byte order; `bytes` must equal
+ * Nx*Ny*Nz*components*sizeof(type). What each count means (vtkVolumeShaderComposer.h, ComputeColor and
+ * ComputeOpacity for !independentComponents, as VTK 9.1's GPU ray caster renders them):
+ * - 1: exactly cavrSetVolumeData.
+ * - 2: component 1 is the scalar: it gives the opacity through the transfer function's alpha, the gradient for
+ *   shading and gradient opacity, empty-space skipping and cavrGetVolumeRange; component 0 gives the colour through
+ *   the table's RGB at the colour range (cavrSetTransferFunctionColorRange; default the table's range).
+ * - 4: component 3 is the scalar (as above); components 0, 1, 2 are red, green and blue taken as they are, each
+ *   rescaled from its own range over the volume (its smallest value to 0, its largest to 1: VTK's texture scale and
+ *   bias), so 8-bit colours spanning 0-255 are value/255 (the range of this call's voxels: each piece of a
+ *   distributed volume rescales by its own, as VTK does per piece). The table's RGB is not used.
+ * Each sample's colour is interpolated from the colour components at the sample's position with the render's filter
+ * (the cubic filter interpolates them trilinearly). Only CAVR_BLEND_COMPOSITE renders such a volume; cavrRender
+ * returns CAVR_ERROR_UNSUPPORTED for the other blend modes. Memory: the scalar component is stored as by
+ * cavrSetVolumeData; the colour as 32-bit floats, 1 per voxel (2 components) or 4 (4 components), on the host and on
+ * the GPU (a second 3-D texture, sampled at the same coordinates; such a volume is never turned in place, see
+ * cavrSetRenderStrategy). Copied: the caller's buffer may be freed on return. A later cavrSetVolumeData stages a
+ * one-component volume again.
+ * Errors: those of cavrSetVolumeData (NaN or Inf in any component is CAVR_ERROR_INVALID_DATA), and
+ * CAVR_ERROR_UNSUPPORTED for a component count other than 1, 2 or 4 (3-component data has no dependent
+ * classification in VTK either: render its magnitude or one component with cavrSetVolumeData).
+ * Not thread safe with other calls on the same volume.
+ */
+CAVR_API CAVRError cavrSetVolumeComponentData(CAVRVolume volume, CAVRScalarType type, int components,
+                                              const int dims[3], const void *data, size_t bytes);
+/** Components per voxel of the committed volume (1, 2 or 4) into *components. Errors: as cavrGetVolumeRange. */
+CAVR_API CAVRError cavrGetVolumeComponents(CAVRVolume volume, int *components);
 /** Stage the voxel spacing, 3 doubles in world units per voxel (each > 0 and finite; default 1,1,1), copied.
     Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, a value not finite and > 0). */
 CAVR_API CAVRError cavrSetVolumeSpacing(CAVRVolume volume, const double spacing[3]);
