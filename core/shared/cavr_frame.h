@@ -10,6 +10,7 @@
 
 #include "cavr/cavr_common.h" /* CAVRBlendMode, CAVRInterpolation, CAVR_MAX_ISO_VALUES */
 #include "cavr_lighting.h"
+#include "cavr_scatter.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,7 @@ typedef struct CAVRRayFrame {
   int jitter;                /**< 0/1: each pixel's lattice moved by cavr_jitter(px, py) x step (cavr_world_ray) */
   int goCount;               /**< composite: gradient-opacity points in use (0: off) */
   float go[2 * CAVR_FRAME_GO_POINTS]; /**< their (magnitude, opacity) pairs: scalar units per world unit, [0, 1] */
+  CAVRScatter scatter;       /**< composite: VTK's volumetric scattering (cavrSetRenderScattering; on 0: off) */
 } CAVRRayFrame;
 
 #ifdef __cplusplus
