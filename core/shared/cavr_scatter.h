@@ -51,13 +51,16 @@ CAVR_HD float cavr_scatter_phase(const CAVRScatter *s, float cosAngle) {
 
 /**
  * VTK's weight of the scattered contribution ("vol_coef") for a sample of opacity a whose shading gradient has length
- * gmag (VTK's units, CAVRScatter::gradScale): blending b < 1: 2 b exp(-2 b gmag a); b >= 1:
- * 2 (1 - b) exp(-2 b gmag a) + 2 b - 1 (so 1 at b = 1, and from 1 up to 3 at b = 2 as gmag a grows: the gradient
- * shading is then subtracted). The colour is (1 - coef) shaded + coef scattered.
+ * gmag (VTK's units, CAVRScatter::gradScale). The shader's formula is chosen by the blending b (b < 1 or not) but
+ * evaluated with the uniform u = b / 2 (vtkOpenGLGPUVolumeRayCastMapper::vtkInternal::SetVolumeShaderParameters divides
+ * by 2.0: read from ParaView 5.11's library, and measured: ParaView's images at b = 0.25, 0.5, 0.75 are
+ * (1 - b) shaded + b scattered to +-0.02 per pixel): b < 1: 2 u exp(-2 u gmag a) = b exp(-b gmag a); b >= 1:
+ * 2 (1 - u) exp(-2 u gmag a) + 2 u - 1 = (2 - b) exp(-b gmag a) + b - 1 (1 at b = 2: scattering only). The colour is
+ * (1 - coef) shaded + coef scattered.
  */
 CAVR_HD float cavr_scatter_coef(const CAVRScatter *s, float gmag, float a) {
-  const float b = s->blend, e = expf(-2.0f * b * gmag * a);
-  return b < 1.0f ? 2.0f * b * e : 2.0f * (1.0f - b) * e + 2.0f * b - 1.0f;
+  const float b = s->blend, e = expf(-b * gmag * a);
+  return b < 1.0f ? b * e : (2.0f - b) * e + b - 1.0f;
 }
 
 /** A secondary ray: n samples at voxel coordinates start + k step (k = 0 .. n - 1); n = 0: no shadow. */

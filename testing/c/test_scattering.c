@@ -4,7 +4,7 @@
  * - argument errors; off by default, and blending 0 (with any reach and anisotropy) renders today's image bit for bit,
  *   on headsq (data/) shaded, with the packets and with the scalar caster;
  * - on, it changes the picture, the same view renders the same image again, and the shadows behave: a medium lit
- *   by one directional light from +x with an opaque wall between part of it and the light. With blending 1 (VTK's
+ *   by one directional light from +x with an opaque wall between part of it and the light. With blending 2 (VTK's
  *   weight is then 1: scattering only) the medium behind the wall darkens as the reach grows (reach 0: a ray of about
  *   one sample, no shadow away from the wall; reach 1: the box's diagonal, the wall's whole shadow), the lit half
  *   does not; the ratio shadowed / lit is printed per reach;
@@ -143,7 +143,7 @@ static void wall_shadows(void) {
   double ratio[4], lit[4];
   float *first = NULL;
   for (int r = 0; r < 4; ++r) {
-    CHECK_OK(cavrSetRenderScattering(s.set, 1.0, reach[r], 0.0));
+    CHECK_OK(cavrSetRenderScattering(s.set, 2.0, reach[r], 0.0));
     CHECK_OK(cavrCommitRenderSettings(s.set));
     float *img = render_copy(&s);
     /* medium 8 voxels or more from the wall: x in [4, 32); shadowed y in [36, 60), lit y in [4, 28) */
@@ -163,7 +163,7 @@ static void wall_shadows(void) {
   CHECK(lit[3] < lit[0]);                                   /* the medium shadows itself too (the lit half) */
   CHECK(lit[3] > 0.15 * lit[0]);
   /* The same view renders the same image again (each worker's rays are independent). */
-  CHECK_OK(cavrSetRenderScattering(s.set, 1.0, 0.0, 0.0));
+  CHECK_OK(cavrSetRenderScattering(s.set, 2.0, 0.0, 0.0));
   CHECK_OK(cavrCommitRenderSettings(s.set));
   float *again = render_copy(&s);
   CHECK(same(first, again, s.w * s.h));
@@ -185,7 +185,7 @@ static void phase(void) {
   const double g[3] = {-0.6, 0.0, 0.6};
   double m[3];
   for (int i = 0; i < 3; ++i) {
-    CHECK_OK(cavrSetRenderScattering(s.set, 1.0, 0.5, g[i]));
+    CHECK_OK(cavrSetRenderScattering(s.set, 2.0, 0.5, g[i]));
     CHECK_OK(cavrCommitRenderSettings(s.set));
     float *img = render_copy(&s);
     m[i] = mean_box(&s, img, 4, 32, 4, 28);

@@ -275,8 +275,9 @@ CAVR_API CAVRError cavrSetRenderLights(CAVRRenderSettings settings, int count, c
  * cos)^1.5 (normalised to 4 pi; `anisotropy` g, |g| < 0.01 gives 1) at the angle between the direction the light
  * travels and the direction to the camera (pi for the headlight). It is blended with gradient shading by VTK's
  * weight w of `blending` b and the sample's opacity and gradient length |G| (central differences of the values
- * scaled to the volume's value range, over the spacing): b < 1: w = 2 b exp(-2 b |G| a); b >= 1:
- * w = 2 (1 - b) exp(-2 b |G| a) + 2 b - 1 (1 at b = 1: scattering only; up to 3 at b = 2). Colour = clamp((1 - w)
+ * scaled to the volume's value range, over the spacing): b < 1: w = b exp(-b |G| a); b >= 1:
+ * w = (2 - b) exp(-b |G| a) + b - 1 (1 at b = 2: scattering only). (VTK's shader writes 2 u exp(-2 u |G| a) and
+ * 2 (1 - u) exp(-2 u |G| a) + 2 u - 1 with the uniform u = b / 2 that its mapper sets.) Colour = clamp((1 - w)
  * shaded + w scattered, 0, 1), where "shaded" is VTK's GPU ray caster's gradient shading (the model
  * cavrSetRenderLights describes for the isosurface mode), not the fixed-point caster's that composite uses otherwise.
  *
