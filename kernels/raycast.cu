@@ -81,7 +81,7 @@ __device__ __noinline__ float shadow(const Frame &f, const float4 *T, int i, con
   CavrShadowRay sr;
   cavr_shadow_ray(&p.scatter, i, v, dw, p.invSpacing, p.step, &sr);
   float tr = 1.0f;
-  for (int k = 0; k < sr.n && tr > 0.0f; ++k) {
+  for (int k = 0; k < sr.n && tr > p.scatter.cutoff; ++k) {
     const float x[3] = {fmaf((float)k, sr.step[0], sr.start[0]), fmaf((float)k, sr.step[1], sr.start[1]),
                         fmaf((float)k, sr.step[2], sr.start[2])};
     const float sv = sample<CUBIC>(f, x[0], x[1], x[2]);

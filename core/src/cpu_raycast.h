@@ -157,13 +157,14 @@ CAVR_ALWAYS_INLINE void cavr_world_gradient(const Prep *p, int storage, int inte
 /* The transmittance of light i's secondary ray from voxel position v (scattering; cavr_shadow_ray of
    core/shared/cavr_scatter.h sets the ray up): the product of 1 - opacity over its samples, each the table's opacity
    (corrected for a full step) of the filtered value there, times its gradient-opacity factor when the frame has one.
-   Stops early only at a transmittance of exactly 0. The kernels' twin is shadow() in kernels/raycast.cu. */
+   Stops once the transmittance is at or below the frame's cutoff (CAVRScatter::cutoff). The kernels' twin is
+   shadow() in kernels/raycast.cu. */
 CAVR_ALWAYS_INLINE float cavr_shadow(const Prep *p, int storage, int interp, int i, const float v[3],
                                      const float dirW[3], uint64_t *samples) {
   CavrShadowRay sr;
   cavr_shadow_ray(&p->f.scatter, i, v, dirW, p->f.invSpacing, p->f.step, &sr);
   float shadow = 1.0f;
-  for (int k = 0; k < sr.n && shadow > 0.0f; ++k) {
+  for (int k = 0; k < sr.n && shadow > p->f.scatter.cutoff; ++k) {
     const float x[3] = {sr.start[0] + (float)k * sr.step[0], sr.start[1] + (float)k * sr.step[1],
                         sr.start[2] + (float)k * sr.step[2]};
     const float sv = cavr_sample(p, storage, interp, x[0], x[1], x[2]);

@@ -90,6 +90,8 @@ static void scattering(const CAVRRenderJob *job, const CAVRRayFrame *f, CAVRScat
   sc->headlight = f->light.surface == CAVR_SURFACE_HEADLIGHT;
   sc->blend = s->scatterBlend;
   sc->g = s->scatterAnisotropy;
+  const double ag = fabs(sc->g) < 0.01f ? 0.0 : fabs(sc->g); /* the phase's maximum: (1 + |g|) / (1 - |g|)^2 */
+  sc->cutoff = ag < 1.0 ? (float)((1.0 - ag) * (1.0 - ag) / ((1.0 + ag) * 4096.0)) : 0.0f;
   double emax = 0.0, e[3];
   for (int a = 0; a < 3; ++a) {
     e[a] = (vol->desc.dims[a] - 1) * vol->desc.spacing[a];
