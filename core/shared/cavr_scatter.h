@@ -82,8 +82,8 @@ typedef struct CavrShadowRay {
  * 0, L, 2L, ... from the start while below that length: n = ceil(length / L) (VTK's loop without jitter). VTK nudges
  * direction components below 0.001 for its box test only; here the slab test divides exactly.
  */
-CAVR_HD void cavr_shadow_ray(const CAVRScatter *s, int i, const float v[3], const float dw[3], const double invSpacing[3],
-                             float stepWorld, CavrShadowRay *r) {
+CAVR_HD void cavr_shadow_ray(const CAVRScatter *s, int i, const float v[3], const float dw[3],
+                             const double invSpacing[3], float stepWorld, CavrShadowRay *r) {
   r->n = 0;
   float t[3], n[3], Lv = 0.0f;
   for (int a = 0; a < 3; ++a) {
@@ -133,12 +133,13 @@ CAVR_HD void cavr_shadow_ray(const CAVRScatter *s, int i, const float v[3], cons
 }
 
 /**
- * Shade colour rgb (not premultiplied) of a composite sample with scattering, as VTK's computeLighting and computeColor:
- * the gradient shading of VTK's GPU ray caster (cavr_lighting_surface, unclamped), the scattered contribution
- * sum_i shadow[i] phase_i rgb Cd_i + the lights' ambient sum (CAVRLighting::diffuse and ::ambient; the headlight's phase
- * at an angle of pi; a directional light's at the angle between the direction it travels and the direction to the
- * camera, both in texture units), blended by cavr_scatter_coef(|g| gradScale, a), clamped to [0, 1]. g: the world
- * gradient; toEye: unit vector from the sample to the camera's position; a: the sample's opacity from the table.
+ * Shade colour rgb (not premultiplied) of a composite sample with scattering, as VTK's computeLighting and
+ * computeColor: the gradient shading of VTK's GPU ray caster (cavr_lighting_surface, unclamped), the scattered
+ * contribution sum_i shadow[i] phase_i rgb Cd_i + the lights' ambient sum (CAVRLighting::diffuse and ::ambient; the
+ * headlight's phase at an angle of pi; a directional light's at the angle between the direction it travels and the
+ * direction to the camera, both in texture units), blended by cavr_scatter_coef(|g| gradScale, a), clamped to [0, 1].
+ * g: the world gradient; toEye: unit vector from the sample to the camera's position; a: the sample's opacity from
+ * the table.
  */
 CAVR_HD void cavr_scatter_shade(const CAVRScatter *s, const CAVRLighting *L, float ka, const float g[3],
                                 const float toEye[3], float a, const float shadow[8], float rgb[3]) {

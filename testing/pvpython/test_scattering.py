@@ -19,7 +19,7 @@ from paraview.simple import OpenDataFile
 THRESHOLD_DB = 35.0
 load_plugin()
 src = OpenDataFile(DATA + "/headsq_64x64x93_uint16.nhdr")
-v = view((400, 400))
+v = view((300, 300))  # 300^2: the CPU frames with long secondary rays under the light kit take 10-60 s
 d = show_volume(src, v, "ImageScalars", HEADSQ_RANGE, HEADSQ_OPACITY, representation="Volume", shade=1)
 d.VolumeRenderingMode = "GPU Based"
 headsq_camera(v)
