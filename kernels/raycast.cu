@@ -79,13 +79,52 @@ __device__ __forceinline__ void voxel_of(const Frame &f, const float s[3], float
   v[2] = fmaf(m[8], s[0], fmaf(m[9], s[1], fmaf(m[10], s[2], m[11])));
 }
 
+// Scattering: the transmittance of light i's secondary ray from original voxel coordinates v (cavr_shadow_ray,
+// core/shared/cavr_scatter.h), as the CPU's cavr_shadow: the product of 1 - the table's opacity (times the
+// gradient-opacity factor when set) over its samples. T: the composite table in shared memory (entry, difference).
 template <bool CUBIC = false>
-__device__ __forceinline__ void shade(const Frame &f, const Lane &r, const float s[3], float rgb[3], float &a) {
+__device__ __noinline__ float shadow(const Frame &f, const float4 *T, int i, const float v[3], const float dw[3],
+                                     unsigned &samples) {
+  const CAVRRayFrame &p = f.p;
+  CavrShadowRay sr;
+  cavr_shadow_ray(&p.scatter, i, v, dw, p.invSpacing, p.step, &sr);
+  float tr = 1.0f;
+  for (int k = 0; k < sr.n && tr > p.scatter.cutoff; ++k) {
+    const float x[3] = {fmaf((float)k, sr.step[0], sr.start[0]), fmaf((float)k, sr.step[1], sr.start[1]),
+                        fmaf((float)k, sr.step[2], sr.start[2])};
+    const float sv = sample<CUBIC>(f, x[0], x[1], x[2]);
+    ++samples;
+    int e;
+    float w;
+    tf_pos(f, fmaf(sv, f.uStored, f.uBias), e, w);
+    float a = fmaf(w, T[2 * e + 1].w, T[2 * e].w);
+    if (p.goCount) {
+      float g[3];
+      world_gradient<CUBIC>(f, x, g);
+      samples += 6;
+      a *= cavr_gradient_opacity(&p, g);
+    }
+    tr *= 1.0f - a;
+  }
+  return tr;
+}
+
+template <bool CUBIC = false>
+__device__ __forceinline__ void shade(const Frame &f, const float4 *T, Lane &r, const float s[3], float rgb[3],
+                                      float &a) {
   const CAVRRayFrame &p = f.p;
   float v[3], g[3];
   voxel_of(f, s, v);
   world_gradient<CUBIC>(f, v, g);
+  const float a0 = a;
   if (p.goCount) a *= cavr_gradient_opacity(&p, g); // core/shared/cavr_ray.h
+  if (p.scatter.on) { // volumetric scattering (core/shared/cavr_scatter.h), as the CPU's cavr_gradient_sample
+    if (!(a > 0.0f)) return;
+    float tr[8];
+    for (int i = 0; i < p.light.count; ++i) tr[i] = shadow<CUBIC>(f, T, i, v, r.dw, r.samples);
+    cavr_scatter_sample(&p, g, v, r.dw, a0, tr, rgb);
+    return;
+  }
   if (p.shade) cavr_shade_gradient(&p, g, r.dw, rgb); // core/shared/cavr_ray.h, as the CPU's cavr_shade_sample
 }
 
@@ -159,7 +198,7 @@ __device__ __forceinline__ void clipped_segment(const Frame &f, const float4 *T,
   float rgb[3] = {fmaf(w, d.x, e.x), fmaf(w, d.y, e.y), fmaf(w, d.z, e.z)};
   if (COLOR) component_rgb(f, s3[0], s3[1], s3[2], rgb);
   if (SHADE) {
-    shade<CUBIC>(f, r, s3, rgb, a);
+    shade<CUBIC>(f, T, r, s3, rgb, a);
     r.samples += 6;
   }
   blend(r, j, a, rgb);
@@ -342,7 +381,7 @@ __device__ __forceinline__ bool full_segments(const Frame &f, const float4 *__re
           if (!(a > 0.0f)) continue;
         } else {
           if (!(a > 0.0f)) continue;
-          shade<CUBIC>(f, r, s3, rgb, a);
+          shade<CUBIC>(f, T, r, s3, rgb, a);
           ++shaded;
         }
       }

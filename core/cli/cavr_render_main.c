@@ -19,6 +19,7 @@ static void usage(FILE *f) {
           "usage: cavr-render INPUT [-o out.png] [--size WxH] [--rotate-x DEG] [--rotate-y DEG] [--rotate-z DEG]\n"
           "                   [--projection ortho|perspective] [--tf PRESET|FILE] [--range MIN:MAX]\n"
           "                   [--sample-distance VOXELS] [--blend composite|mip|minip|average|iso|slice] [--shade]\n"
+          "                   [--scatter BLENDING,REACH,ANISOTROPY]\n"
           "                   [--iso V[,V...]] [--iso-method standard|warp|auto] [--supersample 1|4|5|9|16]\n"
           "                   [--slice-origin X,Y,Z] [--slice-normal X,Y,Z]\n"
           "                   [--interpolation nearest|linear|cubic] [--backend auto|cpu|cuda] [--threads N]\n"
@@ -146,6 +147,7 @@ typedef struct Options {
   char hostPlaneNames[64];
   int dims[3], haveSliceOrigin;
   double sliceOrigin[3], sliceNormal[3];
+  double scatter[3];             /* --scatter: blending, reach, anisotropy (cavrSetRenderScattering) */
   double rot[3], spacing[3], range[2], sampleDistance;
   CAVRBlendMode blendMode;
   CAVRBackend be;
@@ -178,7 +180,7 @@ static void default_options(Options *o) {
 
 enum { O_SIZE = 256, O_RX, O_RY, O_RZ, O_PROJ, O_TF, O_RANGE, O_SD, O_BLEND, O_SHADE, O_BACKEND, O_REPEAT, O_JSON,
        O_DIMS, O_TYPE, O_SPACING, O_INTERP, O_THREADS, O_STRATEGY, O_NOROT, O_FRACTION, O_RECON, O_ADAPTIVE,
-       O_HOST_PLANES, O_ISO, O_ISO_METHOD, O_SUPERSAMPLE, O_SLICE_ORIGIN, O_SLICE_NORMAL };
+       O_HOST_PLANES, O_ISO, O_ISO_METHOD, O_SUPERSAMPLE, O_SLICE_ORIGIN, O_SLICE_NORMAL, O_SCATTER };
 
 /* Parsing returns CONTINUE, or the exit status of a run that ends there (help, a bad option). */
 #define CONTINUE (-1)
@@ -268,6 +270,11 @@ static int parse_option(int c, const char *arg, Options *o) {
     break;
   }
   case O_SHADE: o->shade = 1; break;
+  case O_SCATTER:
+    if (!parse_triple_double(arg, o->scatter) || !(o->scatter[0] >= 0.0 && o->scatter[0] <= 2.0) ||
+        !(o->scatter[1] >= 0.0 && o->scatter[1] <= 1.0) || !(o->scatter[2] >= -1.0 && o->scatter[2] <= 1.0))
+      return fail("--scatter expects BLENDING,REACH,ANISOTROPY in [0,2], [0,1], [-1,1]", arg);
+    break;
   case O_BACKEND: o->backend = arg; break;
   case O_REPEAT:
     o->repeat = atoi(arg);
@@ -346,7 +353,7 @@ static int parse_args(int argc, char **argv, Options *o) {
       {"iso", required_argument, 0, O_ISO}, {"iso-method", required_argument, 0, O_ISO_METHOD},
       {"supersample", required_argument, 0, O_SUPERSAMPLE},
       {"slice-origin", required_argument, 0, O_SLICE_ORIGIN}, {"slice-normal", required_argument, 0, O_SLICE_NORMAL},
-      {0, 0, 0, 0}};
+      {"scatter", required_argument, 0, O_SCATTER}, {0, 0, 0, 0}};
   default_options(o);
   int c;
   while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -456,6 +463,7 @@ static int configure(const Options *o, const double spacing[3], Scene *s) {
       cavrSetRenderBlendMode(set, o->blendMode) || cavrSetRenderInterpolation(set, o->interpolation) ||
       cavrSetRenderOpacityCorrection(set, 1, minSpacing) /* opacity is per voxel of the finest axis */ ||
       cavrSetRenderShading(set, o->shade, 0.1, 0.7, 0.2, 10.0) ||
+      cavrSetRenderScattering(set, o->scatter[0], o->scatter[1], o->scatter[2]) ||
       cavrSetRenderStrategy(set, o->strategy, CAVR_SHAPING_ALL, o->rotation) ||
       cavrSetRenderCompressive(set, o->fraction, o->reconstruction, o->adaptive) ||
       cavrSetRenderIsoValues(set, o->isoCount, o->isoValues) || cavrSetRenderIsoMethod(set, o->isoMethod) ||

@@ -10,6 +10,7 @@
 
 #include "cavr/cavr_common.h" /* CAVRBlendMode, CAVRInterpolation, CAVR_MAX_ISO_VALUES */
 #include "cavr_lighting.h"
+#include "cavr_scatter.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,7 @@ typedef struct CAVRRayFrame {
   int components;            /**< composite: 1, or the volume's dependent components (cavrSetVolumeComponentData): 2
                                   colour through the table's RGB, 4 RGB as given; the scalar gives the opacity */
   float colorScale, colorBias; /**< 2 components: table position of the colour = colour value * colorScale + colorBias */
+  CAVRScatter scatter;       /**< composite: VTK's volumetric scattering (cavrSetRenderScattering; on 0: off) */
 } CAVRRayFrame;
 
 #ifdef __cplusplus

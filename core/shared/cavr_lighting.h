@@ -111,15 +111,17 @@ CAVR_LIGHTING_FN void cavr_lighting_apply(const CAVRLighting *L, const float g[3
  * normal n points up the gradient and each light is taken by the direction it travels, Lt (towards the scene):
  *   nl = n.Lt, made |n.Lt| with two-sided lighting (each light separately: a light behind a surface lights it too);
  *   nl > 0: diffuse += nl Cd_i, r = normalize(2 nl' n - Lt), specular += Cs_i (r.(-toEye))^power where positive;
- *   rgb = clamp(A + diffuse rgb + specular, 0, 1).
+ *   rgb = A + diffuse rgb + specular (cavr_lighting_surface then clamps it to [0, 1]).
  * CAVR_SURFACE_LIGHTS ("light complexity" 2): Lt = -dir[i], nl' = nl after the flip, A = the ambient sum (not
  * multiplied by the colour), and n = normalize(distort g): that caster turns the gradient to eye space with its
  * texture-to-eye matrix, which scales eye axis k by the volume's extent along data axis k (distort: frame_constants.c).
  * CAVR_SURFACE_HEADLIGHT (one headlight of intensity 1, "complexity" 1): the light sits at the camera, Lt = -toEye,
  * nl' = nl before the flip, n = normalize(g), A = ka rgb. A gradient at or below the floor (or NaN): A alone.
+ * This function leaves rgb unclamped (the scattering blend of cavr_scatter.h clamps after it); cavr_lighting_surface
+ * clamps.
  */
-CAVR_LIGHTING_FN void cavr_lighting_surface(const CAVRLighting *L, float ka, const float g[3], const float toEye[3],
-                                            float rgb[3]) {
+CAVR_LIGHTING_FN void cavr_lighting_surface_unclamped(const CAVRLighting *L, float ka, const float g[3],
+                                                      const float toEye[3], float rgb[3]) {
   const int head = L->surface == CAVR_SURFACE_HEADLIGHT;
   float d[3] = {0.0f, 0.0f, 0.0f}, s[3] = {0.0f, 0.0f, 0.0f};
   const float len2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
@@ -150,8 +152,15 @@ CAVR_LIGHTING_FN void cavr_lighting_surface(const CAVRLighting *L, float ka, con
       }
     }
   }
+  for (int c = 0; c < 3; ++c) rgb[c] = (head ? ka * rgb[c] : L->ambient[c]) + d[c] * rgb[c] + s[c];
+}
+
+/** cavr_lighting_surface_unclamped, then each channel clamped to [0, 1] (VTK's computeColor clamps). */
+CAVR_LIGHTING_FN void cavr_lighting_surface(const CAVRLighting *L, float ka, const float g[3], const float toEye[3],
+                                            float rgb[3]) {
+  cavr_lighting_surface_unclamped(L, ka, g, toEye, rgb);
   for (int c = 0; c < 3; ++c) {
-    const float v = (head ? ka * rgb[c] : L->ambient[c]) + d[c] * rgb[c] + s[c];
+    const float v = rgb[c];
     rgb[c] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v; /* NaN stays NaN: the pixel encoding makes it 0 */
   }
 }

@@ -94,22 +94,42 @@ CAVR_HD void cavr_shade_gradient(const CAVRRayFrame *p, const float g[3], const 
  * gradient g: VTK's GPU ray caster's model (cavr_lighting_surface; the light and view directions from the hit to the
  * camera's position) when the frame's lights ask for it (CAVRLighting::surface), else cavr_shade_gradient.
  */
-CAVR_HD void cavr_shade_hit(const CAVRRayFrame *p, const float g[3], const float v[3], const float dw[3],
-                           float rgb[3]) {
-  if (!p->light.surface) {
-    cavr_shade_gradient(p, g, dw, rgb);
-    return;
-  }
+/** The unit vector from voxel position v towards the camera's position (the eye; dw when v is at the eye): the view
+    vector of VTK's GPU ray caster's lighting. */
+CAVR_HD void cavr_to_eye(const CAVRRayFrame *p, const float v[3], const float dw[3], float toEye[3]) {
   double e[3], len = 0.0;
   for (int a = 0; a < 3; ++a) {
     e[a] = p->eye[a] - (p->origin[a] + (double)v[a] / p->invSpacing[a]);
     len += e[a] * e[a];
   }
   len = sqrt(len);
-  float toEye[3] = {dw[0], dw[1], dw[2]}; /* the hit at the eye: along the ray */
+  for (int a = 0; a < 3; ++a) toEye[a] = dw[a]; /* the hit at the eye: along the ray */
   if (len > 0.0)
     for (int a = 0; a < 3; ++a) toEye[a] = (float)(e[a] / len);
+}
+
+CAVR_HD void cavr_shade_hit(const CAVRRayFrame *p, const float g[3], const float v[3], const float dw[3],
+                           float rgb[3]) {
+  if (!p->light.surface) {
+    cavr_shade_gradient(p, g, dw, rgb);
+    return;
+  }
+  float toEye[3];
+  cavr_to_eye(p, v, dw, toEye);
   cavr_lighting_surface(&p->light, p->ka, g, toEye, rgb);
+}
+
+/**
+ * The colour rgb of a composite sample at voxel position v with scattering on (CAVRScatter::on): cavr_scatter_shade
+ * (core/shared/cavr_scatter.h) with the world gradient g, the sample's table opacity a and the transmittance of each
+ * light's secondary ray, shadow[i] (cavr_shadow_ray; the back end takes its samples). dw: the ray's unit world
+ * direction.
+ */
+CAVR_HD void cavr_scatter_sample(const CAVRRayFrame *p, const float g[3], const float v[3], const float dw[3],
+                                 float a, const float shadow[8], float rgb[3]) {
+  float toEye[3];
+  cavr_to_eye(p, v, dw, toEye);
+  cavr_scatter_shade(&p->scatter, &p->light, p->ka, g, toEye, a, shadow, rgb);
 }
 
 /**

@@ -988,6 +988,19 @@ CAVRError cavrSetRenderJitter(CAVRRenderSettings s, int enabled) {
   return CAVR_ERROR_NONE;
 }
 
+CAVRError cavrSetRenderScattering(CAVRRenderSettings s, double blending, double reach, double anisotropy) {
+  CHECK_HANDLE(s, "cavrSetRenderScattering");
+  if (!(blending >= 0.0 && blending <= 2.0) || !(reach >= 0.0 && reach <= 1.0) ||
+      !(anisotropy >= -1.0 && anisotropy <= 1.0))
+    return ARG_ERROR(s, "cavrSetRenderScattering: blending %g (0..2), reach %g (0..1), anisotropy %g (-1..1)", blending,
+                     reach, anisotropy);
+  s->staged.scatterBlend = (float)blending;
+  s->staged.scatterReach = (float)reach;
+  s->staged.scatterAnisotropy = (float)anisotropy;
+  s->dirty = 1;
+  return CAVR_ERROR_NONE;
+}
+
 CAVRError cavrSetRenderCropBox(CAVRRenderSettings s, const double box[6]) {
   CHECK_HANDLE(s, "cavrSetRenderCropBox");
   if (box)

@@ -71,6 +71,9 @@ typedef struct CAVRSettingsDesc {
   int twoSided;             /**< 0/1: normals flipped to face the viewer */
   CAVRLight lights[CAVR_MAX_LIGHTS];
   int jitter;               /**< 0/1: jittered ray starts (cavrSetRenderJitter) */
+  float scatterBlend;       /**< cavrSetRenderScattering: VolumetricScatteringBlending, [0, 2]; 0 = off */
+  float scatterReach;       /**< GlobalIlluminationReach, [0, 1] */
+  float scatterAnisotropy;  /**< Henyey-Greenstein g, [-1, 1] */
 } CAVRSettingsDesc;
 
 #ifdef __cplusplus

@@ -36,6 +36,7 @@ int cavr_cpu_packet_lanes(void) {
 CavrPacketWorker cavr_cpu_packet_caster(const Prep *p) {
   if (p->f.blend != CAVR_BLEND_COMPOSITE || p->f.interpolation == CAVR_INTERPOLATION_CUBIC || p->f.components > 1)
     return NULL; /* the scalar caster (dependent components: its colour fetch, cavr_sample_color) */
+  if (p->f.scatter.on) return NULL; /* scattering's secondary rays: the scalar caster (not vectorised yet) */
   /* Gathers take 32-bit indices (of voxels): the volume must have fewer than 2^31 - 8 voxels. */
   const double n = (double)p->sz * p->dims[2]; /* voxels in memory, padding included */
   if (!(n < 2147483640.0 && p->f.count >= 2 && p->f.count < (1 << 28))) return NULL;

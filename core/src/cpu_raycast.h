@@ -185,16 +185,55 @@ CAVR_ALWAYS_INLINE void cavr_world_gradient(const Prep *p, int storage, int inte
   for (int a = 0; a < 3; ++a) g[a] *= (float)p->f.invSpacing[a];
 }
 
+/* The transmittance of light i's secondary ray from voxel position v (scattering; cavr_shadow_ray of
+   core/shared/cavr_scatter.h sets the ray up): the product of 1 - opacity over its samples, each the table's opacity
+   (corrected for a full step) of the filtered value there, times its gradient-opacity factor when the frame has one.
+   Stops once the transmittance is at or below the frame's cutoff (CAVRScatter::cutoff). The kernels' twin is
+   shadow() in kernels/raycast.cu. */
+CAVR_ALWAYS_INLINE float cavr_shadow(const Prep *p, int storage, int interp, int i, const float v[3],
+                                     const float dirW[3], uint64_t *samples) {
+  CavrShadowRay sr;
+  cavr_shadow_ray(&p->f.scatter, i, v, dirW, p->f.invSpacing, p->f.step, &sr);
+  float shadow = 1.0f;
+  for (int k = 0; k < sr.n && shadow > p->f.scatter.cutoff; ++k) {
+    const float x[3] = {sr.start[0] + (float)k * sr.step[0], sr.start[1] + (float)k * sr.step[1],
+                        sr.start[2] + (float)k * sr.step[2]};
+    const float sv = cavr_sample(p, storage, interp, x[0], x[1], x[2]);
+    ++*samples;
+    int i0;
+    float f;
+    cavr_tf_index(&p->f, sv, &i0, &f);
+    const float *e0 = p->table + 4 * i0;
+    float a = e0[3] + f * (e0[7] - e0[3]);
+    if (p->f.goCount) {
+      float g[3];
+      cavr_world_gradient(p, storage, interp, x[0], x[1], x[2], g, samples);
+      a *= cavr_gradient_opacity(&p->f, g);
+    }
+    shadow *= 1.0f - a;
+  }
+  return shadow;
+}
+
 /* A composite sample's gradient work when shading or gradient opacity is on: its opacity *a times the gradient-
    opacity factor (cavr_gradient_opacity, core/shared/cavr_ray.h) and, with shading, its colour rgb shaded; the same
-   gradient for both. Returns 0 when the opacity is no longer positive (rgb then not shaded). */
+   gradient for both. With scattering (p->f.scatter.on) the shading is cavr_scatter_sample's, from the opacity as it
+   came (VTK weighs the blend by the table's opacity, before gradient opacity) and each light's cavr_shadow. Returns 0
+   when the opacity is no longer positive (rgb then not shaded). */
 CAVR_ALWAYS_INLINE int cavr_gradient_sample(const Prep *p, int storage, int interp, const float v[3],
                                             const float dirW[3], float rgb[3], float *a, uint64_t *samples) {
   float g[3];
+  const float a0 = *a;
   cavr_world_gradient(p, storage, interp, v[0], v[1], v[2], g, samples);
   if (p->f.goCount) {
     *a *= cavr_gradient_opacity(&p->f, g);
     if (!(*a > 0.0f)) return 0;
+  }
+  if (p->f.scatter.on) {
+    float shadow[8];
+    for (int i = 0; i < p->f.light.count; ++i) shadow[i] = cavr_shadow(p, storage, interp, i, v, dirW, samples);
+    cavr_scatter_sample(&p->f, g, v, dirW, a0, shadow, rgb);
+    return 1;
   }
   if (p->f.shade) cavr_shade_gradient(&p->f, g, dirW, rgb);
   return 1;

@@ -54,6 +54,68 @@ static void lighting(const CAVRSettingsDesc *s, const double invView[16], CAVRLi
   for (int a = 0; a < 3; ++a) L->ambient[a] = (float)ambient[a];
 }
 
+/* Volumetric scattering in effect (cavrSetRenderScattering): composite, shaded, a blending above 0. */
+static int scattering_on(const CAVRSettingsDesc *s) {
+  return s->scatterBlend > 0.0f && s->shade && s->blendMode == CAVR_BLEND_COMPOSITE;
+}
+
+/* cavr's own headlight (no cavrSetRenderLights) as the light list of VTK's default lighting when scattering is on:
+   one white headlight of intensity 1 with ambient colour 0 (vtkLight's defaults), Ambient, Diffuse, Specular and
+   Specular Power of cavrSetRenderShading. */
+static void scatter_headlight(const CAVRSettingsDesc *s, const double invView[16], CAVRLighting *L) {
+  double view[3] = {-invView[8], -invView[9], -invView[10]};
+  normalize3(view);
+  L->count = 1;
+  L->twoSided = 1;
+  L->power = s->specularPower;
+  for (int a = 0; a < 3; ++a) {
+    L->view[a] = (float)view[a];
+    L->dir[0][a] = (float)-view[a];
+    L->half[0][a] = (float)-view[a];
+    L->diffuse[0][a] = s->diffuse;
+    L->specular[0][a] = s->specular;
+    L->ambient[a] = 0.0f;
+  }
+}
+
+/* The frame's scattering constants (core/shared/cavr_scatter.h): texture units of the volume (its piece), the
+   reach's uniform as vtkOpenGLGPUVolumeRayCastMapper::vtkInternal::SetLightingShaderParameters maps it, the lights'
+   directions and the camera in texture units, the gradient's scale (VTK scales values to the volume's value range). */
+static void scattering(const CAVRRenderJob *job, const CAVRRayFrame *f, CAVRScatter *sc) {
+  const CAVRSettingsDesc *s = job->settings;
+  const CAVRVolume vol = job->volume;
+  memset(sc, 0, sizeof *sc);
+  if (!scattering_on(s)) return;
+  sc->on = 1;
+  sc->headlight = f->light.surface == CAVR_SURFACE_HEADLIGHT;
+  sc->blend = s->scatterBlend;
+  sc->g = s->scatterAnisotropy;
+  const double ag = fabs(sc->g) < 0.01f ? 0.0 : fabs(sc->g); /* the phase's maximum: (1 + |g|) / (1 - |g|)^2 */
+  sc->cutoff = ag < 1.0 ? (float)((1.0 - ag) * (1.0 - ag) / ((1.0 + ag) * 4096.0)) : 0.0f;
+  double emax = 0.0, e[3];
+  for (int a = 0; a < 3; ++a) {
+    e[a] = (vol->desc.dims[a] - 1) * vol->desc.spacing[a];
+    if (!(e[a] > 0.0)) e[a] = vol->desc.spacing[a]; /* one slice thick */
+    emax = fmax(emax, e[a]);
+    sc->dims[a] = (float)vol->desc.dims[a];
+    sc->invExtent[a] = (float)(1.0 / e[a]);
+    sc->eyeTex[a] = (float)((f->eye[a] - vol->desc.origin[a]) / e[a]);
+  }
+  const double m = f->step / emax, top = 1.73205;
+  sc->reach = (float)((m - top) * pow(1.0 - s->scatterReach, 0.33) + top);
+  const double width = vol->voxels.range[1] - vol->voxels.range[0];
+  sc->gradScale = (float)(2.0 / (width > 0.0 ? width : 1.0));
+  for (int i = 0; i < f->light.count; ++i) {
+    double d[3], n = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      d[a] = f->light.dir[i][a] / e[a];
+      n += d[a] * d[a];
+    }
+    n = n > 0.0 ? 1.0 / sqrt(n) : 0.0;
+    for (int a = 0; a < 3; ++a) sc->lightTex[i][a] = (float)(d[a] * n);
+  }
+}
+
 /* Which model shades the single-sample hits of the isosurface and slice modes, and its normal matrix. VTK renders
    those modes with its GPU ray caster only, so they take its model (cavr_lighting_surface); composite keeps the
    fixed-point caster's. Its light complexity: 1 for one headlight of intensity exactly 1 that is not positional, else
@@ -68,7 +130,12 @@ static void surface_lighting(const CAVRRenderJob *job, const double view[16], CA
   const CAVRSettingsDesc *s = job->settings;
   const CAVRVolume vol = job->volume;
   L->surface = 0;
-  if (!s->lightCount || (s->blendMode != CAVR_BLEND_ISOSURFACE && s->blendMode != CAVR_BLEND_SLICE)) return;
+  const int scatter = scattering_on(s);
+  if (!s->lightCount && scatter) { /* cavr's own headlight: VTK's default lighting (scatter_headlight) */
+    L->surface = CAVR_SURFACE_HEADLIGHT;
+    return;
+  }
+  if (!s->lightCount || (s->blendMode != CAVR_BLEND_ISOSURFACE && s->blendMode != CAVR_BLEND_SLICE && !scatter)) return;
   const CAVRLight *l = &s->lights[0];
   if (s->lightCount == 1 && l->kind == CAVR_LIGHT_HEADLIGHT && l->intensity == 1.0 && !l->positional) {
     L->surface = CAVR_SURFACE_HEADLIGHT;
@@ -99,6 +166,7 @@ static void derived(const CAVRRenderJob *job, CAVRRayFrame *out) {
   if (!cavr_mat4_invert(job->camera->view, invView) || !cavr_mat4_project(invView, zero, out->eye))
     out->eye[0] = out->eye[1] = out->eye[2] = 0.0;
   lighting(s, invView, &out->light);
+  if (!s->lightCount && scattering_on(s)) scatter_headlight(s, invView, &out->light);
   surface_lighting(job, job->camera->view, &out->light);
   out->light.gradientFloor2 = cavr_gradient_floor2(tf->range[0], tf->range[1], vol->desc.spacing);
   double minSpacing = INFINITY;
@@ -187,4 +255,5 @@ void cavr_ray_frame(const CAVRRenderJob *job, CAVRRayFrame *out) {
   const double csc = (tf->count - 1) / (cr[1] - cr[0]);
   out->colorScale = (float)csc;
   out->colorBias = (float)(-cr[0] * csc);
+  scattering(job, out, &out->scatter);
 }

@@ -584,6 +584,8 @@ void vtkCavrVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "Supersampling: " << this->Supersampling << endl;
   os << indent << "JitterRayStarts: " << this->JitterRayStarts << endl;
   os << indent << "Transfer2DYAxisArray: " << this->Transfer2DYAxisArray << endl;
+  os << indent << "VolumetricScatteringBlending: " << this->VolumetricScatteringBlending << endl;
+  os << indent << "GlobalIlluminationReach: " << this->GlobalIlluminationReach << endl;
   os << indent << "GpuIndex: " << this->GpuIndex << endl;
   os << indent << "InteractiveUpdateRate: " << this->InteractiveUpdateRate << endl;
   os << indent << "LastRaysCast: " << this->LastRaysCast << endl;

@@ -160,6 +160,22 @@ public:
 
   ///@{
   /**
+   * Volumetric scattering, as vtkGPUVolumeRayCastMapper's properties of the same names (VTK >= 9.1; ParaView's "Volume"
+   * representation sets them, and so does "cavr Volume" through its representation): VolumetricScatteringBlending in
+   * [0, 2] (default 0: off; 2: scattering only; between, VTK's blend with gradient shading, weighted by the
+   * gradient magnitude) and
+   * GlobalIlluminationReach in [0, 1] (default 0: the secondary rays' length, from about one sample to the volume's
+   * diagonal). With the volume property's ScatteringAnisotropy (Henyey-Greenstein g) they go to cavrSetRenderScattering;
+   * composite blending with Shade on only.
+   */
+  vtkSetClampMacro(VolumetricScatteringBlending, float, 0.0f, 2.0f);
+  vtkGetMacro(VolumetricScatteringBlending, float);
+  vtkSetClampMacro(GlobalIlluminationReach, float, 0.0f, 1.0f);
+  vtkGetMacro(GlobalIlluminationReach, float);
+  ///@}
+
+  ///@{
+  /**
    * CUDA device index the CUDA back end renders on; -1 (default): $CAVR_GPU, else the MPI local rank modulo the
    * visible GPUs (one GPU per rank), else 0 (cavrNewDeviceOnGpu). An index that names no GPU: a warning and the CPU.
    */
@@ -300,6 +316,8 @@ protected:
   int Supersampling = 1;
   vtkTypeBool JitterRayStarts = 0;
   std::string Transfer2DYAxisArray;
+  float VolumetricScatteringBlending = 0.0f;
+  float GlobalIlluminationReach = 0.0f;
   double InteractiveUpdateRate = 1.0;
   int DisplayPath = DISPLAY_AUTO;
   int OpaqueDepthPath = DEPTH_HOST;

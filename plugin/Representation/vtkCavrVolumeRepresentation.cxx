@@ -451,6 +451,20 @@ void vtkCavrVolumeRepresentation::SetCavrJitterRayStarts(int enabled)
 }
 
 //------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetVolumetricScatteringBlending(float blending)
+{
+  this->GetCavrMapper()->SetVolumetricScatteringBlending(blending);
+  this->Modified();
+}
+
+//------------------------------------------------------------------------------
+void vtkCavrVolumeRepresentation::SetGlobalIlluminationReach(float reach)
+{
+  this->GetCavrMapper()->SetGlobalIlluminationReach(reach);
+  this->Modified();
+}
+
+//------------------------------------------------------------------------------
 void vtkCavrVolumeRepresentation::SetCavrGradientOpacity(int enabled)
 {
   this->GradientOpacityEnabled = enabled != 0;

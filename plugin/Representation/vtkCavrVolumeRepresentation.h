@@ -54,6 +54,14 @@ public:
   /** Jittered ray starts on/off (vtkCavrVolumeMapper::SetJitterRayStarts). Default off. */
   void SetCavrJitterRayStarts(int enabled);
   /**
+   * ParaView's "Volume" properties VolumetricScatteringBlending and GlobalIlluminationReach (shared with the Volume
+   * representation): the superclass forwards them to its own VTK mappers only, so these hide its methods and give
+   * them to the cavr mapper (vtkCavrVolumeMapper::SetVolumetricScatteringBlending). VolumeAnisotropy needs nothing:
+   * the superclass sets it on the volume property, which the mapper reads.
+   */
+  void SetVolumetricScatteringBlending(float blending);
+  void SetGlobalIlluminationReach(float reach);
+  /**
    * Gradient opacity (property CavrGradientOpacity, default off): on, the points of CavrGradientOpacityPoints,
    * pairs (gradient magnitude in scalar units per world unit, opacity in [0, 1]), become this representation's
    * volume property's gradient opacity (vtkVolumeProperty::SetGradientOpacity, DisableGradientOpacity off), which

@@ -253,6 +253,43 @@ typedef struct CAVRLight {
  */
 CAVR_API CAVRError cavrSetRenderLights(CAVRRenderSettings settings, int count, const CAVRLight *lights, int twoSided);
 
+/**
+ * Volumetric scattering, as VTK's GPU ray caster renders it (vtkGPUVolumeRayCastMapper's VolumetricScatteringBlending
+ * and GlobalIlluminationReach, vtkVolumeProperty's ScatteringAnisotropy; VTK >= 9.1; the model of ParaView 5.11's VTK
+ * 9.2.20230111, vtkVolumeShaderComposer.h: ComputeLightingDeclaration, ComputeVolumetricShadowDec,
+ * PhaseFunctionDeclaration; the one definition both back ends run is core/shared/cavr_scatter.h). Composite blending
+ * with shading on only (VTK: "only considered when Shade is enabled"); other modes ignore it.
+ *
+ * Each shaded sample (colour c from the table, opacity a of the table, i.e. corrected for a full step) casts a
+ * secondary ray towards every light: towards the camera's position for one headlight of intensity 1 or cavr's own
+ * headlight (cavrSetRenderLights count 0: a white light, ambient colour 0), else along each light's direction. The rays
+ * are measured in texture units, [0, 1] along each axis of the volume (a non-cubic volume's rays are shorter along its
+ * long axes, as in VTK): they start one primary step (the sample distance in those units) from the sample, take a
+ * sample every such step, and end where they leave the volume's box (the whole volume, cropping ignored; an MPI
+ * piece's own box, as VTK's per-rank textures), at the camera, or after the reach: `reach` r in [0, 1] maps to
+ * m + (sqrt(3) - m)(1 - (1 - r)^0.33) texture units, m = the sample distance (world units) over the volume's longest
+ * extent ((dims - 1) spacing), so 0 gives a ray of about one sample and 1 the box's diagonal. The transmittance is the
+ * product of (1 - opacity) over its samples (the table's opacity, times gradient opacity when set). The scattered
+ * colour is sum over lights of transmittance x phase x c x diffuse x the light's diffuse colour, plus the lights'
+ * ambient (ambient x the light's ambient colour), with the Henyey-Greenstein phase (1 - g^2) / (1 + g^2 - 2 g
+ * cos)^1.5 (normalised to 4 pi; `anisotropy` g, |g| < 0.01 gives 1) at the angle between the direction the light
+ * travels and the direction to the camera (pi for the headlight). It is blended with gradient shading by VTK's
+ * weight w of `blending` b and the sample's opacity and gradient length |G| (central differences of the values
+ * scaled to the volume's value range, over the spacing): b < 1: w = b exp(-b |G| a); b >= 1:
+ * w = (2 - b) exp(-b |G| a) + b - 1 (1 at b = 2: scattering only). (VTK's shader writes 2 u exp(-2 u |G| a) and
+ * 2 (1 - u) exp(-2 u |G| a) + 2 u - 1 with the uniform u = b / 2 that its mapper sets.) Colour = clamp((1 - w)
+ * shaded + w scattered, 0, 1), where "shaded" is VTK's GPU ray caster's gradient shading (the model
+ * cavrSetRenderLights describes for the isosurface mode), not the fixed-point caster's that composite uses otherwise.
+ *
+ * blending 0 (the default) turns it off: images are those without this call, bit for bit. Cost: (lights) x (ray
+ * length / step) samples more per shaded sample; on the CPU such frames take the scalar caster, not the packets
+ * (docs/user-guide.md, "Volumetric scattering", gives measured costs). Defaults 0, 0, 0.
+ * Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL, blending outside [0, 2], reach outside [0, 1], anisotropy outside
+ * [-1, 1], NaN).
+ */
+CAVR_API CAVRError cavrSetRenderScattering(CAVRRenderSettings settings, double blending, double reach,
+                                           double anisotropy);
+
 /** Publish staged settings (all of them at once). Errors: CAVR_ERROR_INVALID_ARGUMENT (NULL). */
 CAVR_API CAVRError cavrCommitRenderSettings(CAVRRenderSettings settings);
 
