@@ -455,9 +455,9 @@ CAVRBlendMode vtkCavrPropertyTranslator::UpdateSettings(vtkCavrVolumeMapper* map
     std::max(0.0, prop->GetDiffuse(0)), std::max(0.0, prop->GetSpecular(0)),
     std::max(1e-3, prop->GetSpecularPower(0)));
   this->Lights(mapper, ren, vol, settings);
-  // Volumetric scattering: the mapper's blending and reach, the property's anisotropy (VTK >= 9.1 has it).
+  // Volumetric scattering: the mapper's blending and reach, the property's anisotropy (VTK >= 9.2 has it; 9.1 does not).
   double anisotropy = 0.0;
-#if VTK_VERSION_NUMBER >= VTK_VERSION_CHECK(9, 1, 0)
+#if VTK_VERSION_NUMBER >= VTK_VERSION_CHECK(9, 2, 0)
   anisotropy = std::min(1.0, std::max(-1.0, static_cast<double>(prop->GetScatteringAnisotropy())));
 #endif
   cavrSetRenderScattering(settings, mapper->GetVolumetricScatteringBlending(), mapper->GetGlobalIlluminationReach(),
