@@ -15,25 +15,33 @@
 #
 # Other settings: CAVR_DEBIAN_MIRROR (default http://deb.debian.org/debian), CAVR_CTEST_ARGS (default
 # "-L pvpython": then only the plugin is built, the one target those tests use; other labels build everything),
-# CAVR_JOBS (default: the host's cores; the build's jobs and ctest's). The exit status is the first failing suite's (a failed
-# debootstrap, package install, configure, build or test fails the run); each suite's step times are printed.
+# CAVR_JOBS (default: the host's cores; the build's jobs and ctest's), CAVR_STEPS (default "all"; "sdk": only make the
+# chroot and install its SDK, e.g. in the background while other work holds the cores, as .ci/run does). The exit status
+# is the first failing suite's: 3 where Debian's archive failed us (debootstrap or the package install: no mirror, or
+# a suite whose packages cannot be installed together that day, which happens in sid), 1 for anything else (cavr's
+# configure, build or tests, a mount); each suite's step times are printed.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CHROOT_ROOT=${CAVR_CHROOT_ROOT:-/var/cache/cavr/chroots}
 MIRROR=${CAVR_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 CTEST_ARGS=${CAVR_CTEST_ARGS:--L pvpython}
 JOBS=${CAVR_JOBS:-$(nproc)}
+STEPS=${CAVR_STEPS:-all}
 TARGET=""
 [ "$CTEST_ARGS" = "-L pvpython" ] && TARGET=cavr # the pvpython tests need the plugin alone
 [ $# -gt 0 ] || set -- sid
 
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null; then
-    exec sudo --preserve-env=CAVR_CHROOT_ROOT,CAVR_CHROOT_FRESH,CAVR_DEBIAN_MIRROR,CAVR_CTEST_ARGS,CAVR_JOBS "$0" "$@"
+    exec sudo --preserve-env=CAVR_CHROOT_ROOT,CAVR_CHROOT_FRESH,CAVR_DEBIAN_MIRROR,CAVR_CTEST_ARGS,CAVR_JOBS,CAVR_STEPS "$0" "$@"
   fi
   echo "paraview_versions: needs root (debootstrap, chroot, mounts)" >&2
   exit 2
 fi
+case $STEPS in
+  all | sdk) ;;
+  *) echo "paraview_versions: CAVR_STEPS must be all or sdk, not '$STEPS'" >&2; exit 2 ;;
+esac
 for suite in "$@"; do
   case $suite in
     bookworm | trixie | sid) ;;
@@ -103,7 +111,7 @@ run_suite() {
     rm -rf --one-file-system "$ch"
     mkdir -p "$ch"
     debootstrap --variant=minbase "$suite" "$ch" "$MIRROR" >"$CHROOT_ROOT/$suite-debootstrap.log" 2>&1 ||
-      { tail -n 30 "$CHROOT_ROOT/$suite-debootstrap.log"; return 1; }
+      { tail -n 30 "$CHROOT_ROOT/$suite-debootstrap.log"; return 3; }
     touch "$ch/.cavr-debootstrap-done"
   fi
   # sid's Release file carries a Valid-Until date that a machine with a clock ahead of the archive (or an old
@@ -135,11 +143,17 @@ run_suite() {
             done
             apt-get install -y -qq --no-install-recommends "$@" >/root/cavr-apt.log 2>&1 ||
               { tail -n 40 /root/cavr-apt.log; exit 1; }
-            dpkg-query -W -f "\${Package} \${Version}\n" paraview-dev cmake' sh "$suite" $(packages "$suite")
+            dpkg-query -W -f "\${Package} \${Version}\n" paraview-dev cmake' sh "$suite" $(packages "$suite") ||
+    { echo "paraview_versions: $suite: the package install failed (Debian's archive, not cavr)" >&2; return 3; }
   # Debian's module-name problem (docs/user-guide.md, "Debian 13 and later"): links from the names that the CMake
   # files use to the renamed Python modules, only where the file is missing.
   chroot "$ch" /usr/bin/python3 /cavr/scripts/debian_module_links.py >"$ch/root/cavr-links.log"
   t2=$(stamp)
+  if [ "$STEPS" = sdk ]; then
+    unmount_all
+    echo "== $suite: chroot and SDK ready; minutes: chroot $(minutes "$t0" "$t1"), SDK $(minutes "$t1" "$t2") =="
+    return 0
+  fi
 
   echo "== $suite: configure and build cavr (CPU back end${TARGET:+, target $TARGET}) in /root/cavr-build =="
   chroot "$ch" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JOBS="$JOBS" TARGET="$TARGET" \
