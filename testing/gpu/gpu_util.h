@@ -94,9 +94,36 @@ static inline Scene gpu_scene(CAVRDevice dev, const CAVRVolumeFile *f, const flo
   return s;
 }
 
-/* A CUDA device, or exit with SKIP_CODE (ctest reports SKIP) when there is no usable GPU. */
+/* Stage the view most GPU tests compare at: the orbit camera (view[0], view[1] degrees about the volume's bounds,
+   perspective), Phong shading on or off (ambient 0.1, diffuse 0.7, specular 0.2, power 10) and the strategy (SHAPED
+   with every shaping; a turn of the volume allowed where rotation is 1). The caller stages its own settings after it
+   and renders with scene_render. */
+static inline void scene_view(Scene *s, const double view[2], int shade, CAVRStrategy strategy, int rotation) {
+  double b[6];
+  CHECK_OK(s->dev, cavrGetVolumeBounds(s->vol, b));
+  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, view[0], view[1], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
+  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
+  CHECK_OK(s->dev, cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
+  CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, strategy == CAVR_STRATEGY_SHAPED ? CAVR_SHAPING_ALL : 0u,
+                                         rotation));
+}
+
+/* Commit s's settings, render, and return the frame's RGBA32F plane (size x size x 4 floats, host memory owned by
+   the frame buffer until its next render); the frame's statistics into *stats where it is not NULL. */
+static inline const float *scene_render(Scene *s, CAVRRenderStats *stats) {
+  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
+  CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, stats));
+  return (const float *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F);
+}
+
+/* A CUDA device, or exit with SKIP_CODE (ctest reports SKIP) when there is no usable GPU. CAVR_TEST_GPU_STANDIN=cpu
+   gives a CPU device in the GPU's place: a check of a test's own logic on a machine without a GPU (every comparison is
+   then the CPU against itself); never set by ctest. */
 static inline CAVRDevice gpu_device_or_skip(void) {
-  CAVRDevice d = cavrNewDevice(CAVR_BACKEND_CUDA);
+  const char *standin = getenv("CAVR_TEST_GPU_STANDIN");
+  const int cpu = standin && strcmp(standin, "cpu") == 0;
+  CAVRDevice d = cavrNewDevice(cpu ? CAVR_BACKEND_CPU : CAVR_BACKEND_CUDA);
+  if (cpu) printf("CAVR_TEST_GPU_STANDIN=cpu: a CPU device in the GPU's place\n");
   if (!d) {
     const char *m = "";
     CAVRError e = cavrGetDeviceError(NULL, &m);

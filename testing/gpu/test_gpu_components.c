@@ -18,18 +18,12 @@ enum { SIZE = 160 };
 
 static const float *render(Scene *s, const double view[2], int shade, CAVRInterpolation interp,
                            CAVRStrategy strategy, int *rotation) {
-  double b[6];
   CAVRRenderStats st;
-  CHECK_OK(s->dev, cavrGetVolumeBounds(s->vol, b));
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, view[0], view[1], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
+  scene_view(s, view, shade, strategy, 1);
   CHECK_OK(s->dev, cavrSetRenderInterpolation(s->set, interp));
-  CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, strategy == CAVR_STRATEGY_SHAPED ? CAVR_SHAPING_ALL : 0, 1));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
-  CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, &st));
+  const float *img = scene_render(s, &st);
   if (rotation) *rotation = st.rotation;
-  return (const float *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F);
+  return img;
 }
 
 /* The voxels of f as doubles. */

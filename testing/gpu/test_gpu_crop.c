@@ -9,18 +9,10 @@
 
 static const float *render(Scene *s, const double view[2], const double *box, CAVRBlendMode blend, int shade,
                            CAVRStrategy strategy) {
-  double b[6];
-  CHECK_OK(s->dev, cavrGetVolumeBounds(s->vol, b));
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, view[0], view[1], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
+  scene_view(s, view, shade, strategy, 1);
   CHECK_OK(s->dev, cavrSetRenderBlendMode(s->set, blend));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
-  CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, strategy == CAVR_STRATEGY_SHAPED ? CAVR_SHAPING_ALL : 0,
-                                         1));
   CHECK_OK(s->dev, cavrSetRenderCropBox(s->set, box));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
-  CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, NULL));
-  return (const float *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F);
+  return scene_render(s, NULL);
 }
 
 int main(void) {

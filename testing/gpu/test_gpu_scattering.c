@@ -15,21 +15,13 @@ typedef struct Case {
 } Case;
 
 static const float *render(Scene *s, const double view[2], CAVRStrategy strategy, const Case *k) {
-  double b[6];
-  CHECK_OK(s->dev, cavrGetVolumeBounds(s->vol, b));
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, view[0], view[1], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, 1, 0.1, 0.7, 0.2, 10));
-  CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, strategy == CAVR_STRATEGY_SHAPED ? CAVR_SHAPING_ALL : 0,
-                                         1));
+  scene_view(s, view, 1, strategy, 1);
   const CAVRLight l[2] = {{CAVR_LIGHT_CAMERA, 0, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0.75},
                           {CAVR_LIGHT_CAMERA, 0, {-1, 0.2, 0.5}, {0, 0, 0}, {0.1, 0.1, 0.1}, {1, 0.9, 0.8}, {1, 1, 1},
                            0.5}};
   CHECK_OK(s->dev, cavrSetRenderLights(s->set, k->lights, k->lights ? l : NULL, 1));
   CHECK_OK(s->dev, cavrSetRenderScattering(s->set, k->blend, k->reach, k->g));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
-  CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, NULL));
-  return (const float *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F);
+  return scene_render(s, NULL);
 }
 
 int main(void) {

@@ -41,17 +41,9 @@ static void boxes(float *t) {
 }
 
 static const float *render(Scene *s, const double view[2], int shade, CAVRStrategy strategy, int skip) {
-  double b[6];
-  CHECK_OK(s->dev, cavrGetVolumeBounds(s->vol, b));
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, view[0], view[1], 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, shade, 0.1, 0.7, 0.2, 10));
-  CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, strategy == CAVR_STRATEGY_SHAPED ? CAVR_SHAPING_ALL : 0,
-                                         1));
+  scene_view(s, view, shade, strategy, 1);
   CHECK_OK(s->dev, cavrSetRenderEmptySpaceSkipping(s->set, skip));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
-  CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, NULL));
-  return (const float *)cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F);
+  return scene_render(s, NULL);
 }
 
 static void set_2d(Scene *s, const float *t, double lo, double hi, double gmax) {

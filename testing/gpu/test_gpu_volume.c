@@ -185,16 +185,9 @@ static void step(Scene *s, const CAVRVolumeFile *f, const void *data) {
 
 static const float *render(Scene *s, double rx, double ry, CAVRStrategy strategy, int rotation, CAVRRenderStats *st,
                            float *copy, size_t px) {
-  double b[6];
-  CHECK_OK(s->dev, cavrGetVolumeBounds(s->vol, b));
-  CHECK_OK(s->dev, cavrSetCameraOrbit(s->cam, b, rx, ry, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0));
-  CHECK_OK(s->dev, cavrCommitCamera(s->cam));
-  CHECK_OK(s->dev, cavrSetRenderShading(s->set, 1, 0.1, 0.7, 0.2, 10));
-  CHECK_OK(s->dev, cavrSetRenderStrategy(s->set, strategy, strategy == CAVR_STRATEGY_SHAPED ? CAVR_SHAPING_ALL : 0u,
-                                         rotation));
-  CHECK_OK(s->dev, cavrCommitRenderSettings(s->set));
-  CHECK_OK(s->dev, cavrRender(s->fb, s->vol, s->tf, s->cam, s->set, st));
-  memcpy(copy, cavrGetFrameBufferData(s->fb, CAVR_FB_COLOR_RGBA32F), px * 16);
+  const double view[2] = {rx, ry};
+  scene_view(s, view, 1, strategy, rotation);
+  memcpy(copy, scene_render(s, st), px * 16);
   return copy;
 }
 
