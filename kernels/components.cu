@@ -46,17 +46,8 @@ extern "C" int cavr_cuda_color_create(CAVRGpuContext *ctx, const float *color, i
   cp.kind = cudaMemcpyHostToDevice;
   e = cudaMemcpy3DAsync(&cp, ctx->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(ctx->stream);
-  cudaResourceDesc res = {};
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = c->array;
-  cudaTextureDesc td = {};
-  for (int a = 0; a < 3; ++a) td.addressMode[a] = cudaAddressModeClamp;
-  td.filterMode = cudaFilterModeLinear;
-  td.readMode = cudaReadModeElementType;
-  td.normalizedCoords = 0;
-  if (e == cudaSuccess) e = cudaCreateTextureObject(&c->linear, &res, &td, nullptr);
-  td.filterMode = cudaFilterModePoint;
-  if (e == cudaSuccess) e = cudaCreateTextureObject(&c->point, &res, &td, nullptr);
+  if (e == cudaSuccess) e = cavr_array_texture(c->array, cudaFilterModeLinear, cudaReadModeElementType, &c->linear);
+  if (e == cudaSuccess) e = cavr_array_texture(c->array, cudaFilterModePoint, cudaReadModeElementType, &c->point);
   if (e != cudaSuccess) {
     cavr_cuda_color_destroy(c);
     return cavr_cuda_fail(e, "uploading the colour components", msg, msgSize);

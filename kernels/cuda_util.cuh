@@ -21,6 +21,21 @@ static inline int cavr_cuda_fail(cudaError_t e, const char *what, char *msg, siz
     if (e_ != cudaSuccess) return cavr_cuda_fail(e_, what, msg, msgSize);                                          \
   } while (0)
 
+// A texture object over a whole 3-D array as the kernels read one: clamped at the faces, addressed in voxels
+// (unnormalised coordinates), `filter` linear (trilinear) or point (nearest voxel), `mode` as cudaTextureDesc.readMode.
+static inline cudaError_t cavr_array_texture(cudaArray_t array, cudaTextureFilterMode filter, cudaTextureReadMode mode,
+                                             cudaTextureObject_t *out) {
+  cudaResourceDesc res = {};
+  res.resType = cudaResourceTypeArray;
+  res.res.array.array = array;
+  cudaTextureDesc td = {};
+  for (int a = 0; a < 3; ++a) td.addressMode[a] = cudaAddressModeClamp;
+  td.filterMode = filter;
+  td.readMode = mode;
+  td.normalizedCoords = 0;
+  return cudaCreateTextureObject(out, &res, &td, nullptr);
+}
+
 struct CAVRGpuUploader; // volume.cu: page-locked staging buffers of volume uploads, macro-cell buffers
 extern "C" void cavr_cuda_uploader_destroy(CAVRGpuUploader *u);
 
