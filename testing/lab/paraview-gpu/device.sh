@@ -201,18 +201,16 @@ step_split_mpi() {
   mkdir -p "$out"
   for n in ${SPLIT_RANKS:-2}; do
     log "== split, $n rank(s), $(basename "${MPI_VOLUME:-$W/ct_1024.nhdr}") ${CAVR_MPI_GHOSTS:+(CAVR_MPI_GHOSTS=$CAVR_MPI_GHOSTS)}"
-    (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$out/frame_split_r$n.host" 2>/dev/null &
+    watch_host "$out/frame_split_r$n.host"
     local hmon=$! t0=$SECONDS
-    timeout ${SPLIT_TIMEOUT:-300} mpiexec --oversubscribe --bind-to none -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
-      -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS} \
-      pvbatch --mpi --force-offscreen-rendering --verbosity=INFO \
+    mpiexec_args "$n"
+    timeout ${SPLIT_TIMEOUT:-300} "${MPIEXEC[@]}" pvbatch --mpi --force-offscreen-rendering --verbosity=INFO \
       "$LAB/frame_split.py" --views 12 --cavr-only --volume "${MPI_VOLUME:-$W/ct_1024.nhdr}" \
       --csv "$out/frame_split_r$n.csv" >"$out/frame_split_r$n.log" 2>&1 || status=1
     kill $hmon 2>/dev/null
     grep -v "^ *[0-9]* *0x" "$out/frame_split_r$n.log" | grep -v "INFO|"
     rank_gpus "$n" "$out/frame_split_r$n.log" || status=1
-    awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
-      "$out/frame_split_r$n.host" | sort
+    host_report "$out/frame_split_r$n.host"
     log "$n rank(s): $((SECONDS - t0)) s"
   done
   return $status
@@ -224,6 +222,23 @@ step_series() {
   timeout ${SERIES_TIMEOUT:-500} pvpython --force-offscreen-rendering "$ROOT/testing/bench/bench_pv_gpu.py" \
     ${SERIES_ARGS:---series "$W/series" --memory-series "$W/ct_shoulder_512x512x450_uint8.nhdr"} --steps 20 --series-size 512 --profile \
     --csv "$out/bench_pv_series.csv" 2>&1 | tee "$out/series.log" | grep -v "^ *[0-9]* *0x" | grep -v "INFO|"
+}
+
+# mpiexec_args N: the mpiexec command line (into the array MPIEXEC) that starts N ranks with the environment cavr's
+# ParaView runs need (every rank free to use every core: Open MPI binds 1- and 2-rank jobs to one core otherwise).
+mpiexec_args() {
+  MPIEXEC=(mpiexec --oversubscribe --bind-to none -np "$1" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
+    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS})
+}
+
+# watch_host FILE: sample each pvbatch process's resident memory into FILE every second, in the background ($! is
+# the sampler); host_report FILE prints each process's peak.
+watch_host() {
+  (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$1" 2>/dev/null &
+}
+host_report() {
+  awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
+    "$1" | sort
 }
 
 # rank_gpus N LOG: the ranks' device lines in LOG ("cavr Volume: rendering on ..."), printed; fails (and says so) when
@@ -247,19 +262,19 @@ mpi_run() {
   (while true; do nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits; sleep 1; done) \
     >"$prefix.mem" 2>/dev/null &
   local mon=$!
-  (while true; do ps -C pvbatch -o pid=,rss=; sleep 1; done) >"$prefix.host" 2>/dev/null & # each rank's host memory
+  watch_host "$prefix.host" # each rank's host memory
   local hmon=$!
   local cmd=(pvbatch --force-offscreen-rendering --verbosity=INFO)
-  [ "$n" -gt 1 ] && cmd=(mpiexec --oversubscribe --bind-to none -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH
-    -x PYTHONHOME -x PYTHONPATH -x CAVR_PLUGIN -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS}
-    pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
+  if [ "$n" -gt 1 ]; then
+    mpiexec_args "$n"
+    cmd=("${MPIEXEC[@]}" pvbatch --mpi --force-offscreen-rendering --verbosity=INFO)
+  fi
   timeout 1200 "${cmd[@]}" "$ROOT/testing/bench/bench_pv_mpi.py" --volume "$vol" --out "$prefix" "$@" \
     >"$prefix.log" 2>&1
   local rc=$?
   kill $mon $hmon 2>/dev/null
   grep -E "^ranks|^rank|Error|error|FAIL|ghost layers" "$prefix.log" | grep -v "^ *[0-9]* *0x" | sed "s/.*INFO| *//" | head -16
-  awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (p in m) printf "pvbatch pid %s: at most %.2f GiB resident\n", p, m[p] / 1048576 }' \
-    "$prefix.host" | sort
+  host_report "$prefix.host"
   rank_gpus "$n" "$prefix.log" || rc=1
   awk -F', ' '{ if ($2 > m[$1]) m[$1] = $2 } END { for (g in m) printf "GPU %s: at most %d MiB used\n", g, m[g] }' \
     "$prefix.mem" | sort
@@ -296,8 +311,8 @@ step_pvserver() {
   for n in ${PVSERVER_RANKS:-$counts}; do
     log "== pvserver, $n rank(s), $(basename "$vol")"
     local port=$((11111 + n)) prefix=$out/s$n
-    setsid timeout 900 mpiexec --oversubscribe --bind-to none -np "$n" -x DISPLAY -x __GLX_VENDOR_LIBRARY_NAME -x LD_LIBRARY_PATH \
-      -x PYTHONHOME -x PYTHONPATH -x VTK_SMP_BACKEND_IN_USE ${CAVR_MPI_GHOSTS:+-x CAVR_MPI_GHOSTS} pvserver --mpi --sp=$port --force-offscreen-rendering \
+    mpiexec_args "$n"
+    setsid timeout 900 "${MPIEXEC[@]}" pvserver --mpi --sp=$port --force-offscreen-rendering \
       --verbosity=INFO >"$prefix.server.log" 2>&1 &
     local server=$! i
     for i in $(seq 120); do grep -q "Accepting connection" "$prefix.server.log" && break; sleep 0.5; done
