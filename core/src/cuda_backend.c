@@ -716,6 +716,7 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   double dirI[3], rightI[3], upI[3];
   cavr_plan_view_index(cam->view, vol->desc.spacing, dirI, rightI, upI);
   const double volumeBytes = (double)cavr_cuda_volume_bytes(cv->gpu);
+  cv->history.elongation = cavr_plan_elongation(vol->desc.dims);
   const CAVRTuneTable *tuned =
       cavr_plan_needs_table(s, cv->noRotate || cv->color != NULL) ? table_for_volume(dev, cv->storage, volumeBytes) : NULL;
   /* A volume with a colour part is never turned: its colour texture is read at the scalar's coordinates. */

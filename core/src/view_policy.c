@@ -136,9 +136,12 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
   *viewClass = vc;
   if (!h) return want;
   const float *seen = h->seenState[vc];
-  /* The turned state to try: the table's choice, or beyond the table's sizes its cheapest turn. */
+  /* The turned state to try: the table's choice, or where the table's cubes do not price the volume (beyond their
+     sizes, or a volume with a long axis) its cheapest turn. */
   int turn = want;
-  if (turn == CAVR_ROT_NONE && bytes > CAVR_AUTO_EXPLORE_BEYOND * cavr_tune_max_bytes(table)) {
+  const int unpriced = bytes > CAVR_AUTO_EXPLORE_BEYOND * cavr_tune_max_bytes(table) ||
+                       h->elongation >= CAVR_AUTO_EXPLORE_ELONGATION;
+  if (turn == CAVR_ROT_NONE && unpriced) {
     const float y = choice.stateCost[CAVR_ROT_Y], z = choice.stateCost[CAVR_ROT_Z];
     turn = y > 0.0f && (z <= 0.0f || y <= z) ? CAVR_ROT_Y : z > 0.0f ? CAVR_ROT_Z : CAVR_ROT_NONE;
   } else if (turn != CAVR_ROT_NONE && rotation == CAVR_ROT_NONE && !h->statePaired[vc] &&
@@ -187,6 +190,15 @@ static int auto_iso_method(const CAVRTuneTable *table, const double dir[3], cons
   if (cnt[m] < 2 || cnt[1 - m] < 2) m = cnt[m] <= cnt[1 - m] ? m : 1 - m;
   else m = seen[1] < seen[0] ? 1 : 0;
   return m;
+}
+
+double cavr_plan_elongation(const int dims[3]) {
+  int lo = dims[0], hi = dims[0];
+  for (int a = 1; a < 3; ++a) {
+    lo = dims[a] < lo ? dims[a] : lo;
+    hi = dims[a] > hi ? dims[a] : hi;
+  }
+  return lo > 0 ? (double)hi / lo : 0.0;
 }
 
 void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const double right[3], const double up[3],

@@ -451,6 +451,24 @@ static void test_auto_big(void) {
   CHECK(h.statePaired[5]);
   p = frame(&s, V, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_Z); /* 1 ns a sample saved, 1e6 samples, 32 frames: 32 ms > the 5 ms turn */
+  /* A volume with a long axis (512x512x4096, 1 GiB: within the table's sizes) tries its cheapest turn likewise; the
+     same bytes as a cube keep the table's word; and the pair's verdict stands when the turn ran dearer. */
+  CHECK(cavr_plan_elongation((const int[3]){512, 512, 4096}) == 8.0);
+  CHECK(cavr_plan_elongation((const int[3]){64, 64, 64}) == 1.0 && cavr_plan_elongation((const int[3]){0, 4, 4}) == 0.0);
+  volumeBytes = 512.0 * 512.0 * 4096.0;
+  memset(&h, 0, sizeof h);
+  h.elongation = 2.0; /* a 1024^3-like box: the table's word */
+  rot = CAVR_ROT_NONE;
+  CHECK(frame(&s, V, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE);
+  h.elongation = cavr_plan_elongation((const int[3]){512, 512, 4096});
+  p = frame(&s, V, one, &flat, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z && p.viewClass == 5);
+  cavr_plan_record(&p, rot, 3.0, 1000000, 25600.0, 1, &h); /* 3 ns a sample turned */
+  p = frame(&s, V, one, &flat, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE);
+  cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* 2 ns a sample unturned */
+  CHECK(h.statePaired[5]);
+  CHECK(frame(&s, V, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE); /* stays unturned: it ran cheaper */
   volumeBytes = 768.0 * 768.0 * 768.0;
 }
 
