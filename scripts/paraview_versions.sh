@@ -50,7 +50,7 @@ for suite in "$@"; do
 done
 if ! command -v debootstrap >/dev/null; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends debootstrap >/dev/null
 fi
 
 # The packages of scripts/debian_packages.sh per suite: ParaView 5.11 is built on Qt 5, 5.13 and 6.1 on Qt 6; sid's
@@ -141,7 +141,7 @@ run_suite() {
               if apt-cache show "$p" >/dev/null 2>&1; then set -- "$@" "$p"; else echo "not in $suite: $p"; fi
               shift
             done
-            apt-get install -y -qq --no-install-recommends "$@" >/root/cavr-apt.log 2>&1 ||
+            apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "$@" >/root/cavr-apt.log 2>&1 ||
               { tail -n 40 /root/cavr-apt.log; exit 1; }
             dpkg-query -W -f "\${Package} \${Version}\n" paraview-dev cmake' sh "$suite" $(packages "$suite") ||
     { echo "paraview_versions: $suite: the package install failed (Debian's archive, not cavr)" >&2; return 3; }

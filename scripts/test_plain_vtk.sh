@@ -9,7 +9,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${CAVR_PLAIN_VTK_DIR:-/tmp/cavr-plain-vtk}
 mkdir -p "$WORK/debs" "$WORK/prefix"
 export DEBIAN_FRONTEND=noninteractive
-dpkg -s libvtk9.1 >/dev/null 2>&1 || apt-get install -y -qq libvtk9.1 >/dev/null
+dpkg -s libvtk9.1 >/dev/null 2>&1 || apt-get -o DPkg::Lock::Timeout=900 install -y -qq libvtk9.1 >/dev/null
 if [ ! -d "$WORK/prefix/usr/lib/x86_64-linux-gnu/cmake/vtk-9.1" ]; then
   (cd "$WORK/debs" && apt-get download -qq libvtk9-dev python3-vtk9 2>/dev/null)
   for d in "$WORK"/debs/*.deb; do dpkg -x "$d" "$WORK/prefix"; done
