@@ -46,54 +46,7 @@
 
 #define BENCH_NAME "cavr-bench"
 #include "bench_util.h"
-
-typedef struct Resample {
-  const uint8_t *src;
-  int sd[3];
-  uint8_t *dst;
-  int n, z0, z1;
-} Resample;
-
-static void *resample_part(void *arg) {
-  Resample *r = (Resample *)arg;
-  for (int z = r->z0; z < r->z1; ++z) {
-    double fz = (double)z * (r->sd[2] - 1) / (r->n - 1);
-    int iz = (int)fz < r->sd[2] - 1 ? (int)fz : r->sd[2] - 2;
-    double wz = fz - iz;
-    for (int y = 0; y < r->n; ++y) {
-      double fy = (double)y * (r->sd[1] - 1) / (r->n - 1);
-      int iy = (int)fy < r->sd[1] - 1 ? (int)fy : r->sd[1] - 2;
-      double wy = fy - iy;
-      for (int x = 0; x < r->n; ++x) {
-        double fx = (double)x * (r->sd[0] - 1) / (r->n - 1);
-        int ix = (int)fx < r->sd[0] - 1 ? (int)fx : r->sd[0] - 2;
-        double wx = fx - ix;
-        const uint8_t *b = r->src + ((size_t)iz * r->sd[1] + iy) * r->sd[0] + ix;
-        size_t sy = (size_t)r->sd[0], sz = (size_t)r->sd[0] * r->sd[1];
-        double c00 = b[0] + wx * (b[1] - b[0]), c10 = b[sy] + wx * (b[sy + 1] - b[sy]);
-        double c01 = b[sz] + wx * (b[sz + 1] - b[sz]), c11 = b[sz + sy] + wx * (b[sz + sy + 1] - b[sz + sy]);
-        double c0 = c00 + wy * (c10 - c00), c1 = c01 + wy * (c11 - c01);
-        r->dst[((size_t)z * r->n + y) * r->n + x] = (uint8_t)(c0 + wz * (c1 - c0) + 0.5);
-      }
-    }
-  }
-  return NULL;
-}
-
-/* Trilinear resampling to n^3 on all cores. */
-static uint8_t *resample(const uint8_t *src, const int sd[3], int n) {
-  uint8_t *dst = (uint8_t *)malloc((size_t)n * n * n);
-  if (!dst) DIE("out of host memory for the %d^3 volume", n);
-  enum { T = 16 };
-  pthread_t th[T];
-  Resample parts[T];
-  for (int t = 0; t < T; ++t) {
-    parts[t] = (Resample){src, {sd[0], sd[1], sd[2]}, dst, n, n * t / T, n * (t + 1) / T};
-    pthread_create(&th[t], NULL, resample_part, &parts[t]);
-  }
-  for (int t = 0; t < T; ++t) pthread_join(th[t], NULL);
-  return dst;
-}
+#include "bench_resample.h"
 
 static size_t used_bytes(void) {
   size_t f = 0, t = 0;
@@ -373,7 +326,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
     uint8_t *res = NULL;
     int rd[3] = {file->dims[0], file->dims[1], file->dims[2]};
     if (!strcmp(profile, "ct1024")) {
-      res = resample((const uint8_t *)file->data, file->dims, big);
+      res = bench_resample((const uint8_t *)file->data, file->dims, big);
       rd[0] = rd[1] = rd[2] = big;
     }
     float table[4 * 256];
@@ -601,7 +554,7 @@ static int lean_main(CAVRDevice dev, const char *out, int size, int n, float alp
   const int nr = 1;
   if (file->data) {
     lean_real(dev, "ct-native", (const uint8_t *)file->data, file->dims, size, fetchRate, real, nr, csv, sum);
-    uint8_t *r = resample((const uint8_t *)file->data, file->dims, big);
+    uint8_t *r = bench_resample((const uint8_t *)file->data, file->dims, big);
     const int bd[3] = {big, big, big};
     lean_real(dev, "ct-resampled", r, bd, size, fetchRate, real, nr, csv, sum);
     free(r);
@@ -791,7 +744,7 @@ static void rotation_bench(int n, const CAVRVolumeFile *file, double copyGBs, FI
   CAVRGpuContext *ctx = NULL;
   if (cavr_cuda_context_create(&ctx, msg, sizeof msg)) DIE("%s", msg);
   int d3[3] = {n, n, n};
-  uint8_t *data8 = file && file->data ? resample((const uint8_t *)file->data, file->dims, n) : NULL;
+  uint8_t *data8 = file && file->data ? bench_resample((const uint8_t *)file->data, file->dims, n) : NULL;
   printf("\nrotation kernels, %d^3, quarter turns in place (linear copy ceiling %.1f GB/s)\n", n, copyGBs);
   printf("%-8s %-34s %9s %9s %8s %10s %10s\n", "type", "kernel", "ms", "GB/s", "of copy", "of 3D copy", "of control");
   for (int storage = 0; storage < 3; ++storage) {

@@ -3,7 +3,8 @@
  * cavr-compressive-bench - quality and speed of compressive rendering (SPEC 4; issue 4 items 6-8).
  *
  *   cavr-compressive-bench --volume FILE.nhdr|FILE.raw [--dims X,Y,Z --type uint8 --spacing SX,SY,SZ]
- *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N] [--repeat R] [--name NAME]
+ *       --tf PRESET [--range LO:HI] [--backend cpu|cuda] [--size N | --width W --height H] [--resample N]
+ *       [--repeat R] [--name NAME]
  *       [--mode sweep|solve|bound] [--csv FILE] [--shade 0|1|both] [--fractions 0.1,0.2,...]
  *       [--methods global,local,adaptive,refine,refine-nohint,refine-nofloor] [--threads N] [--clock wall|cpu]
  *       [--lambda L] [--tolerance T] [--iterations N] [--filter definition|thesis]
@@ -24,7 +25,9 @@
  *   object's pixels (alpha > 0.002 in the full render; rays off the object cost little, so the fraction of the
  *   object's pixels with rays approximates the samples taken), beside the 25% the 2x2 rays already spend there.
  * Every row is printed and appended to the CSV:
- *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work
+ *   volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work,height
+ * (size: the image's width). The bilinear2/bilinear3 rows time their control (coarse_frame): the full frame at
+ * W/2 x H/2 (W/3 x H/3) with the same camera, the floor of what those rays cost without a solve.
  * work: the samples taken (all passes) over the full render's, a measure of cost that does not depend on the load.
  * Frame times of the methods are taken in pairs with a full render (full, method, full, method, ...: both see the
  * same load on a shared machine); full_ms is then the median of those full renders and ratio the median of the
@@ -44,6 +47,7 @@
 
 #define BENCH_NAME "cavr-compressive-bench"
 #include "bench_util.h" /* DIE, bench_cmp_double */
+#include "bench_resample.h"
 
 typedef struct Bench {
   CAVRDevice dev;
@@ -52,7 +56,7 @@ typedef struct Bench {
   CAVRCamera cam;
   CAVRRenderSettings set, fullSet;
   CAVRFrameBuffer fb;
-  int size, repeat;
+  int width, height, repeat; /* the image, pixels */
   FILE *csv;
   const char *name, *backend;
 } Bench;
@@ -150,15 +154,49 @@ static double paired(Bench *b, CAVRRenderStats *st, double *frameMs, double *ful
   return r % 2 ? q[r / 2] : 0.5 * (q[r / 2 - 1] + q[r / 2]);
 }
 
-static void row(Bench *b, int size, int shade, double fraction, const char *method, double p, double s,
+/* The control for a fraction of 1/n^2: the same camera's full frame at ceil(W/n) x ceil(H/n) (the rays of "n x n
+   rays + bilinear", cast as one coherent image: what those rays cost at best, without a solve), timed as the
+   median of R renders alternating with the full frame. Returns its ms; *kernel its kernel ms, *fullMs the full
+   frame's median. The bilinear upscaling itself is not timed. */
+static double coarse_frame(Bench *b, int n, double *kernel, double *fullMs) {
+  double t[64], f[64];
+  int r = b->repeat < 64 ? b->repeat : 64;
+  CAVRFrameBuffer small = cavrNewFrameBuffer(b->dev, (b->width + n - 1) / n, (b->height + n - 1) / n);
+  if (!small) DIE("no %dx%d frame buffer", (b->width + n - 1) / n, (b->height + n - 1) / n);
+  check(b, cavrSetFrameBufferHostCopy(small, 0), "host copy");
+  check(b, cavrSetFrameBufferHostCopy(b->fb, 0), "host copy");
+  CAVRRenderStats st, fs;
+  check(b, cavrRender(small, b->vol, b->tf, b->cam, b->fullSet, &st), "cavrRender"); /* warm-up */
+  for (int i = 0; i < r; ++i) {
+    check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->fullSet, &fs), "cavrRender");
+    check(b, cavrRender(small, b->vol, b->tf, b->cam, b->fullSet, &st), "cavrRender");
+    f[i] = fs.milliseconds, t[i] = st.milliseconds;
+  }
+  *kernel = st.kernelMilliseconds;
+  cavrReleaseFrameBuffer(small);
+  qsort(t, (size_t)r, sizeof(double), bench_cmp_double);
+  qsort(f, (size_t)r, sizeof(double), bench_cmp_double);
+  *fullMs = r % 2 ? f[r / 2] : 0.5 * (f[r / 2 - 1] + f[r / 2]);
+  return r % 2 ? t[r / 2] : 0.5 * (t[r / 2 - 1] + t[r / 2]);
+}
+
+/* "W" for a square image, else "WxH" (a static buffer: one row at a time). */
+static const char *image_size(const Bench *b) {
+  static char text[32];
+  if (b->width == b->height) snprintf(text, sizeof text, "%d", b->width);
+  else snprintf(text, sizeof text, "%dx%d", b->width, b->height);
+  return text;
+}
+
+static void row(Bench *b, int shade, double fraction, const char *method, double p, double s,
                 unsigned long long rays, int it, double kernel, double solve, double frame, double full, double ratio,
                 double work) {
   if (ratio < 0.0) ratio = full > 0 ? frame / full : 0.0;
-  printf("%-28s %-4s %5d %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f %6.3f\n", b->name,
-         b->backend, size, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
+  printf("%-28s %-4s %9s %5d %6.3f %-9s %7.2f %7.4f %9llu %5d %9.3f %9.3f %9.3f %9.3f %6.3f %6.3f\n", b->name,
+         b->backend, image_size(b), shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
   if (b->csv)
-    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", b->name, b->backend, size,
-            shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work);
+    fprintf(b->csv, "%s,%s,%d,%d,%.4f,%s,%.3f,%.5f,%llu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d\n", b->name, b->backend,
+            b->width, shade, fraction, method, p, s, rays, it, kernel, solve, frame, full, ratio, work, b->height);
 }
 
 static const char *methodFilter = "global,local,adaptive,refine";
@@ -179,8 +217,8 @@ static int cmp_desc_float(const void *a, const void *b) {
 
 /* --mode bound (see the top). */
 static void bound(Bench *b, int shade) {
-  const int N = b->size;
-  const size_t px = (size_t)N * N;
+  const int W = b->width, H = b->height;
+  const size_t px = (size_t)W * H;
   float *full = malloc(16 * px), *img = malloc(16 * px), *err = malloc(sizeof(float) * px);
   if (!full || !img || !err) DIE("out of memory");
   check(b, cavrSetRenderShading(b->set, shade, 0.1, 0.7, 0.2, 10), "shading");
@@ -190,7 +228,7 @@ static void bound(Bench *b, int shade) {
   check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
   check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
   memcpy(full, cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F), 16 * px);
-  subsample_bilinear(full, N, N, 2, img);
+  subsample_bilinear(full, W, H, 2, img);
   double total = 0.0;
   size_t object = 0;
   for (size_t p = 0; p < px; ++p) {
@@ -205,11 +243,11 @@ static void bound(Bench *b, int shade) {
   float *score = malloc(sizeof(float) * 2 * px);
   if (!score) DIE("out of memory");
   size_t cand = 0;
-  for (int y = 0; y + 2 < N; ++y)
-    for (int x = 0; x + 2 < N; ++x) {
+  for (int y = 0; y + 2 < H; ++y)
+    for (int x = 0; x + 2 < W; ++x) {
       if (!((x | y) & 1)) continue;
       const int x0 = x & ~1, y0 = y & ~1, x1 = x & 1 ? x0 + 2 : x0, y1 = y & 1 ? y0 + 2 : y0;
-      const size_t q[4] = {(size_t)y0 * N + x0, (size_t)y0 * N + x1, (size_t)y1 * N + x0, (size_t)y1 * N + x1};
+      const size_t q[4] = {(size_t)y0 * W + x0, (size_t)y0 * W + x1, (size_t)y1 * W + x0, (size_t)y1 * W + x1};
       float spread = 0.0f;
       for (int c = 0; c < 4; ++c) {
         float lo = full[4 * q[0] + c], hi = lo;
@@ -217,7 +255,7 @@ static void bound(Bench *b, int shade) {
         spread = fmaxf(spread, hi - lo);
       }
       score[2 * cand] = spread;
-      score[2 * cand + 1] = err[(size_t)y * N + x];
+      score[2 * cand + 1] = err[(size_t)y * W + x];
       ++cand;
     }
   qsort(score, cand, 2 * sizeof(float), cmp_desc_float); /* by spread (the first float of a pair) */
@@ -235,7 +273,7 @@ static void bound(Bench *b, int shade) {
   for (size_t k = 0; k < k5 && k < cand; ++k) seen += score[2 * k + 1];
   printf("%s shade %d %dx%d: object %.3f of the image; 2x2 + bilinear %.2f dB; oracle: exact pixels for +3 dB %.3f, "
          "+5 dB %.3f, +10 dB %.3f of the object's (beside the 2x2 rays' 0.25); the +5 dB count chosen by the spread "
-         "of their rays: %+.2f dB\n", b->name, shade, N, N, (double)object / (double)px, psnr(img, full, px), need[0],
+         "of their rays: %+.2f dB\n", b->name, shade, W, H, (double)object / (double)px, psnr(img, full, px), need[0],
          need[1], need[2], seen < total ? 10.0 * log10(total / (total - seen)) : 99.0);
   free(score);
   free(full);
@@ -244,8 +282,8 @@ static void bound(Bench *b, int shade) {
 }
 
 static void sweep(Bench *b, int shade, const double *fractions, int nf) {
-  const int N = b->size;
-  const size_t px = (size_t)N * N;
+  const int W = b->width, H = b->height;
+  const size_t px = (size_t)W * H;
   float *full = malloc(16 * px), *img = malloc(16 * px);
   if (!full || !img) DIE("out of memory");
   check(b, cavrSetRenderShading(b->set, shade, 0.1, 0.7, 0.2, 10), "shading");
@@ -257,7 +295,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
   check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
   check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
   memcpy(full, cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F), 16 * px);
-  row(b, N, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0, 1.0);
+  row(b, shade, 1.0, "full", 99.0, 1.0, (unsigned long long)st.raysCast, 0, fullKernel, 0.0, fullMs, fullMs, 1.0, 1.0);
   check(b, cavrSetRenderShading(b->fullSet, shade, 0.1, 0.7, 0.2, 10), "shading");
   check(b, cavrCommitRenderSettings(b->fullSet), "commit");
   static const struct { CAVRReconstruction rec; int adaptive, hint, floor; const char *name; } methods[] = {
@@ -278,16 +316,17 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
       check(b, cavrSetFrameBufferHostCopy(b->fb, 1), "host copy");
       check(b, cavrRender(b->fb, b->vol, b->tf, b->cam, b->set, &st), "cavrRender");
       const float *out = cavrGetFrameBufferData(b->fb, CAVR_FB_COLOR_RGBA32F);
-      if (dumpDir) { /* --dump DIR: the full render and each reconstruction as raw float RGBA, N x N */
+      if (dumpDir) { /* --dump DIR: the full render and each reconstruction as raw float RGBA, W x H */
         char path[1024];
-        snprintf(path, sizeof path, "%s/%s_%d_%d_full.f32", dumpDir, b->name, N, shade);
+        snprintf(path, sizeof path, "%s/%s_%s_%d_full.f32", dumpDir, b->name, image_size(b), shade);
         FILE *fd = fopen(path, "wb");
         if (fd) fwrite(full, 16, px, fd), fclose(fd);
-        snprintf(path, sizeof path, "%s/%s_%d_%d_%s_%.3f.f32", dumpDir, b->name, N, shade, methods[m].name, fractions[k]);
+        snprintf(path, sizeof path, "%s/%s_%s_%d_%s_%.3f.f32", dumpDir, b->name, image_size(b), shade, methods[m].name,
+                 fractions[k]);
         fd = fopen(path, "wb");
         if (fd) fwrite(out, 16, px, fd), fclose(fd);
       }
-      row(b, N, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, N, N),
+      row(b, shade, fractions[k], methods[m].name, psnr(out, full, px), ssim(out, full, W, H),
           (unsigned long long)st.raysCast, st.iterations, kernel, solve, ms, pairFull, ratio,
           fullSamples > 0.0 ? (double)st.samples / fullSamples : 0.0);
       if (methods[m].rec == CAVR_RECONSTRUCTION_REFINE && b->fb->sampleMask) { /* cast pixels against the full frame */
@@ -305,11 +344,14 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
     }
     for (int n = 2; n <= 3; ++n)
       if (fabs(fractions[k] - 1.0 / (n * n)) < 0.02) {
-        subsample_bilinear(full, N, N, n, img);
+        subsample_bilinear(full, W, H, n, img);
         char name[32];
         snprintf(name, sizeof name, "bilinear%d", n);
-        row(b, N, shade, 1.0 / (n * n), name, psnr(img, full, px), ssim(img, full, N, N),
-            (unsigned long long)(((N + n - 1) / n) * ((N + n - 1) / n)), 0, 0.0, 0.0, 0.0, fullMs, 0.0, 0.0);
+        double kernel, pairFull;
+        const double small = coarse_frame(b, n, &kernel, &pairFull);
+        row(b, shade, 1.0 / (n * n), name, psnr(img, full, px), ssim(img, full, W, H),
+            (unsigned long long)((W + n - 1) / n) * (unsigned long long)((H + n - 1) / n), 0, kernel, 0.0, small, pairFull,
+            -1.0, 0.0);
       }
   }
   free(full);
@@ -319,7 +361,7 @@ static void sweep(Bench *b, int shade, const double *fractions, int nf) {
 int main(int argc, char **argv) {
   const char *volume = NULL, *tfName = "ramp", *mode = "sweep", *csvPath = NULL, *backendName = "cpu", *name = NULL,
              *shadeArg = "both", *fractionArg = "0.1,0.2,0.25,0.3,0.4,0.5,0.6,0.8";
-  int dims[3] = {0, 0, 0}, size = 1024, repeat = 3, haveRange = 0, filter = 1, iterations = 30, threads = 0, cubic = 0, rays = 1;
+  int dims[3] = {0, 0, 0}, width = 1024, height = 1024, resampleTo = 0, repeat = 3, haveRange = 0, filter = 1, iterations = 30, threads = 0, cubic = 0, rays = 1;
   double lambda = -1.0, tolerance = -1.0;
   double spacing[3] = {1, 1, 1}, range[2] = {0, 0};
   CAVRScalarType type = CAVR_UINT8;
@@ -334,7 +376,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--tf") && v) tfName = argv[++i];
     else if (!strcmp(a, "--range") && v) haveRange = sscanf(argv[++i], "%lf:%lf", &range[0], &range[1]) == 2;
     else if (!strcmp(a, "--backend") && v) backendName = argv[++i];
-    else if (!strcmp(a, "--size") && v) size = atoi(argv[++i]);
+    else if (!strcmp(a, "--size") && v) width = height = atoi(argv[++i]);
+    else if (!strcmp(a, "--width") && v) width = atoi(argv[++i]);
+    else if (!strcmp(a, "--height") && v) height = atoi(argv[++i]);
+    else if (!strcmp(a, "--resample") && v) resampleTo = atoi(argv[++i]);
     else if (!strcmp(a, "--repeat") && v) repeat = atoi(argv[++i]);
     else if (!strcmp(a, "--name") && v) name = argv[++i];
     else if (!strcmp(a, "--mode") && v) mode = argv[++i];
@@ -354,7 +399,9 @@ int main(int argc, char **argv) {
     else DIE("unknown argument %s (see the comment at the top of compressive_bench.c)", a);
   }
   if (!volume) DIE("--volume is required");
-  if (size < 16 || size > 4096 || repeat < 1) DIE("--size must be in [16, 4096], --repeat >= 1");
+  if (width < 16 || width > 4096 || height < 16 || height > 4096 || repeat < 1)
+    DIE("--size, --width and --height must be in [16, 4096], --repeat >= 1");
+  if (resampleTo != 0 && (resampleTo < 2 || resampleTo > 4096)) DIE("--resample must be in [2, 4096]");
   double fractions[32];
   int nf = 0;
   for (const char *p = fractionArg; *p && nf < 32;) {
@@ -385,12 +432,25 @@ int main(int argc, char **argv) {
   b.set = cavrNewRenderSettings(b.dev);
   b.fullSet = cavrNewRenderSettings(b.dev);
   b.repeat = repeat;
-  b.size = size;
+  b.width = width;
+  b.height = height;
   const char *slash = strrchr(volume, '/');
   b.name = name ? name : (slash ? slash + 1 : volume);
-  check(&b, cavrSetVolumeData(b.vol, f.type, f.dims, f.data, f.bytes), "volume");
-  check(&b, cavrSetVolumeSpacing(b.vol, f.spacing), "spacing");
-  check(&b, cavrCommitVolume(b.vol), "commit volume");
+  if (resampleTo) { /* --resample N: the volume resampled to N^3 (uint8), e.g. the CT at 2048^3; same extent */
+    if (f.type != CAVR_UINT8) DIE("--resample needs a uint8 volume");
+    uint8_t *r = bench_resample((const uint8_t *)f.data, f.dims, resampleTo);
+    const int rd[3] = {resampleTo, resampleTo, resampleTo};
+    double rs[3];
+    for (int a = 0; a < 3; ++a) rs[a] = f.spacing[a] * (f.dims[a] - 1) / (resampleTo - 1);
+    check(&b, cavrSetVolumeData(b.vol, CAVR_UINT8, rd, r, (size_t)resampleTo * resampleTo * resampleTo), "volume");
+    check(&b, cavrSetVolumeSpacing(b.vol, rs), "spacing");
+    check(&b, cavrCommitVolume(b.vol), "commit volume");
+    free(r);
+  } else {
+    check(&b, cavrSetVolumeData(b.vol, f.type, f.dims, f.data, f.bytes), "volume");
+    check(&b, cavrSetVolumeSpacing(b.vol, f.spacing), "spacing");
+    check(&b, cavrCommitVolume(b.vol), "commit volume");
+  }
   double dataRange[2];
   check(&b, cavrGetVolumeRange(b.vol, dataRange), "range");
   if (!haveRange) range[0] = dataRange[0], range[1] = dataRange[1];
@@ -419,13 +479,14 @@ int main(int argc, char **argv) {
     if (probe) fclose(probe);
     b.csv = fopen(csvPath, "a");
     if (!b.csv) DIE("cannot write %s", csvPath);
-    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work\n");
+    if (fresh) fprintf(b.csv, "volume,backend,size,shade,fraction,method,psnr,ssim,rays,iterations,kernel_ms,solve_ms,frame_ms,full_ms,ratio,work,height\n");
   }
-  printf("%-28s %-4s %5s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s %6s\n", "volume", "be", "size", "shade", "frac",
+  printf("%-28s %-4s %9s %5s %6s %-9s %7s %7s %9s %5s %9s %9s %9s %9s %6s %6s\n", "volume", "be", "size", "shade", "frac",
          "method", "PSNR", "SSIM", "rays", "iter", "kernel_ms", "solve_ms", "frame_ms", "full_ms", "ratio", "work");
   if (!strcmp(mode, "solve")) {
     static const int sizes[3] = {512, 1024, 2048};
     for (int k = 0; k < 3; ++k) {
+      b.width = b.height = sizes[k];
       b.fb = cavrNewFrameBuffer(b.dev, sizes[k], sizes[k]);
       if (!b.fb) DIE("no %dx%d frame buffer", sizes[k], sizes[k]);
       check(&b, cavrSetCameraOrbit(b.cam, bounds, -60, 30, 0, CAVR_PROJECTION_PERSPECTIVE, 1.0), "camera");
@@ -444,13 +505,13 @@ int main(int argc, char **argv) {
             t[i] = st.solveMilliseconds;
           }
           qsort(t, (size_t)r, sizeof(double), bench_cmp_double);
-          row(&b, sizes[k], 0, frac, m ? "local" : "global", 0.0, 0.0, (unsigned long long)st.raysCast, st.iterations,
+          row(&b, 0, frac, m ? "local" : "global", 0.0, 0.0, (unsigned long long)st.raysCast, st.iterations,
               st.kernelMilliseconds, t[r / 2], st.milliseconds, 0.0, 0.0, 0.0);
         }
       cavrReleaseFrameBuffer(b.fb);
     }
   } else {
-    b.fb = cavrNewFrameBuffer(b.dev, size, size);
+    b.fb = cavrNewFrameBuffer(b.dev, width, height);
     if (!b.fb) DIE("no frame buffer");
     for (int shade = 0; shade < 2; ++shade)
       if (!strcmp(shadeArg, "both") || atoi(shadeArg) == shade) {
