@@ -1008,7 +1008,7 @@ int main(int argc, char **argv) {
         data = f32, type = CAVR_FLOAT32, es = 4, tfMax = 1.0;
       }
     } else if (which < 5) {
-      data = resample((const uint8_t *)file.data, file.dims, big);
+      data = bench_resample((const uint8_t *)file.data, file.dims, big);
     } else {
       data = file.data;
       memcpy(vd, file.dims, sizeof vd);
