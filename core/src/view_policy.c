@@ -57,9 +57,7 @@ void cavr_classify_view(const double dir[3], const double right[3], const double
 }
 
 int cavr_choose_rotation(const double dirIndex[3], const double rightIndex[3], int current, double hysteresisDeg) {
-  double ax = fabs(dirIndex[0]), ay = fabs(dirIndex[1]), az = fabs(dirIndex[2]);
-  double other = ay > az ? ay : az;
-  double angle = atan2(ax, other) * 180.0 / CAVR_PI; /* 45: x as parallel to the rays as another axis */
+  const double angle = cavr_plan_x_lean(dirIndex); /* 45: x as parallel to the rays as another axis */
   /* Which old axis becomes stored x: z under ROT_Y, y under ROT_Z. Pick the one nearest the screen's right
      direction, so a warp's row of pixels (32 threads side by side) walks along stored x, the fastest axis. */
   double ry = fabs(rightIndex[1]), rz = fabs(rightIndex[2]);
@@ -128,7 +126,8 @@ static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double 
    the kernel time it saves per frame over the horizon against the turn's cost (a turn of a 42.9 GiB cube costs 33-41
    ms; at 90 degrees it saves 1.7-2.4 ms a frame on an H100). */
 static int auto_rotation(const CAVRTuneTable *table, double bytes, const double dir[3], const double right[3],
-                         const double up[3], int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass) {
+                         const double up[3], int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass,
+                         int *repair) {
   CAVRTuneChoice choice;
   cavr_tune_choose(table, bytes, dir, right, up, canRotate, rotation, CAVR_AUTO_ROTATION_MARGIN, &choice);
   int want = choice.rotation;
@@ -136,6 +135,15 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
   *viewClass = vc;
   if (!h) return want;
   const float *seen = h->seenState[vc];
+  /* A pair's verdict is stale once the rays lean CAVR_AUTO_PAIR_SPAN_DEG further towards x than where it kept the
+     volume unturned, or that much less than where it kept it turned: the class is paired again. */
+  int paired = h->statePaired[vc];
+  if (paired) {
+    const int t = seen[CAVR_ROT_Y] > 0.0f ? CAVR_ROT_Y : CAVR_ROT_Z;
+    const int keptTurned = seen[t] > 0.0f && seen[CAVR_ROT_NONE] > 0.0f && seen[t] < seen[CAVR_ROT_NONE];
+    const double lean = cavr_plan_x_lean(dir), at = h->pairLean[vc];
+    if (keptTurned ? lean < at - CAVR_AUTO_PAIR_SPAN_DEG : lean > at + CAVR_AUTO_PAIR_SPAN_DEG) paired = 0;
+  }
   /* The turned state to try: the table's choice, or where the table's cubes do not price the volume (beyond their
      sizes, or a volume with a long axis) its cheapest turn. */
   int turn = want;
@@ -144,17 +152,19 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
   if (turn == CAVR_ROT_NONE && unpriced) {
     const float y = choice.stateCost[CAVR_ROT_Y], z = choice.stateCost[CAVR_ROT_Z];
     turn = y > 0.0f && (z <= 0.0f || y <= z) ? CAVR_ROT_Y : z > 0.0f ? CAVR_ROT_Z : CAVR_ROT_NONE;
-  } else if (turn != CAVR_ROT_NONE && rotation == CAVR_ROT_NONE && !h->statePaired[vc] &&
+  } else if (turn != CAVR_ROT_NONE && rotation == CAVR_ROT_NONE && !paired &&
              !turn_pays(h, bytes, choice.stateCost[CAVR_ROT_NONE], choice.stateCost[turn])) {
     turn = CAVR_ROT_NONE; /* the table's saving would not pay for trying the turn */
   }
-  if (turn != CAVR_ROT_NONE && !h->statePaired[vc]) {
-    /* Not compared on this volume yet: the pair. The state measured on the last frame is followed by the other. */
+  if (turn != CAVR_ROT_NONE && !paired) {
+    /* Not compared on this volume yet (or stale): the pair. The state measured on the last frame is followed by the
+       other. */
+    *repair = h->statePaired[vc];
     if (h->frames && h->seenStateFrame[vc][rotation] == h->frames) return rotation == CAVR_ROT_NONE ? turn
                                                                                                     : CAVR_ROT_NONE;
     return rotation == CAVR_ROT_NONE ? turn : rotation;
   }
-  if (h->statePaired[vc]) { /* the pair's verdict, with hysteresis */
+  if (paired) { /* the pair's verdict, with hysteresis */
     int t = seen[CAVR_ROT_Y] > 0.0f ? CAVR_ROT_Y : CAVR_ROT_Z;
     const float turned = seen[t], plain = seen[CAVR_ROT_NONE];
     if (turned > 0.0f && plain > 0.0f)
@@ -192,6 +202,11 @@ static int auto_iso_method(const CAVRTuneTable *table, const double dir[3], cons
   return m;
 }
 
+double cavr_plan_x_lean(const double dir[3]) {
+  const double ax = fabs(dir[0]), other = fmax(fabs(dir[1]), fabs(dir[2]));
+  return ax == 0.0 && other == 0.0 ? 0.0 : atan2(ax, other) * 180.0 / CAVR_PI;
+}
+
 double cavr_plan_elongation(const int dims[3]) {
   int lo = dims[0], hi = dims[0];
   for (int a = 1; a < 3; ++a) {
@@ -224,8 +239,9 @@ void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const doubl
   } else if (s->blockShape) {
     plan->rotation = CAVR_ROT_NONE; /* calibration: the volume as uploaded */
   } else if (plan->useTable) {
+    plan->xLean = cavr_plan_x_lean(dir);
     plan->rotation = auto_rotation(table, volumeBytes, dir, right, up, s->rotation && !noRotate, rotation, h,
-                                   &plan->viewClass);
+                                   &plan->viewClass, &plan->repair);
   } else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation) {
     plan->rotation = cavr_choose_rotation(dir, right, rotation, CAVR_ROTATION_HYSTERESIS);
   }
@@ -301,8 +317,15 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
     const int sc = plan->seenClass, vc = plan->viewClass;
     if (!h->shapePaired[sc])
       h->shapePaired[sc] = (unsigned char)pair_record(h->seen[sc], h->seenFrame[sc], CAVR_TUNE_SHAPES, plan->shape, ns, f);
-    if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3)
+    if (vc >= 0 && plan->repair) { /* a stale pair runs again from this frame, on new measurements only */
+      h->statePaired[vc] = 0;
+      memset(h->seenState[vc], 0, sizeof h->seenState[vc]);
+      memset(h->seenStateFrame[vc], 0, sizeof h->seenStateFrame[vc]);
+    }
+    if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3) {
       h->statePaired[vc] = (unsigned char)pair_record(h->seenState[vc], h->seenStateFrame[vc], 3, rotation, ns, f);
+      if (h->statePaired[vc]) h->pairLean[vc] = (float)plan->xLean;
+    }
   }
 }
 

@@ -74,6 +74,14 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]);
 #define CAVR_ROTATION_HYSTERESIS 5.0
 /** AUTO keeps the current rotation state unless another is cheaper by more than this fraction. */
 #define CAVR_AUTO_ROTATION_MARGIN 0.05
+/** A rotation pair's verdict holds within this many degrees of the rays' lean towards x at which it was measured,
+    on the side where the loser gains: a turn gains as the rays lean towards x (x along the rays: a warp's neighbours
+    lie a row apart), so a pair that kept the volume unturned is run again once the rays lean this much more towards
+    x, and one that kept it turned once they lean this much less (measured 2026-11-28 on 512x512x4096, H200: the
+    pair at 45 degrees about y kept it unturned, where a turn lost 1.36x; at 60-75 degrees the turn was 1.22x faster
+    and AUTO, with that verdict for the whole class, stayed 1.22x slower than the best). Each new pair costs at most
+    two turns. */
+#define CAVR_AUTO_PAIR_SPAN_DEG 12.0
 /** AUTO turns the volume only when the kernel time a turn saves over this many frames exceeds the turn's own cost
     (the frames a view is expected to stay: about half a second of interaction at 60 frames/s, or one still frame
     followed by an orbit's first frames in ParaView). */
@@ -99,6 +107,8 @@ typedef struct CAVRPlanHistory {
                                                         rays) and rotation state (CAVR_ROT_*) */
   unsigned seenStateFrame[CAVR_TUNE_CLASSES][3];   /**< the frame each was measured at */
   unsigned char statePaired[CAVR_TUNE_CLASSES];    /**< 1: a turned state and the unturned one compared on a pair */
+  float pairLean[CAVR_TUNE_CLASSES];               /**< the rays' lean towards x (cavr_plan_x_lean, degrees) of the
+                                                        frame that completed the class's pair */
   float seenIso[CAVR_TUNE_CLASSES][2];             /**< isosurfaces: least kernel ns per ray per stored class, one
                                                         thread per ray [0] and warp marching [1] */
   unsigned char seenIsoCount[CAVR_TUNE_CLASSES][2]; /**< and how many frames measured it (saturating at 255) */
@@ -126,6 +136,9 @@ typedef struct CAVRRenderPlan {
   int rotation;        /**< CAVR_ROT_* state wanted for this frame (cavr_plan_frame) */
   int viewClass;       /**< AUTO with a table: the class of the view as uploaded (its rotation states' costs are
                             recorded under it), else -1 */
+  double xLean;        /**< AUTO with a table: the rays' lean towards x as uploaded, degrees (cavr_plan_x_lean) */
+  int repair;          /**< 1: the class's rotation pair is stale at this view (CAVR_AUTO_PAIR_SPAN_DEG) and runs
+                            again from this frame */
   int isoMethod;       /**< isosurface blend mode: CAVR_ISO_STANDARD or CAVR_ISO_WARP_MARCHING; 0 otherwise */
   int isoClass;        /**< isosurfaces with the AUTO method: the stored class their cost is recorded under, else -1 */
   /* cavr_plan_launch: */
@@ -170,6 +183,10 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate);
  * isosurface method (requested; AUTO: the table's cheaper method for the stored class, then the first four frames of
  * a class alternate the two, then the one with the lower least cost per ray on this volume is kept).
  */
+/** The lean of rays along dir[3] (index space as uploaded) towards x, degrees: atan2(|x|, max(|y|, |z|)); 0 across x,
+    45 when x is as parallel to the rays as another axis, 90 along x. */
+double cavr_plan_x_lean(const double dir[3]);
+
 /** The longest of dims[3] (voxels) over the shortest (1 for a cube; 0 when any is not positive): what
     CAVRPlanHistory.elongation holds. */
 double cavr_plan_elongation(const int dims[3]);

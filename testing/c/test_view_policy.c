@@ -418,6 +418,7 @@ static void test_auto_big(void) {
   h.seenState[5][CAVR_ROT_Z] = 0.0040f;
   h.seenState[5][CAVR_ROT_NONE] = 0.0036f;
   h.statePaired[5] = 1;
+  h.pairLean[5] = 90.0f; /* paired at this view (rays along x) */
   h.samples = 1e9;
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE);
@@ -469,6 +470,42 @@ static void test_auto_big(void) {
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* 2 ns a sample unturned */
   CHECK(h.statePaired[5]);
   CHECK(frame(&s, V, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE); /* stays unturned: it ran cheaper */
+  /* A verdict holds within CAVR_AUTO_PAIR_SPAN_DEG of the rays' lean towards x where it was made, on the loser's side:
+     the same long volume paired at 50 degrees about y (the turn ran dearer) is paired again at 65, where the rays lean
+     15 degrees more towards x; there the turn runs cheaper and is kept; at 60 that verdict stands, at 50 it is stale. */
+  memset(&h, 0, sizeof h);
+  h.elongation = 8.0;
+  rot = CAVR_ROT_NONE;
+  double V50[16], V60[16], V65[16];
+  orbit_view(1, 50, 0, V50);
+  orbit_view(1, 60, 0, V60);
+  orbit_view(1, 65, 0, V65);
+  p = frame(&s, V50, one, &flat, &rot, 0, &h);
+  const int vc50 = p.viewClass;
+  CHECK(p.rotation != CAVR_ROT_NONE && vc50 >= 0 && vc50 < CAVR_TUNE_GROUPS && !p.repair);
+  CHECK(fabs(p.xLean - 50.0) < 1e-9);
+  cavr_plan_record(&p, rot, 3.0, 1000000, 25600.0, 1, &h); /* turned: 3 ns a sample */
+  p = frame(&s, V50, one, &flat, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE);
+  cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* unturned: 2 */
+  CHECK(h.statePaired[vc50] && fabs(h.pairLean[vc50] - 50.0) < 1e-4);
+  CHECK(frame(&s, V50, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE);
+  p = frame(&s, V60, one, &flat, &rot, 0, &h); /* 10 degrees further: the verdict stands */
+  CHECK(p.viewClass == vc50 && p.rotation == CAVR_ROT_NONE && !p.repair);
+  p = frame(&s, V65, one, &flat, &rot, 0, &h); /* 15 degrees: paired again, the turn first */
+  CHECK(p.viewClass == vc50 && p.rotation != CAVR_ROT_NONE && p.repair);
+  cavr_plan_record(&p, rot, 1.0, 1000000, 25600.0, 1, &h); /* turned: 1 ns a sample */
+  CHECK(!h.statePaired[vc50]);
+  p = frame(&s, V65, one, &flat, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE && !p.repair);
+  cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* unturned: 2 */
+  CHECK(h.statePaired[vc50] && fabs(h.pairLean[vc50] - 65.0) < 1e-4);
+  p = frame(&s, V65, one, &flat, &rot, 0, &h);
+  CHECK(p.rotation != CAVR_ROT_NONE && !p.repair); /* kept turned: it ran cheaper */
+  p = frame(&s, V60, one, &flat, &rot, 0, &h); /* 5 degrees less towards x: the verdict stands */
+  CHECK(p.rotation != CAVR_ROT_NONE && !p.repair);
+  p = frame(&s, V50, one, &flat, &rot, 0, &h); /* 15 degrees less: stale, paired again (turned on this frame) */
+  CHECK(p.rotation != CAVR_ROT_NONE && p.repair);
   volumeBytes = 768.0 * 768.0 * 768.0;
 }
 

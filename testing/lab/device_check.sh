@@ -35,7 +35,7 @@ export CAVR_RAW_DIR=$PWD/.devdata/raw
 rc=0
 if [ "$MODE" != bench ]; then
   (cd "$BUILD" && ctest -V -L gpu ${CTEST_ARGS:-}) >"$OUT/gpu_tests.log" 2>&1 || rc=1
-  NEEDS_IO="test_io|test_empty_space|test_threads|test_pieces|test_api_header|test_crop|test_reconstruct|test_refine"
+  NEEDS_IO="test_components|test_io|test_empty_space|test_threads|test_pieces|test_api_header|test_crop|test_reconstruct|test_refine"
   (cd "$BUILD" && ctest --output-on-failure -L c -E "$NEEDS_IO|test_supersample|test_lights|cli.cavr_render") \
     >"$OUT/c_tests.log" 2>&1 || rc=1
   grep -E "Test +#|tests passed|SUMMARY: [0-9]|^[0-9]+: (memcheck|racecheck) |CHECK failed" "$OUT/gpu_tests.log" | cut -c1-200
