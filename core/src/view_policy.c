@@ -120,6 +120,19 @@ static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double 
   return savedMs > perGiB * bytes / 1073741824.0;
 }
 
+/* Whether the stored view (d, r, u)'s class still has its block shapes' pair to run: the table's shape is not 16x16
+   and the class has no pair, or one made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away. */
+static int shape_pair_stale(const CAVRPlanHistory *h, int sc, double obliquity) {
+  return h->shapePaired[sc] && fabs(obliquity - h->shapePairObliquity[sc]) > CAVR_AUTO_PAIR_SPAN_DEG;
+}
+
+static int shape_pair_open(const CAVRTuneTable *table, double bytes, const CAVRPlanHistory *h, const double d[3],
+                           const double r[3], const double u[3]) {
+  const int sc = cavr_tune_class(d, r, u);
+  if (cavr_tune_best_shape(table, bytes, sc, NULL) <= 0) return 0;
+  return !h->shapePaired[sc] || shape_pair_stale(h, sc, cavr_plan_obliquity(d));
+}
+
 /* AUTO with a table: the table's rotation state at the volume's size, checked on this volume as the shapes are: where
    it says turn (or, beyond the table's sizes, for its cheapest turn), the class's next two frames run turned and
    unturned (a pair), then the state that ran cheaper per sample is kept. A change of state must also pay for itself:
@@ -160,8 +173,17 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
     /* Not compared on this volume yet (or stale): the pair. The state measured on the last frame is followed by the
        other. */
     *repair = h->statePaired[vc];
-    if (h->frames && h->seenStateFrame[vc][rotation] == h->frames) return rotation == CAVR_ROT_NONE ? turn
-                                                                                                    : CAVR_ROT_NONE;
+    if (!*repair && h->frames && h->seenStateFrame[vc][rotation] == h->frames) { /* (a stale pair's are void) */
+      /* Each state is priced at its best block shape: while the stored class's shape pair (the table's shape, then
+         16x16) is open, the state stays (measured 2026-11-28: turned with the table's 2x128 lost to unturned at 60
+         degrees on 512x512x4096, turned with 16x16 won by 1.23x). */
+      double d[3], r[3], u[3];
+      cavr_to_stored(dir, rotation, d);
+      cavr_to_stored(right, rotation, r);
+      cavr_to_stored(up, rotation, u);
+      if (shape_pair_open(table, bytes, h, d, r, u)) return rotation;
+      return rotation == CAVR_ROT_NONE ? turn : CAVR_ROT_NONE;
+    }
     return rotation == CAVR_ROT_NONE ? turn : rotation;
   }
   if (paired) { /* the pair's verdict, with hysteresis */
@@ -200,6 +222,13 @@ static int auto_iso_method(const CAVRTuneTable *table, const double dir[3], cons
   if (cnt[m] < 2 || cnt[1 - m] < 2) m = cnt[m] <= cnt[1 - m] ? m : 1 - m;
   else m = seen[1] < seen[0] ? 1 : 0;
   return m;
+}
+
+double cavr_plan_obliquity(const double dir[3]) {
+  const double ax = fabs(dir[0]), ay = fabs(dir[1]), az = fabs(dir[2]), n = sqrt(ax * ax + ay * ay + az * az);
+  if (n == 0.0) return 0.0;
+  const double c = fmax(ax, fmax(ay, az)) / n;
+  return acos(c < 1.0 ? c : 1.0) * 180.0 / CAVR_PI;
 }
 
 double cavr_plan_x_lean(const double dir[3]) {
@@ -271,11 +300,13 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
        cheaper per sample on this volume is kept. */
     const int sc = cavr_tune_class(d, r, u);
     plan->seenClass = sc;
+    plan->obliquity = cavr_plan_obliquity(d);
     shape = cavr_tune_best_shape(table, volumeBytes, sc, NULL);
     if (shape < 0) shape = 0;
     if (h && shape != 0) {
-      if (h->shapePaired[sc]) shape = h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape; /* the pair's verdict */
-      else if (h->frames && h->seenFrame[sc][shape] == h->frames) shape = 0; /* the pair's second frame */
+      plan->shapeRepair = shape_pair_stale(h, sc, plan->obliquity); /* stale: the table's shape first, again */
+      if (!plan->shapeRepair && h->shapePaired[sc]) shape = h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape;
+      else if (!plan->shapeRepair && h->frames && h->seenFrame[sc][shape] == h->frames) shape = 0; /* its 2nd frame */
     }
   }
   plan->shape = shape;
@@ -315,15 +346,25 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
     const float ns = (float)(kernelMs * 1e6 / (double)samples);
     const unsigned f = ++h->frames;
     const int sc = plan->seenClass, vc = plan->viewClass;
-    if (!h->shapePaired[sc])
+    if (plan->shapeRepair) { /* a stale shape pair runs again from this frame, on new measurements only */
+      h->shapePaired[sc] = 0;
+      memset(h->seen[sc], 0, sizeof h->seen[sc]);
+      memset(h->seenFrame[sc], 0, sizeof h->seenFrame[sc]);
+    }
+    if (!h->shapePaired[sc]) {
       h->shapePaired[sc] = (unsigned char)pair_record(h->seen[sc], h->seenFrame[sc], CAVR_TUNE_SHAPES, plan->shape, ns, f);
+      if (h->shapePaired[sc]) h->shapePairObliquity[sc] = (float)plan->obliquity;
+    }
     if (vc >= 0 && plan->repair) { /* a stale pair runs again from this frame, on new measurements only */
       h->statePaired[vc] = 0;
       memset(h->seenState[vc], 0, sizeof h->seenState[vc]);
       memset(h->seenStateFrame[vc], 0, sizeof h->seenStateFrame[vc]);
     }
     if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3) {
-      h->statePaired[vc] = (unsigned char)pair_record(h->seenState[vc], h->seenStateFrame[vc], 3, rotation, ns, f);
+      /* A state measured on consecutive frames (its block shapes' pair) is priced at the cheaper of them. */
+      const float prev = h->seenState[vc][rotation];
+      const float c = h->seenStateFrame[vc][rotation] == f - 1 && prev > 0.0f && prev < ns ? prev : ns;
+      h->statePaired[vc] = (unsigned char)pair_record(h->seenState[vc], h->seenStateFrame[vc], 3, rotation, c, f);
       if (h->statePaired[vc]) h->pairLean[vc] = (float)plan->xLean;
     }
   }

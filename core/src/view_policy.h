@@ -80,7 +80,8 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]);
     x, and one that kept it turned once they lean this much less (measured 2026-11-28 on 512x512x4096, H200: the
     pair at 45 degrees about y kept it unturned, where a turn lost 1.36x; at 60-75 degrees the turn was 1.22x faster
     and AUTO, with that verdict for the whole class, stayed 1.22x slower than the best). Each new pair costs at most
-    two turns. */
+    two turns. A block shape's pair (no turn: one frame of the dearer shape) is likewise run again once the stored
+    rays' obliquity moves this much either way. */
 #define CAVR_AUTO_PAIR_SPAN_DEG 12.0
 /** AUTO turns the volume only when the kernel time a turn saves over this many frames exceeds the turn's own cost
     (the frames a view is expected to stay: about half a second of interaction at 60 frames/s, or one still frame
@@ -103,6 +104,8 @@ typedef struct CAVRPlanHistory {
                                                         last measured (kept once the class is paired), 0 = not yet */
   unsigned seenFrame[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< the frame (h->frames) each was measured at */
   unsigned char shapePaired[CAVR_TUNE_CLASSES];    /**< 1: the table's shape and 16x16 compared on a pair */
+  float shapePairObliquity[CAVR_TUNE_CLASSES];     /**< the stored rays' obliquity (cavr_plan_obliquity, degrees) of
+                                                        the frame that completed the class's shape pair */
   float seenState[CAVR_TUNE_CLASSES][3];           /**< the same per class of the view as uploaded (x along the
                                                         rays) and rotation state (CAVR_ROT_*) */
   unsigned seenStateFrame[CAVR_TUNE_CLASSES][3];   /**< the frame each was measured at */
@@ -143,6 +146,9 @@ typedef struct CAVRRenderPlan {
   int isoClass;        /**< isosurfaces with the AUTO method: the stored class their cost is recorded under, else -1 */
   /* cavr_plan_launch: */
   int shape;           /**< index into cavr_block_shapes, or -1: the block from the view's classification */
+  double obliquity;    /**< AUTO with a table: the stored rays' obliquity, degrees (cavr_plan_obliquity) */
+  int shapeRepair;     /**< 1: the stored class's shape pair is stale at this view (CAVR_AUTO_PAIR_SPAN_DEG) and
+                            runs again from this frame */
   int seenClass;       /**< AUTO with a table: the stored class the frame's cost per sample is recorded under, or -1 */
   int blockW, blockH, warpW, warpH; /**< thread block and warp, pixels */
   int transposed;      /**< 1: blocks launched column by column */
@@ -183,6 +189,10 @@ int cavr_plan_needs_table(const CAVRSettingsDesc *s, int noRotate);
  * isosurface method (requested; AUTO: the table's cheaper method for the stored class, then the first four frames of
  * a class alternate the two, then the one with the lower least cost per ray on this volume is kept).
  */
+/** The angle between rays along dir[3] and the index axis nearest them, degrees: 0 along an axis, at most 54.7. A
+    block shape's pair verdict holds within CAVR_AUTO_PAIR_SPAN_DEG of the obliquity it was made at. */
+double cavr_plan_obliquity(const double dir[3]);
+
 /** The lean of rays along dir[3] (index space as uploaded) towards x, degrees: atan2(|x|, max(|y|, |z|)); 0 across x,
     45 when x is as parallel to the rays as another axis, 90 along x. */
 double cavr_plan_x_lean(const double dir[3]);

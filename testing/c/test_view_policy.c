@@ -290,9 +290,15 @@ static void test_auto(void) {
   rot = CAVR_ROT_NONE;
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_Z && p.seenClass == 1 * CAVR_TUNE_GROUPS + 5 && p.shape == 5);
-  /* ... checked on the volume: turned (frame 1), unturned (frame 2), then the cheaper state per sample is kept. */
+  /* ... checked on the volume, each state at its best block shape: turned with the table's 2x128 (frame 1), turned
+     with 16x16 (frame 2: the turned class's shape pair; the state is priced at the cheaper), unturned (frame 3),
+     then the cheaper state per sample is kept. */
   cavr_plan_record(&p, rot, 2.0, 1000, 25600.0, 1, &h); /* 2000 ns per sample turned */
   CHECK(h.seenState[5][CAVR_ROT_Z] == 2000.0f && h.seen[1 * CAVR_TUNE_GROUPS + 5][5] == 2000.0f);
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z && p.shape == 0);
+  cavr_plan_record(&p, rot, 2.4, 1000, 25600.0, 1, &h); /* 2400 with 16x16 */
+  CHECK(h.shapePaired[1 * CAVR_TUNE_GROUPS + 5] && h.seenState[5][CAVR_ROT_Z] == 2000.0f && !h.statePaired[5]);
   p = frame(&s, V, one, &slowX, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass == 5);
   cavr_plan_record(&p, rot, 2.2, 1000, 25600.0, 1, &h); /* unturned: 2200 */
@@ -350,6 +356,20 @@ static void test_auto(void) {
   CHECK(h.shapePaired[zc]);
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.shape == 3); /* 1000 < 1200 */
+  /* A shape verdict holds within CAVR_AUTO_PAIR_SPAN_DEG of the obliquity it was made at: the same class seen 15
+     degrees off its axis pairs again (the table's shape first, then 16x16), and a 16x16 win there is kept. */
+  double V15[16];
+  orbit_view(0, 15, 90, V15);
+  p = frame(&s, V15, one, &t, &rot, 0, &h);
+  CHECK(p.seenClass == zc && fabs(p.obliquity - 15.0) < 1e-6 && p.shapeRepair && p.shape == 3);
+  cavr_plan_record(&p, rot, 1.0, 1000, 25600.0, 1, &h);
+  CHECK(!h.shapePaired[zc]);
+  p = frame(&s, V15, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 0 && !p.shapeRepair);
+  cavr_plan_record(&p, rot, 0.8, 1000, 25600.0, 1, &h);
+  CHECK(h.shapePaired[zc] && fabs(h.shapePairObliquity[zc] - 15.0) < 1e-4);
+  CHECK(frame(&s, V15, one, &t, &rot, 0, &h).shape == 0);
+  CHECK(frame(&s, V, one, &t, &rot, 0, &h).shapeRepair); /* back on the axis: 15 degrees away again */
   /* No table (CAVR_TUNE=0 or it failed): 16x16 blocks, no rotation, not reported as the table's. */
   orbit_view(1, 90, 0, V);
   rot = CAVR_ROT_NONE;
@@ -361,6 +381,17 @@ static void test_auto(void) {
   rot = CAVR_ROT_Y;
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE && p.shape == 6 && block_is(&p, 1, 256, 1, 32) && !p.useTable);
+}
+
+/* The frame after a turn into a class whose table shape is not 16x16: the turned state stays for its shape pair's
+   16x16 frame (recorded at ms, dearer than the table's shape here), so the state is priced at its best shape. */
+static void turned_shape_pair(const CAVRSettingsDesc *s, const double V[16], const CAVRTuneTable *t, int *rot,
+                              CAVRPlanHistory *h, double ms) {
+  const double one[3] = {1, 1, 1};
+  const int before = *rot;
+  CAVRRenderPlan p = frame(s, V, one, t, rot, 0, h);
+  CHECK(before != CAVR_ROT_NONE && p.rotation == before && p.shape == 0);
+  cavr_plan_record(&p, *rot, ms, 1000000, 25600.0, 1, h);
 }
 
 /* AUTO on a big volume: the table's rows around the volume's size price the views (rays along x twice as dear on the
@@ -446,6 +477,7 @@ static void test_auto_big(void) {
   CHECK(p.rotation == CAVR_ROT_Z && p.viewClass == 5); /* the cheaper turn by the table: (y, 5) 0.00370 */
   cavr_plan_record_rotation(5.0, volumeBytes, &h);        /* the turn took 5 ms */
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* 2 ns a sample turned */
+  turned_shape_pair(&s, V, &flat, &rot, &h, 2.5);
   p = frame(&s, V, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE && !h.statePaired[5]);
   cavr_plan_record(&p, rot, 3.0, 1000000, 25600.0, 1, &h); /* 3 ns a sample unturned */
@@ -465,6 +497,7 @@ static void test_auto_big(void) {
   p = frame(&s, V, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_Z && p.viewClass == 5);
   cavr_plan_record(&p, rot, 3.0, 1000000, 25600.0, 1, &h); /* 3 ns a sample turned */
+  turned_shape_pair(&s, V, &flat, &rot, &h, 3.5);
   p = frame(&s, V, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE);
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* 2 ns a sample unturned */
@@ -485,6 +518,7 @@ static void test_auto_big(void) {
   CHECK(p.rotation != CAVR_ROT_NONE && vc50 >= 0 && vc50 < CAVR_TUNE_GROUPS && !p.repair);
   CHECK(fabs(p.xLean - 50.0) < 1e-9);
   cavr_plan_record(&p, rot, 3.0, 1000000, 25600.0, 1, &h); /* turned: 3 ns a sample */
+  turned_shape_pair(&s, V50, &flat, &rot, &h, 3.5);
   p = frame(&s, V50, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE);
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* unturned: 2 */
@@ -496,6 +530,7 @@ static void test_auto_big(void) {
   CHECK(p.viewClass == vc50 && p.rotation != CAVR_ROT_NONE && p.repair);
   cavr_plan_record(&p, rot, 1.0, 1000000, 25600.0, 1, &h); /* turned: 1 ns a sample */
   CHECK(!h.statePaired[vc50]);
+  turned_shape_pair(&s, V65, &flat, &rot, &h, 1.5);
   p = frame(&s, V65, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_NONE && !p.repair);
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* unturned: 2 */
