@@ -152,8 +152,8 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
      volume unturned, or that much less than where it kept it turned: the class is paired again. */
   int paired = h->statePaired[vc];
   if (paired) {
-    const int t = seen[CAVR_ROT_Y] > 0.0f ? CAVR_ROT_Y : CAVR_ROT_Z;
-    const int keptTurned = seen[t] > 0.0f && seen[CAVR_ROT_NONE] > 0.0f && seen[t] < seen[CAVR_ROT_NONE];
+    /* The state the volume is in is the one the verdict kept (within the margin the two may cost the same). */
+    const int keptTurned = rotation != CAVR_ROT_NONE;
     const double lean = cavr_plan_x_lean(dir), at = h->pairLean[vc];
     if (keptTurned ? lean < at - CAVR_AUTO_PAIR_SPAN_DEG : lean > at + CAVR_AUTO_PAIR_SPAN_DEG) paired = 0;
   }
