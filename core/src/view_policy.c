@@ -140,7 +140,7 @@ static int shape_pair_open(const CAVRTuneTable *table, double bytes, const CAVRP
    ms; at 90 degrees it saves 1.7-2.4 ms a frame on an H100). */
 static int auto_rotation(const CAVRTuneTable *table, double bytes, const double dir[3], const double right[3],
                          const double up[3], int canRotate, int rotation, const CAVRPlanHistory *h, int *viewClass,
-                         int *repair) {
+                         int *repair, int *secondTurn) {
   CAVRTuneChoice choice;
   cavr_tune_choose(table, bytes, dir, right, up, canRotate, rotation, CAVR_AUTO_ROTATION_MARGIN, &choice);
   int want = choice.rotation;
@@ -186,12 +186,22 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
     }
     return rotation == CAVR_ROT_NONE ? turn : rotation;
   }
-  if (paired) { /* the pair's verdict, with hysteresis */
-    int t = seen[CAVR_ROT_Y] > 0.0f ? CAVR_ROT_Y : CAVR_ROT_Z;
+  if (paired) { /* the pair's verdict, with hysteresis: the cheaper turn measured against the unturned state */
+    const int t = seen[CAVR_ROT_Y] > 0.0f && (seen[CAVR_ROT_Z] <= 0.0f || seen[CAVR_ROT_Y] <= seen[CAVR_ROT_Z])
+                      ? CAVR_ROT_Y : CAVR_ROT_Z;
     const float turned = seen[t], plain = seen[CAVR_ROT_NONE];
     if (turned > 0.0f && plain > 0.0f)
       want = rotation == CAVR_ROT_NONE ? (turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) < plain ? t : CAVR_ROT_NONE)
                                        : (turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN) ? CAVR_ROT_NONE : t);
+    /* Where the table does not price the volume and the turn it ranked first lost, the other turn gets its own pair
+       (measured 2026-11-28, 512x512x4096 at 60-90 degrees about y, H200: the turn about z lost to unturned 2x128,
+       the turn about y with 16x16 blocks won by 1.23x). */
+    const int other = t == CAVR_ROT_Y ? CAVR_ROT_Z : CAVR_ROT_Y;
+    if (unpriced && canRotate && want == CAVR_ROT_NONE && rotation == CAVR_ROT_NONE && seen[other] <= 0.0f &&
+        choice.stateCost[other] > 0.0f) {
+      *secondTurn = 1;
+      return other;
+    }
   }
   if (want != rotation && rotation >= 0 && rotation < 3) {
     /* A change must pay for the turn. Cost per sample of each state: measured on this volume, else the table's. */
@@ -270,7 +280,7 @@ void cavr_plan_frame(const CAVRSettingsDesc *s, const double dir[3], const doubl
   } else if (plan->useTable) {
     plan->xLean = cavr_plan_x_lean(dir);
     plan->rotation = auto_rotation(table, volumeBytes, dir, right, up, s->rotation && !noRotate, rotation, h,
-                                   &plan->viewClass, &plan->repair);
+                                   &plan->viewClass, &plan->repair, &plan->secondTurn);
   } else if (strategy == CAVR_STRATEGY_SHAPED && s->rotation) {
     plan->rotation = cavr_choose_rotation(dir, right, rotation, CAVR_ROTATION_HYSTERESIS);
   }
@@ -322,10 +332,12 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
 }
 
 /* Record cost ns of plan k (of n: block shapes, or rotation states with x along the rays) measured on frame f of a
-   class not yet paired; 1 when it completes a pair: plan 0 (16x16, unturned) and another measured on frame f - 1. */
-static int pair_record(float *cost, unsigned *frame, int n, int k, float ns, unsigned f) {
+   class not yet paired; 1 when it completes a pair: plan 0 (16x16, unturned) and another measured on frame f - 1, in
+   either order, or with `lastZero` only plan 0 after the other (a turned state's frames, then the unturned one). */
+static int pair_record(float *cost, unsigned *frame, int n, int k, float ns, unsigned f, int lastZero) {
   cost[k] = ns;
   frame[k] = f;
+  if (lastZero && k != 0) return 0;
   for (int o = 0; o < n; ++o)
     if (o != k && (o == 0 || k == 0) && frame[o] == f - 1 && cost[o] > 0.0f) return 1;
   return 0;
@@ -352,7 +364,7 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
       memset(h->seenFrame[sc], 0, sizeof h->seenFrame[sc]);
     }
     if (!h->shapePaired[sc]) {
-      h->shapePaired[sc] = (unsigned char)pair_record(h->seen[sc], h->seenFrame[sc], CAVR_TUNE_SHAPES, plan->shape, ns, f);
+      h->shapePaired[sc] = (unsigned char)pair_record(h->seen[sc], h->seenFrame[sc], CAVR_TUNE_SHAPES, plan->shape, ns, f, 0);
       if (h->shapePaired[sc]) h->shapePairObliquity[sc] = (float)plan->obliquity;
     }
     if (vc >= 0 && plan->repair) { /* a stale pair runs again from this frame, on new measurements only */
@@ -360,11 +372,12 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
       memset(h->seenState[vc], 0, sizeof h->seenState[vc]);
       memset(h->seenStateFrame[vc], 0, sizeof h->seenStateFrame[vc]);
     }
+    if (vc >= 0 && plan->secondTurn) h->statePaired[vc] = 0; /* the other turn's pair (its costs add to the first's) */
     if (vc >= 0 && vc / CAVR_TUNE_GROUPS == 0 && !h->statePaired[vc] && rotation >= 0 && rotation < 3) {
       /* A state measured on consecutive frames (its block shapes' pair) is priced at the cheaper of them. */
       const float prev = h->seenState[vc][rotation];
       const float c = h->seenStateFrame[vc][rotation] == f - 1 && prev > 0.0f && prev < ns ? prev : ns;
-      h->statePaired[vc] = (unsigned char)pair_record(h->seenState[vc], h->seenStateFrame[vc], 3, rotation, c, f);
+      h->statePaired[vc] = (unsigned char)pair_record(h->seenState[vc], h->seenStateFrame[vc], 3, rotation, c, f, 1);
       if (h->statePaired[vc]) h->pairLean[vc] = (float)plan->xLean;
     }
   }

@@ -142,6 +142,8 @@ typedef struct CAVRRenderPlan {
   double xLean;        /**< AUTO with a table: the rays' lean towards x as uploaded, degrees (cavr_plan_x_lean) */
   int repair;          /**< 1: the class's rotation pair is stale at this view (CAVR_AUTO_PAIR_SPAN_DEG) and runs
                             again from this frame */
+  int secondTurn;      /**< 1: the volume is not priced by the table and the turn tried first lost its pair: this
+                            frame starts the other turn's pair */
   int isoMethod;       /**< isosurface blend mode: CAVR_ISO_STANDARD or CAVR_ISO_WARP_MARCHING; 0 otherwise */
   int isoClass;        /**< isosurfaces with the AUTO method: the stored class their cost is recorded under, else -1 */
   /* cavr_plan_launch: */

@@ -394,6 +394,27 @@ static void turned_shape_pair(const CAVRSettingsDesc *s, const double V[16], con
   cavr_plan_record(&p, *rot, ms, 1000000, 25600.0, 1, h);
 }
 
+/* An unpriced volume whose first turn (`first`) lost its pair: the next frame starts the other turn's pair (its
+   frames recorded at msTurned, a shape pair's second at msTurned + 0.5), then the unturned frame at msPlain. */
+static void second_turn(const CAVRSettingsDesc *s, const double V[16], const CAVRTuneTable *t, int *rot,
+                        CAVRPlanHistory *h, int first, double msTurned, double msPlain) {
+  const double one[3] = {1, 1, 1};
+  CAVRRenderPlan p = frame(s, V, one, t, rot, 0, h);
+  const int other = p.rotation;
+  CHECK(p.secondTurn && other != CAVR_ROT_NONE && other != first);
+  cavr_plan_record(&p, *rot, msTurned, 1000000, 25600.0, 1, h);
+  CHECK(!h->statePaired[p.viewClass]);
+  p = frame(s, V, one, t, rot, 0, h);
+  if (p.rotation == other) { /* its class's shape pair */
+    CHECK(p.shape == 0 && !p.secondTurn);
+    cavr_plan_record(&p, *rot, msTurned + 0.5, 1000000, 25600.0, 1, h);
+    p = frame(s, V, one, t, rot, 0, h);
+  }
+  CHECK(p.rotation == CAVR_ROT_NONE && !p.secondTurn);
+  cavr_plan_record(&p, *rot, msPlain, 1000000, 25600.0, 1, h);
+  CHECK(h->statePaired[p.viewClass]);
+}
+
 /* AUTO on a big volume: the table's rows around the volume's size price the views (rays along x twice as dear on the
    big cube as on the middle one, as measured on the H100: a 3584^3 cube at 90 degrees 6.41 ms unturned, 2.87 ms
    turned), and a turn must pay for itself within the horizon. */
@@ -502,7 +523,21 @@ static void test_auto_big(void) {
   CHECK(p.rotation == CAVR_ROT_NONE);
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* 2 ns a sample unturned */
   CHECK(h.statePaired[5]);
+  /* The turn the table ranked first lost: the other turn (about y) gets its pair; dearer too, the volume stays. */
+  second_turn(&s, V, &flat, &rot, &h, CAVR_ROT_Z, 2.6, 2.0);
+  CHECK(h.statePaired[5] && h.seenState[5][CAVR_ROT_Y] > 0.0f && h.seenState[5][CAVR_ROT_Z] > 0.0f);
   CHECK(frame(&s, V, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE); /* stays unturned: it ran cheaper */
+  /* Where the other turn wins, it is kept. */
+  memset(&h, 0, sizeof h);
+  h.elongation = 8.0;
+  rot = CAVR_ROT_NONE;
+  p = frame(&s, V, one, &flat, &rot, 0, &h);
+  cavr_plan_record(&p, rot, 3.0, 1000000, 25600.0, 1, &h);
+  turned_shape_pair(&s, V, &flat, &rot, &h, 3.5);
+  p = frame(&s, V, one, &flat, &rot, 0, &h);
+  cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h);
+  second_turn(&s, V, &flat, &rot, &h, CAVR_ROT_Z, 1.5, 2.0);
+  CHECK(frame(&s, V, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_Y && h.statePaired[5]);
   /* A verdict holds within CAVR_AUTO_PAIR_SPAN_DEG of the rays' lean towards x where it was made, on the loser's side:
      the same long volume paired at 50 degrees about y (the turn ran no cheaper than the margin) is paired again at 65, where the rays lean
      15 degrees more towards x; there the turn runs cheaper and is kept; at 60 that verdict stands, at 50 it is stale. */
@@ -523,6 +558,7 @@ static void test_auto_big(void) {
   CHECK(p.rotation == CAVR_ROT_NONE);
   cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h); /* unturned: 2 */
   CHECK(h.statePaired[vc50] && fabs(h.pairLean[vc50] - 50.0) < 1e-4);
+  second_turn(&s, V50, &flat, &rot, &h, CAVR_ROT_Z, 2.5, 2.0); /* the other turn: dearer */
   CHECK(frame(&s, V50, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE);
   p = frame(&s, V60, one, &flat, &rot, 0, &h); /* 10 degrees further: the verdict stands */
   CHECK(p.viewClass == vc50 && p.rotation == CAVR_ROT_NONE && !p.repair);
