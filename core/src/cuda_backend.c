@@ -826,6 +826,15 @@ static CAVRError cuda_render(CAVRDevice dev, const CAVRRenderJob *job, CAVRRende
   stats->kernelMilliseconds += kernelMs;
   /* The policy's record of what this plan cost on this volume (full frames only). */
   cavr_plan_record(&plan, cv->rotation, kernelMs, samples, (double)p.width * p.height, !rl, &cv->history);
+  if (plan.useTable && dev->env.autoTrace[0] == '1') { /* CAVR_AUTO_TRACE=1: what AUTO planned and measured */
+    const CAVRPlanHistory *h = &cv->history;
+    const int vc = plan.viewClass >= 0 && plan.viewClass < CAVR_TUNE_CLASSES ? plan.viewClass : 0;
+    fprintf(stderr, "cavr AUTO: frame %u class %d lean %.1f obliquity %.1f rotation %d shape %d repair %d second %d "
+            "ns/sample %.5f; class %d paired %d at %.1f, unturned/y/z %.5f %.5f %.5f\n", h->frames, plan.viewClass,
+            plan.xLean, plan.obliquity, cv->rotation, plan.shape, plan.repair, plan.secondTurn,
+            samples ? kernelMs * 1e6 / (double)samples : 0.0, vc, h->statePaired[vc], h->pairLean[vc],
+            h->seenState[vc][0], h->seenState[vc][1], h->seenState[vc][2]);
+  }
   stats->transferMilliseconds += transferMs;
   stats->strategy = (CAVRStrategy)s->strategy;
   stats->blockWidth = p.blockW;

@@ -24,6 +24,7 @@ static const struct {
     FIELD("CAVR_CPU_PACKET_LANES", cpuPacketLanes), FIELD("CAVR_RAYCAST_BLOCK", raycastBlock),
     FIELD("CAVR_RAYCAST_REGCAP", raycastRegcap), FIELD("CAVR_UPLOAD_CHUNK_MIB", uploadChunkMiB),
     FIELD("CAVR_UPLOAD_THREADS", uploadThreads), FIELD("CAVR_CUDA_MAX_TEXTURE3D", maxTexture3D),
+    FIELD("CAVR_AUTO_TRACE", autoTrace),
 #undef FIELD
 };
 
@@ -60,4 +61,5 @@ void cavr_env_read(CAVREnv *env) {
   copy(env->uploadChunkMiB, sizeof env->uploadChunkMiB, "CAVR_UPLOAD_CHUNK_MIB");
   copy(env->uploadThreads, sizeof env->uploadThreads, "CAVR_UPLOAD_THREADS");
   copy(env->maxTexture3D, sizeof env->maxTexture3D, "CAVR_CUDA_MAX_TEXTURE3D");
+  copy(env->autoTrace, sizeof env->autoTrace, "CAVR_AUTO_TRACE");
 }

@@ -27,6 +27,8 @@ typedef struct CAVREnv {
   char uploadChunkMiB[16];                       /* CAVR_UPLOAD_CHUNK_MIB: staging chunk, 1-256 MiB */
   char uploadThreads[16];                        /* CAVR_UPLOAD_THREADS: host threads of an upload, 1-16 */
   char maxTexture3D[16];                         /* CAVR_CUDA_MAX_TEXTURE3D: lower 3-D texture limit (tests) */
+  char autoTrace[8];                             /* CAVR_AUTO_TRACE: "1" = AUTO's plan and record, a line a frame
+                                                    on stderr (cuda_backend.c; for sweeps) */
 } CAVREnv;
 
 /** Fill *env from the process environment. */
