@@ -505,6 +505,23 @@ static void test_auto_big(void) {
   CHECK(h.statePaired[5]);
   p = frame(&s, V, one, &flat, &rot, 0, &h);
   CHECK(p.rotation == CAVR_ROT_Z); /* 1 ns a sample saved, 1e6 samples, 32 frames: 32 ms > the 5 ms turn */
+  volumeBytes = 768.0 * 768.0 * 768.0;
+}
+
+/* AUTO on a volume with a long axis: the table's cube rows do not price it, so it pairs its turns on itself; verdicts
+   are local to the view (CAVR_AUTO_PAIR_SPAN_DEG). */
+static void test_auto_long_axis(void) {
+  const double one[3] = {1, 1, 1};
+  CAVRTuneTable flat;
+  h100_table(&flat);
+  flat.rowBytes[2] = 1536.0 * 1536.0 * 1536.0;
+  memcpy(flat.cost[2], flat.cost[1], sizeof flat.cost[1]);
+  CAVRSettingsDesc s = settings(CAVR_STRATEGY_AUTO, CAVR_BLEND_COMPOSITE);
+  CAVRPlanHistory h;
+  CAVRRenderPlan p;
+  int rot;
+  double V[16];
+  orbit_view(1, 90, 0, V);
   /* A volume with a long axis (512x512x4096, 1 GiB: within the table's sizes) tries its cheapest turn likewise; the
      same bytes as a cube keep the table's word; and the pair's verdict stands when the turn ran dearer. */
   CHECK(cavr_plan_elongation((const int[3]){512, 512, 4096}) == 8.0);
@@ -872,6 +889,7 @@ int main(void) {
   test_hysteresis();
   test_auto();
   test_auto_big();
+  test_auto_long_axis();
   test_iso();
   test_compressive();
   test_compressive_cost();
