@@ -193,11 +193,13 @@ static int auto_rotation(const CAVRTuneTable *table, double bytes, const double 
     if (turned > 0.0f && plain > 0.0f)
       want = rotation == CAVR_ROT_NONE ? (turned * (1.0 + CAVR_AUTO_ROTATION_MARGIN) < plain ? t : CAVR_ROT_NONE)
                                        : (turned > plain * (1.0 + CAVR_AUTO_ROTATION_MARGIN) ? CAVR_ROT_NONE : t);
-    /* Where the table does not price the volume and the turn it ranked first lost, the other turn gets its own pair
-       (measured 2026-11-28, 512x512x4096 at 60-90 degrees about y, H200: the turn about z lost to unturned 2x128,
-       the turn about y with 16x16 blocks won by 1.23x). */
+    /* Where the table does not price the volume and the turn it ranked first is not kept (it lost, or its saving
+       would not pay for the turn), the other turn gets its own pair (measured 2026-11-28, 512x512x4096 at 60-90
+       degrees about y, H200: the turn about z with 2x128 blocks was never kept, the turn about y with 16x16 blocks
+       ran 1.23x faster than unturned). */
     const int other = t == CAVR_ROT_Y ? CAVR_ROT_Z : CAVR_ROT_Y;
-    if (unpriced && canRotate && want == CAVR_ROT_NONE && rotation == CAVR_ROT_NONE && seen[other] <= 0.0f &&
+    const int kept = want != CAVR_ROT_NONE && turned > 0.0f && plain > 0.0f && turn_pays(h, bytes, plain, turned);
+    if (unpriced && canRotate && !kept && rotation == CAVR_ROT_NONE && seen[other] <= 0.0f &&
         choice.stateCost[other] > 0.0f) {
       *secondTurn = 1;
       return other;

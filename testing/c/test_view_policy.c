@@ -544,6 +544,19 @@ static void test_auto_long_axis(void) {
   second_turn(&s, V, &flat, &rot, &h, CAVR_ROT_Z, 2.6, 2.0);
   CHECK(h.statePaired[5] && h.seenState[5][CAVR_ROT_Y] > 0.0f && h.seenState[5][CAVR_ROT_Z] > 0.0f);
   CHECK(frame(&s, V, one, &flat, &rot, 0, &h).rotation == CAVR_ROT_NONE); /* stays unturned: it ran cheaper */
+  /* A first turn that wins its pair by more than the margin but would not pay for its turn (0.1 ns a sample saved,
+     1e6 samples, 32 frames: 3.2 ms against a 5 ms turn) is not kept either: the other turn gets its pair. */
+  memset(&h, 0, sizeof h);
+  h.elongation = 8.0;
+  rot = CAVR_ROT_NONE;
+  p = frame(&s, V, one, &flat, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z);
+  cavr_plan_record_rotation(5.0, volumeBytes, &h);
+  cavr_plan_record(&p, rot, 1.9, 1000000, 25600.0, 1, &h);
+  turned_shape_pair(&s, V, &flat, &rot, &h, 2.5);
+  p = frame(&s, V, one, &flat, &rot, 0, &h);
+  cavr_plan_record(&p, rot, 2.0, 1000000, 25600.0, 1, &h);
+  second_turn(&s, V, &flat, &rot, &h, CAVR_ROT_Z, 2.6, 2.0);
   /* Where the other turn wins, it is kept. */
   memset(&h, 0, sizeof h);
   h.elongation = 8.0;
