@@ -120,12 +120,13 @@ static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double 
   return savedMs > perGiB * bytes / 1073741824.0;
 }
 
-/* Whether the stored view (d, r, u)'s class still has its block shapes' pair to run: the table's shape is not 16x16
-   and the class has no pair, or one made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away. */
+/* Whether stored class sc's shape verdict was made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away. */
 static int shape_pair_stale(const CAVRPlanHistory *h, int sc, double obliquity) {
   return h->shapePaired[sc] && fabs(obliquity - h->shapePairObliquity[sc]) > CAVR_AUTO_PAIR_SPAN_DEG;
 }
 
+/* Whether the stored view (d, r, u)'s class still has its block shapes' pair to run: the table's shape is not 16x16
+   and the class has no pair, or a stale one. */
 static int shape_pair_open(const CAVRTuneTable *table, double bytes, const CAVRPlanHistory *h, const double d[3],
                            const double r[3], const double u[3]) {
   const int sc = cavr_tune_class(d, r, u);
