@@ -120,9 +120,24 @@ static int turn_pays(const CAVRPlanHistory *h, double bytes, double now, double 
   return savedMs > perGiB * bytes / 1073741824.0;
 }
 
-/* Whether stored class sc's shape verdict was made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away. */
+/* The block shape stored class sc's pair kept: the cheaper of the pair's two (16x16 on a tie), or -1 when unpaired. */
+static int shape_kept(const CAVRPlanHistory *h, int sc) {
+  if (!h->shapePaired[sc]) return -1;
+  int k = 0;
+  for (int i = 1; i < CAVR_TUNE_SHAPES; ++i)
+    if (h->seen[sc][i] > 0.0f && h->seen[sc][i] < h->seen[sc][k]) k = i;
+  return k;
+}
+
+/* Whether stored class sc's shape verdict is stale: made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away, or the
+   kept shape has since run dearer on average than the other's pair frame (CAVR_AUTO_SHAPE_FOLLOW). */
 static int shape_pair_stale(const CAVRPlanHistory *h, int sc, double obliquity) {
-  return h->shapePaired[sc] && fabs(obliquity - h->shapePairObliquity[sc]) > CAVR_AUTO_PAIR_SPAN_DEG;
+  const int k = shape_kept(h, sc);
+  if (k < 0) return 0;
+  if (fabs(obliquity - h->shapePairObliquity[sc]) > CAVR_AUTO_PAIR_SPAN_DEG) return 1;
+  for (int i = 0; i < CAVR_TUNE_SHAPES && h->keptCount[sc] >= 2; ++i)
+    if (i != k && h->seen[sc][i] > 0.0f && h->keptMean[sc] > h->seen[sc][i]) return 1;
+  return 0;
 }
 
 /* Whether the stored view (d, r, u)'s class still has its block shapes' pair to run: the table's shape is not 16x16
@@ -318,7 +333,7 @@ void cavr_plan_launch(const double dir[3], const double right[3], const double u
     if (shape < 0) shape = 0;
     if (h && shape != 0) {
       plan->shapeRepair = shape_pair_stale(h, sc, plan->obliquity); /* stale: the table's shape first, again */
-      if (!plan->shapeRepair && h->shapePaired[sc]) shape = h->seen[sc][0] < h->seen[sc][shape] ? 0 : shape;
+      if (!plan->shapeRepair && h->shapePaired[sc]) shape = shape_kept(h, sc);
       else if (!plan->shapeRepair && h->frames && h->seenFrame[sc][shape] == h->frames) shape = 0; /* its 2nd frame */
     }
   }
@@ -368,7 +383,14 @@ void cavr_plan_record(const CAVRRenderPlan *plan, int rotation, double kernelMs,
     }
     if (!h->shapePaired[sc]) {
       h->shapePaired[sc] = (unsigned char)pair_record(h->seen[sc], h->seenFrame[sc], CAVR_TUNE_SHAPES, plan->shape, ns, f, 0);
-      if (h->shapePaired[sc]) h->shapePairObliquity[sc] = (float)plan->obliquity;
+      if (h->shapePaired[sc]) {
+        h->shapePairObliquity[sc] = (float)plan->obliquity;
+        h->keptMean[sc] = h->seen[sc][shape_kept(h, sc)];
+        h->keptCount[sc] = 1;
+      }
+    } else if (plan->shape == shape_kept(h, sc)) { /* the kept shape's later frames: its running mean */
+      if (h->keptCount[sc] < CAVR_AUTO_SHAPE_FOLLOW) ++h->keptCount[sc];
+      h->keptMean[sc] += (ns - h->keptMean[sc]) / (float)h->keptCount[sc];
     }
     if (vc >= 0 && plan->repair) { /* a stale pair runs again from this frame, on new measurements only */
       h->statePaired[vc] = 0;

@@ -81,8 +81,14 @@ void cavr_to_stored(const double in[3], int rotation, double out[3]);
     pair at 45 degrees about y kept it unturned, where a turn lost 1.36x; at 60-75 degrees the turn was 1.22x faster
     and AUTO, with that verdict for the whole class, stayed 1.22x slower than the best). Each new pair costs at most
     two turns. A block shape's pair (no turn: one frame of the dearer shape) is likewise run again once the stored
-    rays' obliquity moves this much either way. */
+    rays' obliquity moves this much either way (or CAVR_AUTO_SHAPE_FOLLOW). */
 #define CAVR_AUTO_PAIR_SPAN_DEG 12.0
+/** A block shape's pair is also run again once the kept shape's mean cost since its pair (its pair frame and the
+    frames since, the last this many) exceeds the other shape's pair frame: a verdict from one frame each may come from
+    a noisy frame (measured 2026-11-29 on 512x512x4096, H200, 90 degrees about x: 8x32 won its pair at 0.0106 against
+    16x16's 0.0111 ns per sample, then ran at 0.0108-0.0146 for as long as AUTO kept it, 1.25x the best fixed
+    strategy's frame). */
+#define CAVR_AUTO_SHAPE_FOLLOW 8
 /** AUTO turns the volume only when the kernel time a turn saves over this many frames exceeds the turn's own cost
     (the frames a view is expected to stay: about half a second of interaction at 60 frames/s, or one still frame
     followed by an orbit's first frames in ParaView). */
@@ -104,6 +110,9 @@ typedef struct CAVRPlanHistory {
                                                         last measured (kept once the class is paired), 0 = not yet */
   unsigned seenFrame[CAVR_TUNE_CLASSES][CAVR_TUNE_SHAPES]; /**< the frame (h->frames) each was measured at */
   unsigned char shapePaired[CAVR_TUNE_CLASSES];    /**< 1: the table's shape and 16x16 compared on a pair */
+  float keptMean[CAVR_TUNE_CLASSES];               /**< the kept shape's ns per sample since its pair: the mean of its
+                                                        pair frame and the frames since, the last CAVR_AUTO_SHAPE_FOLLOW */
+  unsigned char keptCount[CAVR_TUNE_CLASSES];      /**< frames in keptMean (saturating at CAVR_AUTO_SHAPE_FOLLOW) */
   float shapePairObliquity[CAVR_TUNE_CLASSES];     /**< the stored rays' obliquity (cavr_plan_obliquity, degrees) of
                                                         the frame that completed the class's shape pair */
   float seenState[CAVR_TUNE_CLASSES][3];           /**< the same per class of the view as uploaded (x along the

@@ -330,12 +330,38 @@ static void test_auto(void) {
   cavr_plan_record(&p, rot, 0.9, 1000, 25600.0, 1, &h);
   p = frame(&s, V, one, &t, &rot, 0, &h);
   CHECK(p.shape == 0 && h.shapePaired[p.seenClass]); /* 900 < 1000: the standard block ran cheaper on this volume */
-  /* Once paired, later frames (other views of the class) do not move the comparison: a dearer 16x16 frame of
-     another view neither overwrites the pair's cost nor turns the verdict. */
-  cavr_plan_record(&p, rot, 1.3, 1000, 25600.0, 1, &h);
-  CHECK(h.seen[p.seenClass][0] == 900.0f);
+  /* Once paired, the pair's costs stay as measured and the kept shape's later frames make a running mean
+     (CAVR_AUTO_SHAPE_FOLLOW): a 16x16 frame at 850 keeps the verdict; one at 1250 more makes the mean 1000, not
+     dearer than 8x32's pair frame; one at 1400 makes it 1100 and the pair runs again (8x32 first), on new frames. */
+  cavr_plan_record(&p, rot, 0.85, 1000, 25600.0, 1, &h);
+  CHECK(h.seen[p.seenClass][0] == 900.0f && h.keptMean[p.seenClass] == 875.0f && h.keptCount[p.seenClass] == 2);
   p = frame(&s, V, one, &t, &rot, 0, &h);
-  CHECK(p.shape == 0);
+  CHECK(p.shape == 0 && !p.shapeRepair);
+  cavr_plan_record(&p, rot, 1.25, 1000, 25600.0, 1, &h);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 0 && !p.shapeRepair && h.keptMean[p.seenClass] == 1000.0f);
+  cavr_plan_record(&p, rot, 1.4, 1000, 25600.0, 1, &h);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 3 && p.shapeRepair);
+  cavr_plan_record(&p, rot, 1.0, 1000, 25600.0, 1, &h);
+  CHECK(!h.shapePaired[p.seenClass] && h.seen[p.seenClass][0] == 0.0f);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 0 && !p.shapeRepair);
+  cavr_plan_record(&p, rot, 1.05, 1000, 25600.0, 1, &h);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 3 && h.shapePaired[p.seenClass]); /* a verdict from one frame each: 1000 < 1050 */
+  /* ... undone when it was a noisy frame: 8x32 then runs at 1150 (mean 1075 > 1050), so the pair runs again. */
+  cavr_plan_record(&p, rot, 1.15, 1000, 25600.0, 1, &h);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 3 && p.shapeRepair);
+  cavr_plan_record(&p, rot, 1.15, 1000, 25600.0, 1, &h);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  cavr_plan_record(&p, rot, 1.05, 1000, 25600.0, 1, &h);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 0 && !p.shapeRepair);
+  /* The mean is over the last CAVR_AUTO_SHAPE_FOLLOW frames. */
+  for (int k = 0; k < 20; ++k) cavr_plan_record(&p, rot, 1.0, 1000, 25600.0, 1, &h);
+  CHECK(h.keptCount[p.seenClass] == CAVR_AUTO_SHAPE_FOLLOW && fabs(h.keptMean[p.seenClass] - 1000.0f) < 5.0f);
   /* A pair needs consecutive frames: 8x32 measured, then a frame of another class, then 16x16 is not a pair; the
      class measures 8x32 again, then 16x16 on the next frame. */
   memset(&h, 0, sizeof h);
