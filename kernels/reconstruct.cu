@@ -5,7 +5,8 @@
 // same arithmetic as core/src/reconstruct.c (its CPU reference). Local: one thread block per 16x16 pixel
 // block, its window (block + ghost ring of 3) in shared memory, each thread one channel of a column of 6
 // pixels in registers (register-blocked 7x7 stencil, the filter's left-right symmetry used), one CUB warp
-// reduction + one barrier per iteration, its own convergence test, no global synchronisation. Global: the whole image, a 7x7 stencil
+// reduction + one barrier per iteration, its own convergence test, no global synchronisation; a window whose
+// rendered values are all 0 writes 0 without a guess or an iteration. Global: the whole image, a 7x7 stencil
 // kernel, CUB block reductions into per-block partials summed in double by one block; the host checks
 // convergence.
 #include <cstring>
@@ -151,16 +152,19 @@ struct Add3 {
 // The block's window (its B x B pixels and a ring of G around them, clipped to the image) into shared memory: the
 // mask Mk and the rendered depths D (a zero ring around them, so the 7x7 gathers need no bounds checks), per channel
 // the rendered values in Us's planes (0 where no ray), and the initial guess X0 per channel: the rendered value, or
-// the inverse-distance-weighted mean of the rendered pixels within G. Every thread of the block calls it.
-__device__ __forceinline__ void load_window(int W, const unsigned char *__restrict__ mask, const float4 *rgbaf,
-                                            const float *depth, int wx0, int wy0, int ww, int wh, float *Us,
-                                            unsigned char *Mk, float *D, float (*X0)[WMAX * WMAX]) {
+// the inverse-distance-weighted mean of the rendered pixels within G. Every thread of the block calls it. Returns 0,
+// with no guess made, when every rendered value of the window is 0 (transparent background): then the guess is 0,
+// the residual 0 and the solution 0 exactly, which local_kernel writes without iterating.
+__device__ __forceinline__ int load_window(int W, const unsigned char *__restrict__ mask, const float4 *rgbaf,
+                                           const float *depth, int wx0, int wy0, int ww, int wh, float *Us,
+                                           unsigned char *Mk, float *D, float (*X0)[WMAX * WMAX]) {
   const int tid = threadIdx.x;
   const float *rgbafl = reinterpret_cast<const float *>(rgbaf);
   // Zero rings, so that the 7x7 gathers below need no bounds checks (constant divisors throughout).
   for (int i = tid; i < 4 * UPLANE; i += LTHREADS) Us[i] = 0.0f;
   for (int i = tid; i < MPITCH * MPITCH; i += LTHREADS) Mk[i] = 0;
   __syncthreads();
+  int lit = 0;
   for (int i = tid; i < 4 * WMAX * WMAX; i += LTHREADS) {
     const int c = i / (WMAX * WMAX), j = i - c * (WMAX * WMAX), v = j / WMAX, u = j - v * WMAX;
     if (u >= ww || v >= wh) continue;
@@ -170,9 +174,11 @@ __device__ __forceinline__ void load_window(int W, const unsigned char *__restri
       Mk[(v + G) * MPITCH + u + G] = m;
       D[(v + G) * MPITCH + u + G] = m ? depth[gp] : 1.0f;
     }
-    Us[c * UPLANE + (v + G) * UPITCH + u + G] = m ? rgbafl[4 * gp + c] : 0.0f;
+    const float val = m ? rgbafl[4 * gp + c] : 0.0f;
+    Us[c * UPLANE + (v + G) * UPITCH + u + G] = val;
+    lit |= val != 0.0f;
   }
-  __syncthreads();
+  if (!__syncthreads_or(lit)) return 0;
   // Initial guess, one pixel per thread, all channels: the rendered value, or the inverse-distance-weighted
   // mean of the rendered pixels within G (U holds 0 where there is none, so the sums need no branches).
   for (int j = tid; j < WMAX * WMAX; j += LTHREADS) {
@@ -200,6 +206,7 @@ __device__ __forceinline__ void load_window(int W, const unsigned char *__restri
     for (int c = 0; c < 4; ++c) X0[c][j] = acc[c] * inv;
   }
   __syncthreads();
+  return 1;
 }
 
 // The depth of the block's pixels without rays, a pixel per thread: the nearest rendered depth within G pixels.
@@ -247,7 +254,17 @@ __global__ void __launch_bounds__(LTHREADS, CAVR_LOCAL_MIN_BLOCKS) local_kernel(
   const bool owner = strip < NSTRIP;
   const int row0 = (owner ? strip : 0) * STRIP;
   float *U = Us + ch * UPLANE;
-  load_window(W, mask, rgbaf, depth, wx0, wy0, ww, wh, Us, Mk, D, X0);
+  if (!load_window(W, mask, rgbaf, depth, wx0, wy0, ww, wh, Us, Mk, D, X0)) { // transparent: 0, no iteration
+    for (int i = tid; i < B * B; i += LTHREADS) {
+      const int gx = x0 + i % B, gy = y0 + i / B;
+      if (gx >= x1 || gy >= y1 || Mk[(gy - wy0 + G) * MPITCH + gx - wx0 + G]) continue;
+      const size_t gp = (size_t)gy * W + gx;
+      rgbaf[gp] = f4(0.0f);
+      rgba8[gp] = make_uchar4(0, 0, 0, 0);
+    }
+    fill_depth(W, x0, y0, x1, y1, wx0, wy0, Mk, D, depth);
+    return;
+  }
   const float centre = F.f[24] * F.lambda;
   bool valid[STRIP], mk[STRIP];
   float dinv[STRIP], x[STRIP], r[STRIP], p[STRIP], s[STRIP], q[STRIP];

@@ -49,7 +49,9 @@ size_t cavr_solve_scratch_floats(int w, int h);
  * [ox0, ox1) x [oy0, oy1) (a part of the window); pixels with rays keep their rendered value.
  * Stops after s->maxIterations or when the RMS residual per pixel is <= s->tolerance in every channel.
  * scratch: cavr_solve_scratch_floats(ww, wh) floats (no allocation inside). Returns the iterations done;
- * *relResidual (may be NULL) receives the largest RMS residual per pixel over the channels.
+ * *relResidual (may be NULL) receives the largest RMS residual per pixel over the channels. A window whose rendered
+ * values are all 0 in every channel (transparent background, or no ray at all) has the solution 0 exactly: written
+ * with no iteration (0 returned, *relResidual = 0).
  */
 int cavr_solve_window(const CAVRSolver *s, const float *img, const uint8_t *mask, int W, int wx0, int wy0, int ww,
                       int wh, int ox0, int oy0, int ox1, int oy1, float *out, float *scratch, double *relResidual);

@@ -77,8 +77,44 @@ static void solver_on_analytic(void) {
   free(mask);
 }
 
+/* A window whose rendered pixels are all transparent (0 in every channel) is solved to 0 without iterating; one lit
+   pixel in it and the solver iterates (the early exit keys on the rendered values, not on the mask). */
+static void solver_on_transparent(void) {
+  const int W = 64, H = 48;
+  const size_t n = (size_t)W * H;
+  uint8_t *mask = malloc(n);
+  CHECK(cavr_lps_mask(W, H, 0.25, mask) > 0);
+  float *img = malloc(16 * n), *scratch = malloc(sizeof(float) * cavr_solve_scratch_floats(22, 22));
+  CAVRSolver s;
+  cavr_solver_init(&s, 1, 0.01f, 100, 1e-4f);
+  for (int lit = 0; lit < 2; ++lit) {
+    for (size_t i = 0; i < 4 * n; ++i) img[i] = mask[i / 4] ? 0.0f : 7.0f; /* 7: what the solve must overwrite */
+    size_t p = 0;
+    while (!mask[p] || p % W < 24 || p % W >= 40 || p / W < 16 || p / W >= 32) ++p; /* a rendered pixel in the block */
+    if (lit) img[4 * p + 3] = 0.5f;
+    double rel = 1.0;
+    const int it = cavr_solve_window(&s, img, mask, W, 21, 13, 22, 22, 24, 16, 40, 32, img, scratch, &rel);
+    int zeros = 0, moved = 0;
+    for (size_t q = 0; q < n; ++q) {
+      const float *v = img + 4 * q;
+      const int x = (int)(q % W), y = (int)(q / W), inBlock = x >= 24 && x < 40 && y >= 16 && y < 32;
+      const float want = mask[q] ? (q == p && lit ? 0.5f : 0.0f) : 7.0f; /* alpha outside the block: untouched */
+      if (inBlock) zeros += v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f && v[3] == 0.0f;
+      else moved += v[3] != want;
+    }
+    printf("transparent window, %s: %d iterations, %d of 256 pixels 0\n", lit ? "one lit pixel" : "all 0", it, zeros);
+    CHECK(moved == 0);
+    if (!lit) CHECK(it == 0 && rel == 0.0 && zeros == 256);
+    else CHECK(it > 0 && zeros < 256);
+  }
+  free(scratch);
+  free(img);
+  free(mask);
+}
+
 int main(void) {
   solver_on_analytic();
+  solver_on_transparent();
 
   const int W = 256, H = 256;
   const size_t n = (size_t)W * H;
