@@ -1,5 +1,8 @@
 #!/bin/bash
-# CPU LOCAL before/after the transparent-window exit: 512^2, 1 thread, CPU clock, shaded and unshaded
+# CPU LOCAL before/after the transparent-window exit: 512^2, 1 thread, CPU clock, shaded and unshaded.
+# Set-up as run (2026-11-29): git worktree add /tmp/before 9058c1b; in both trees cmake -DCMAKE_BUILD_TYPE=Release
+# -DCAVR_ENABLE_CUDA=OFF -DCAVR_ENABLE_PARAVIEW=OFF -DCAVR_ENABLE_VTK=OFF into build-rel, target cavr-compressive-bench;
+# the four volumes' .nhdr and .raw.gz from ../shared/data in /tmp/ct.
 out=$1; shift
 for bin in /tmp/before/build-rel/testing/cavr-compressive-bench /work/main/build-rel/testing/cavr-compressive-bench; do
   tag=$( [ "$bin" = "/tmp/before/build-rel/testing/cavr-compressive-bench" ] && echo before || echo after )
