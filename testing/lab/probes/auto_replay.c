@@ -3,12 +3,14 @@
  * auto_replay.c - AUTO's rotation and block-shape policy (core/src/view_policy.c) replayed on the CPU over the orbit
  * cavr-auto-sweep runs about y (0-90 degrees in 15-degree steps, 9 frames a view), with a measured table and a model of
  * the kernel's cost per frame instead of a GPU: which state and shape AUTO plans, frame by frame. A control for the
- * sweep's AUTO column (docs/benchmarks.md: on 512x512x4096 the GPU did not show the second turn this replay takes).
+ * sweep's AUTO column (docs/benchmarks.md: on 512x512x4096 the GPU did not show the second turn this replay takes;
+ * swept again on 2026-11-29 with that rule, the GPU turns from 60 degrees, keeping the turn about z).
  * The cost model below is the H200's 512x512x4096 row of 2026-11-28 (ms: unturned 2x128 0.63-0.65, 16x16 0.70; turned
  * about z 0.67-0.77; about y with 16x16 0.51 from 60 degrees).
  *
- *   gcc -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Icore/include -Ibuild/core/include -Icore/src \
- *       testing/lab/probes/auto_replay.c build/core/libcavr_core.a -lm -lpthread -o /tmp/auto_replay
+ *   (a CPU-only build: cmake -S . -B build-cpu -DCAVR_ENABLE_CUDA=OFF -DCAVR_ENABLE_PARAVIEW=OFF; target cavr_core)
+ *   gcc -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Icore/include -Ibuild-cpu/core/include -Icore/src \
+ *       testing/lab/probes/auto_replay.c build-cpu/core/libcavr_core.a -lm -lpthread -o /tmp/auto_replay
  *   /tmp/auto_replay testing/bench/results/auto_sweep_2026-11-28/auto-NVIDIA_H200-uint8.txt [Z16_MS]
  */
 #include <math.h>
