@@ -248,73 +248,17 @@ static void test_hysteresis(void) {
 }
 
 /* AUTO with the measured H100 table: its shapes, no rotation where it does not pay, and the checks on the volume. */
-static void test_auto(void) {
+/* AUTO's block-shape checks on the volume (table H100): the pair, its verdict, the re-check of a kept shape that runs
+   dearer (CAVR_AUTO_SHAPE_FOLLOW) and of one made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away. */
+static void test_auto_shapes(void) {
   const double one[3] = {1, 1, 1};
   CAVRTuneTable t;
   h100_table(&t);
   CAVRSettingsDesc s = settings(CAVR_STRATEGY_AUTO, CAVR_BLEND_COMPOSITE);
   CAVRPlanHistory h;
-  memset(&h, 0, sizeof h);
   double V[16];
-  /* Front view: class (z, 0), 16x16 cheapest; x vertical on screen (rolled 90 about z): (z, 5), 8x32. */
   int rot = CAVR_ROT_NONE;
-  orbit_view(2, 0, 0, V);
-  CAVRRenderPlan p = frame(&s, V, one, &t, &rot, 0, &h);
-  CHECK(p.useTable && p.flags == 0 && p.rotation == CAVR_ROT_NONE && p.shape == 0 && block_is(&p, 16, 16, 16, 2));
-  CHECK(p.seenClass == 2 * CAVR_TUNE_GROUPS && p.viewClass == 2 * CAVR_TUNE_GROUPS);
-  orbit_view(2, 90, 0, V);
-  p = frame(&s, V, one, &t, &rot, 0, &h);
-  CHECK(p.shape == 3 && block_is(&p, 8, 32, 8, 4) && p.seenClass == 2 * CAVR_TUNE_GROUPS + 5);
-  /* Every quarter-turn view: the table's shape for the class, and no turn: on this H100 a turn never pays (rays along
-     x with y vertical, (x, 5), costs 0.00363 unturned with 2x128; turned about y (z, 0) 0.00376 with 16x16, about z
-     (y, 5) 0.00370 with 2x128). */
-  static const int degs[4] = {0, 45, 90, 180};
-  for (int axis = 0; axis < 3; ++axis)
-    for (int k = 0; k < 4; ++k) {
-      memset(&h, 0, sizeof h);
-      rot = CAVR_ROT_NONE;
-      orbit_view(axis, degs[k], 0, V);
-      p = frame(&s, V, one, &t, &rot, 0, &h);
-      CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass >= 0 && p.shape == H100_U8_BEST[p.seenClass]);
-    }
-  orbit_view(1, 90, 0, V);
-  rot = CAVR_ROT_NONE;
-  p = frame(&s, V, one, &t, &rot, 0, &h);
-  CHECK(p.viewClass == 5 && p.seenClass == 5 && p.shape == 5 && block_is(&p, 2, 128, 2, 16));
-  /* A GPU where rays along x cost 20% more (Misaki 2017's case): the table says turn, and of the two turns the one
-     about z (into (y, 5) with 2x128, 0.00370; about y: (z, 0) with 16x16, 0.00376; unturned now 0.00436). */
-  CAVRTuneTable slowX = t;
-  for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
-    for (int k = 0; k < CAVR_TUNE_SHAPES; ++k) slowX.cost[1][g][k] *= 1.2f;
-  memset(&h, 0, sizeof h);
-  rot = CAVR_ROT_NONE;
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Z && p.seenClass == 1 * CAVR_TUNE_GROUPS + 5 && p.shape == 5);
-  /* ... checked on the volume, each state at its best block shape: turned with the table's 2x128 (frame 1), turned
-     with 16x16 (frame 2: the turned class's shape pair; the state is priced at the cheaper), unturned (frame 3),
-     then the cheaper state per sample is kept. */
-  cavr_plan_record(&p, rot, 2.0, 1000, 25600.0, 1, &h); /* 2000 ns per sample turned */
-  CHECK(h.seenState[5][CAVR_ROT_Z] == 2000.0f && h.seen[1 * CAVR_TUNE_GROUPS + 5][5] == 2000.0f);
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Z && p.shape == 0);
-  cavr_plan_record(&p, rot, 2.4, 1000, 25600.0, 1, &h); /* 2400 with 16x16 */
-  CHECK(h.shapePaired[1 * CAVR_TUNE_GROUPS + 5] && h.seenState[5][CAVR_ROT_Z] == 2000.0f && !h.statePaired[5]);
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass == 5);
-  cavr_plan_record(&p, rot, 2.2, 1000, 25600.0, 1, &h); /* unturned: 2200 */
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Z); /* 2000 * 1.05 < 2200: turn */
-  /* Turned, it stays turned unless the unturned state is cheaper by more than the margin. */
-  h.seenState[5][CAVR_ROT_NONE] = 1950.0f;
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_Z); /* 2000 <= 1950 * 1.05 */
-  h.seenState[5][CAVR_ROT_NONE] = 1800.0f;
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_NONE); /* 2000 > 1890 */
-  /* Unturned, it turns only when turned is cheaper by more than the margin. */
-  h.seenState[5][CAVR_ROT_NONE] = 2050.0f;
-  p = frame(&s, V, one, &slowX, &rot, 0, &h);
-  CHECK(p.rotation == CAVR_ROT_NONE); /* 2000 * 1.05 >= 2050 */
+  CAVRRenderPlan p;
   /* Block shapes are checked the same way: (z, 5)'s 8x32 first, then 16x16 once, then the cheaper. */
   memset(&h, 0, sizeof h);
   orbit_view(2, 90, 0, V);
@@ -396,6 +340,75 @@ static void test_auto(void) {
   CHECK(h.shapePaired[zc] && fabs(h.shapePairObliquity[zc] - 15.0) < 1e-4);
   CHECK(frame(&s, V15, one, &t, &rot, 0, &h).shape == 0);
   CHECK(frame(&s, V, one, &t, &rot, 0, &h).shapeRepair); /* back on the axis: 15 degrees away again */
+}
+
+static void test_auto(void) {
+  const double one[3] = {1, 1, 1};
+  CAVRTuneTable t;
+  h100_table(&t);
+  CAVRSettingsDesc s = settings(CAVR_STRATEGY_AUTO, CAVR_BLEND_COMPOSITE);
+  CAVRPlanHistory h;
+  memset(&h, 0, sizeof h);
+  double V[16];
+  /* Front view: class (z, 0), 16x16 cheapest; x vertical on screen (rolled 90 about z): (z, 5), 8x32. */
+  int rot = CAVR_ROT_NONE;
+  orbit_view(2, 0, 0, V);
+  CAVRRenderPlan p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.useTable && p.flags == 0 && p.rotation == CAVR_ROT_NONE && p.shape == 0 && block_is(&p, 16, 16, 16, 2));
+  CHECK(p.seenClass == 2 * CAVR_TUNE_GROUPS && p.viewClass == 2 * CAVR_TUNE_GROUPS);
+  orbit_view(2, 90, 0, V);
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.shape == 3 && block_is(&p, 8, 32, 8, 4) && p.seenClass == 2 * CAVR_TUNE_GROUPS + 5);
+  /* Every quarter-turn view: the table's shape for the class, and no turn: on this H100 a turn never pays (rays along
+     x with y vertical, (x, 5), costs 0.00363 unturned with 2x128; turned about y (z, 0) 0.00376 with 16x16, about z
+     (y, 5) 0.00370 with 2x128). */
+  static const int degs[4] = {0, 45, 90, 180};
+  for (int axis = 0; axis < 3; ++axis)
+    for (int k = 0; k < 4; ++k) {
+      memset(&h, 0, sizeof h);
+      rot = CAVR_ROT_NONE;
+      orbit_view(axis, degs[k], 0, V);
+      p = frame(&s, V, one, &t, &rot, 0, &h);
+      CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass >= 0 && p.shape == H100_U8_BEST[p.seenClass]);
+    }
+  orbit_view(1, 90, 0, V);
+  rot = CAVR_ROT_NONE;
+  p = frame(&s, V, one, &t, &rot, 0, &h);
+  CHECK(p.viewClass == 5 && p.seenClass == 5 && p.shape == 5 && block_is(&p, 2, 128, 2, 16));
+  /* A GPU where rays along x cost 20% more (Misaki 2017's case): the table says turn, and of the two turns the one
+     about z (into (y, 5) with 2x128, 0.00370; about y: (z, 0) with 16x16, 0.00376; unturned now 0.00436). */
+  CAVRTuneTable slowX = t;
+  for (int g = 0; g < CAVR_TUNE_GROUPS; ++g)
+    for (int k = 0; k < CAVR_TUNE_SHAPES; ++k) slowX.cost[1][g][k] *= 1.2f;
+  memset(&h, 0, sizeof h);
+  rot = CAVR_ROT_NONE;
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z && p.seenClass == 1 * CAVR_TUNE_GROUPS + 5 && p.shape == 5);
+  /* ... checked on the volume, each state at its best block shape: turned with the table's 2x128 (frame 1), turned
+     with 16x16 (frame 2: the turned class's shape pair; the state is priced at the cheaper), unturned (frame 3),
+     then the cheaper state per sample is kept. */
+  cavr_plan_record(&p, rot, 2.0, 1000, 25600.0, 1, &h); /* 2000 ns per sample turned */
+  CHECK(h.seenState[5][CAVR_ROT_Z] == 2000.0f && h.seen[1 * CAVR_TUNE_GROUPS + 5][5] == 2000.0f);
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z && p.shape == 0);
+  cavr_plan_record(&p, rot, 2.4, 1000, 25600.0, 1, &h); /* 2400 with 16x16 */
+  CHECK(h.shapePaired[1 * CAVR_TUNE_GROUPS + 5] && h.seenState[5][CAVR_ROT_Z] == 2000.0f && !h.statePaired[5]);
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE && p.seenClass == 5);
+  cavr_plan_record(&p, rot, 2.2, 1000, 25600.0, 1, &h); /* unturned: 2200 */
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z); /* 2000 * 1.05 < 2200: turn */
+  /* Turned, it stays turned unless the unturned state is cheaper by more than the margin. */
+  h.seenState[5][CAVR_ROT_NONE] = 1950.0f;
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_Z); /* 2000 <= 1950 * 1.05 */
+  h.seenState[5][CAVR_ROT_NONE] = 1800.0f;
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE); /* 2000 > 1890 */
+  /* Unturned, it turns only when turned is cheaper by more than the margin. */
+  h.seenState[5][CAVR_ROT_NONE] = 2050.0f;
+  p = frame(&s, V, one, &slowX, &rot, 0, &h);
+  CHECK(p.rotation == CAVR_ROT_NONE); /* 2000 * 1.05 >= 2050 */
   /* No table (CAVR_TUNE=0 or it failed): 16x16 blocks, no rotation, not reported as the table's. */
   orbit_view(1, 90, 0, V);
   rot = CAVR_ROT_NONE;
@@ -927,6 +940,7 @@ int main(void) {
   test_shaped();
   test_hysteresis();
   test_auto();
+  test_auto_shapes();
   test_auto_big();
   test_auto_long_axis();
   test_iso();
