@@ -66,4 +66,4 @@ print("%-22s %-28s %-34s %s" % ("volume", "median: within 5% / worst", "at", "ea
 for vol in sorted(views):
     wi, n, wr, at = worst(views[vol]["median"])
     each = " ".join("%.3f" % worst(views[vol][i])[2] for i in range(len(runs)) if i in views[vol])
-    print("%-22s %2d/%-2d %.3f%-16s %-34s %s" % (" ".join(vol), wi, n, wr, "", at, each))
+    print("%-22s %2d/%-2d %-22.3f %-34s %s" % (" ".join(vol), wi, n, wr, at, each))
