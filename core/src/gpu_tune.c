@@ -16,6 +16,7 @@
 const CAVRBlockShape cavr_block_shapes[CAVR_TUNE_SHAPES] = {
     {"16x16", 16, 16, 16, 2, 0}, {"32x8", 32, 8, 32, 1, 0},  {"64x4", 64, 4, 32, 1, 0},   {"8x32", 8, 32, 8, 4, 0},
     {"4x64", 4, 64, 4, 8, 0},    {"2x128", 2, 128, 2, 16, 0}, {"1x256", 1, 256, 1, 32, 0}, {"2x256t", 2, 256, 2, 16, 1},
+    {"16x32t", 16, 32, 1, 32, 1}, /* SHAPED's block for a vertical primary axis (Sugimoto 2013, sec. 5: 1x32 warps) */
 };
 
 const char *cavr_storage_name(int storage) {

@@ -21,13 +21,13 @@
 #include <stdio.h>
 
 /** Version of the file format and of the candidate list: a table with another is stale. */
-#define CAVR_TUNE_FORMAT 3
+#define CAVR_TUNE_FORMAT 4
 /** 15-degree groups of the primary axis's on-screen direction (Sugimoto 2013, Table 2). */
 #define CAVR_TUNE_GROUPS 6
 /** Classes of view: ray axis (x, y, z) x screen-direction group. */
 #define CAVR_TUNE_CLASSES (3 * CAVR_TUNE_GROUPS)
 /** Candidate thread-block shapes. */
-#define CAVR_TUNE_SHAPES 8
+#define CAVR_TUNE_SHAPES 9
 /** Rows of the table: calibration cubes of different sizes (working sets). */
 #define CAVR_TUNE_SIZES 3
 
@@ -43,7 +43,8 @@ typedef struct CAVRBlockShape {
 } CAVRBlockShape;
 
 /** The candidates, index 0 being the standard 16x16 block (what AUTO uses without a table):
-    16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed. */
+    16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed, 16x32 transposed of 1x32 warps (format 4: the
+    block SHAPED takes when the primary axis is vertical on screen, 512 threads). */
 extern const CAVRBlockShape cavr_block_shapes[CAVR_TUNE_SHAPES];
 
 typedef struct CAVRTuneTable {

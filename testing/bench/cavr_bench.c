@@ -685,7 +685,7 @@ static void big_one(CAVRDevice dev, const int vd[3], int size, FILE *sum) {
    per class of view, the cheapest shape and its cost against the standard 16x16 block. */
 static void tune_all(CAVRDevice dev, FILE *sum) {
   const CAVRScalarType types[3] = {CAVR_UINT8, CAVR_UINT16, CAVR_FLOAT32};
-  static const char *shapes[8] = {"16x16", "32x8", "64x4", "8x32", "4x64", "2x128", "1x256", "2x256t"};
+  static const char *shapes[9] = {"16x16", "32x8", "64x4", "8x32", "4x64", "2x128", "1x256", "2x256t", "16x32t"};
   for (int k = 0; k < 3; ++k) {
     char path[1024];
     struct timespec t0, t1;
@@ -704,10 +704,10 @@ static void tune_all(CAVRDevice dev, FILE *sum) {
       char axis;
       int row, group, used = 0;
       if (sscanf(line, "class %d %c %d%n", &row, &axis, &group, &used) != 3 || row != 1) continue; /* the 768^3 row */
-      double c[8];
+      double c[9];
       const char *p = line + used;
       int best = -1;
-      for (int s = 0; s < 8; ++s) {
+      for (int s = 0; s < 9; ++s) {
         char *end;
         c[s] = strtod(p, &end);
         p = end;

@@ -203,7 +203,7 @@ int main(void) {
     CAVRTuneTable ub;
     CHECK(strstr(ut, "row 2 0 0\n") && read_text(ut, &ub, msg, sizeof msg) == 0 && ub.rowSide[2] == 0);
     free(ut);
-    CHECK(read_text("cavr-tune 3\ngpu G\nstorage uint8\nshapes 16x16 32x8 64x4 8x32 4x64 2x128 1x256 2x256t\n"
+    CHECK(read_text("cavr-tune 4\ngpu G\nstorage uint8\nshapes 16x16 32x8 64x4 8x32 4x64 2x128 1x256 2x256t 16x32t\n"
                     "row 0 0 5\n", &ub, msg, sizeof msg) == -1); /* a row not tried has no bytes */
   }
   CHECK(memcmp(back.isoCost, t.isoCost, sizeof t.isoCost) == 0);

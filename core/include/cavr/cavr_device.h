@@ -93,8 +93,8 @@ CAVR_API CAVRError cavrGetDeviceMemoryInfo(CAVRDevice device, size_t *freeBytes,
 /**
  * Measure AUTO's table for voxels of `type` on this device's GPU and save it: thread-block shape
  * and in-place rotation chosen per view from measured cost, the view classes of thread-block shaping (Sugimoto et
- * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 8
- * block shapes (16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed) and every rotation state (Misaki et
+ * al. 2013, sec. 4, Table 2: ray axis and the primary axis's direction on screen in 15-degree groups) priced for 9
+ * block shapes (16x16, 32x8, 64x4, 8x32, 4x64, 2x128, 1x256, 2x256 transposed, 16x32 transposed of 1x32 warps) and every rotation state (Misaki et
  * al. 2017), one row per working-set size: dense synthetic cubes of 256^3, 768^3 (smaller when device memory is
  * short) and 1536^3 (where twice it fits in free device memory), each rendered into a 1024^2 image from 36 views with
  * each shape (12.7-16.5 s for uint8-uint16 on an H200; up to 2 x 13.5 GB of device memory for float32); a volume is
