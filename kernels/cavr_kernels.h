@@ -35,8 +35,6 @@ typedef struct CAVRGpuConfig {
                                        0: the strategy's */
   int raycastTransposed;            /* ... with 't': blocks launched in transposed order */
   int raycastUncapped;              /* CAVR_RAYCAST_REGCAP=0: the kernels built without the 64-register cap */
-  int raySegments;                  /* CAVR_RAY_SEGMENTS (1, 2, 4): threads a ray of a composite ray list; 0: by the
-                                       launch's waves (raycast.cu, ray_parts) */
   size_t uploadChunkBytes;          /* CAVR_UPLOAD_CHUNK_MIB (1-256): staging chunk of a volume upload; 0: 2 MiB */
   int uploadThreads;                /* CAVR_UPLOAD_THREADS (1-16): host threads of an upload; 0: every core, <= 16 */
   int maxTexture3D;                 /* CAVR_CUDA_MAX_TEXTURE3D: a lower 3-D texture limit per axis (tests); 0: the GPU's */

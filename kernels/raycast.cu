@@ -448,52 +448,6 @@ __device__ __forceinline__ bool march(const Frame &f, const float4 *T, Lane &r, 
   return true;
 }
 
-// Ray segments (composite ray lists): `parts` threads march one ray, part k the k-th of its full segments in equal
-// runs (part 0 also the clipped first segment setup took, the last part the clipped last one); parts after the first
-// start with nothing composited. The same sample positions as one thread's march; a ray of fewer than 8 segments a
-// part is left to part 0. Composited front to back after the march (merge_parts).
-__device__ __forceinline__ void split_ray(Lane &r, int part, int parts) {
-  const float j0 = r.j, n = r.jFull1 + 1.0f - j0;
-  const bool whole = !(n >= 8.0f * (float)parts);
-  if (part > 0) {
-    r.A = r.C[0] = r.C[1] = r.C[2] = r.jDepth = 0.0f;
-    r.samples = 0;
-    if (whole) { // nothing for this part (as setup's ray with nothing to sample)
-      r.jFull1 = -2.0f;
-      r.lenLast = 0.0f;
-      r.j = r.jc = 0.0f;
-      return;
-    }
-    r.j = r.jc = j0 + floorf(n * (float)part / (float)parts);
-  }
-  if (!whole && part < parts - 1) {
-    r.jFull1 = j0 + floorf(n * (float)(part + 1) / (float)parts) - 1.0f;
-    r.lenLast = 0.0f;
-  }
-}
-
-// Composite the parts of each ray (lanes part 0 .. parts - 1, consecutive) front to back into part 0: pairs, then
-// pairs of pairs. A front that reached early ray termination keeps its own colour (what one thread would have
-// composited); otherwise the part behind adds (1 - A) of its colour and opacity, including samples past the point
-// where one thread would have stopped (at most 1 - ert of the pixel: 1% at the default 0.99).
-__device__ __forceinline__ void merge_parts(Lane &r, bool hit, int lane, int parts, float ert) {
-  for (int o = 1; o < parts; o <<= 1) {
-    const float A = hit ? r.A : 0.0f, c0 = hit ? r.C[0] : 0.0f, c1 = hit ? r.C[1] : 0.0f, c2 = hit ? r.C[2] : 0.0f,
-                jd = hit ? r.jDepth : 0.0f;
-    const float bA = __shfl_down_sync(0xffffffffu, A, o), b0 = __shfl_down_sync(0xffffffffu, c0, o),
-                b1 = __shfl_down_sync(0xffffffffu, c1, o), b2 = __shfl_down_sync(0xffffffffu, c2, o),
-                bd = __shfl_down_sync(0xffffffffu, jd, o);
-    if (hit && (lane & (2 * o - 1)) == 0 && A < ert && bA > 0.0f) {
-      if (A == 0.0f) r.jDepth = bd;
-      const float t = 1.0f - A;
-      r.C[0] = fmaf(t, b0, c0);
-      r.C[1] = fmaf(t, b1, c1);
-      r.C[2] = fmaf(t, b2, c2);
-      r.A = fmaf(t, bA, A);
-    }
-  }
-}
-
 // The transfer-function table arrives in global memory (count entries for composite, then count raw entries for
 // the other modes). Composite: each block keeps entry i and its difference to entry i + 1, side by side, in shared
 // memory, where look-ups do not disturb the texture cache (Sugimoto 2013 and Misaki 2017 do the same); the other
@@ -521,10 +475,8 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
   const int bx = p.transposed ? blockIdx.y : blockIdx.x, by = p.transposed ? blockIdx.x : blockIdx.y;
   int px = bx * p.blockW + lx, py = by * p.blockH + ly;
   bool inside = px < p.width && py < p.height;
-  int part = 0; // ray segments: the part of its ray this thread marches (0: the front, which writes the pixel)
-  if (f.rays) { // a list of rays, tile by tile: consecutive threads take neighbouring pixels (or parts of one ray)
-    const unsigned g = blockIdx.x * blockDim.x + threadIdx.x, i = g >> f.partsLog2;
-    part = (int)(g & ((1u << f.partsLog2) - 1u));
+  if (f.rays) { // a list of rays, tile by tile: consecutive threads take neighbouring pixels
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     inside = i < f.rayCount;
     const unsigned pix = inside ? f.rays[i] : 0u;
     px = (int)(pix % (unsigned)p.width);
@@ -532,7 +484,6 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
   }
   Lane r;
   const bool hit = inside && setup<BLEND, SHADE, CUBIC, COLOR>(f, table, px, py, r);
-  if (BLEND == CAVR_BLEND_COMPOSITE && f.partsLog2 && hit) split_ray(r, part, 1 << f.partsLog2);
   if (p.syncPropagation) {
     // Synchronous ray propagation: the block's rays advance one segment per step together.
     bool active = hit && (BLEND != CAVR_BLEND_COMPOSITE || r.A < p.ert);
@@ -544,8 +495,7 @@ __global__ void __launch_bounds__(512) __maxnreg__(REG > 0 ? REG : 255)
   unsigned long long n = hit ? r.samples : 0ull;
   for (int o = 16; o > 0; o >>= 1) n += __shfl_down_sync(0xffffffffu, n, o);
   if (lane == 0 && n) atomicAdd(f.samples, n);
-  if (BLEND == CAVR_BLEND_COMPOSITE && f.partsLog2) merge_parts(r, hit, lane, 1 << f.partsLog2, p.ert);
-  if (!inside || part) return;
+  if (!inside) return;
   float out[4] = {0.0f, 0.0f, 0.0f, 0.0f}, depth = 1.0f;
   if (hit && BLEND == CAVR_BLEND_COMPOSITE) {
     out[0] = r.C[0];
@@ -715,7 +665,6 @@ void make_frame(const CAVRGpuContext *ctx, const CAVRGpuVolume *vol, const CAVRG
   f.samples = ctx->samples;
   f.rays = job->rays ? ctx->rays : nullptr;
   f.rayCount = (unsigned)job->rayCount;
-  f.partsLog2 = 0; // launch_frame sets it for its launch
   // The inverse of the rotation map (a signed permutation plus an offset) and the volume in stored coordinates.
   for (int b = 0; b < 3; ++b) {
     f.inv[4 * b + 3] = 0.0f;
@@ -752,24 +701,6 @@ void make_frame(const CAVRGpuContext *ctx, const CAVRGpuVolume *vol, const CAVRG
   }
 }
 
-// Threads a ray of a composite ray list (1, 2 or 4; the context's CAVR_RAY_SEGMENTS, else by waves): a list shorter
-// than 4 waves of the GPU's resident threads (a 25% compressive frame at 1024^2 is under 2) ends in a tail where most
-// SMs wait for the blocks over the longest rays (docs/benchmarks.md, the compressive frame's tail); splitting each ray
-// into 2 or 4 parts makes more, shorter threads.
-int ray_parts(const CAVRGpuContext *ctx, Kernel kernel, unsigned rays, size_t shared) {
-  if (ctx->config.raySegments) return ctx->config.raySegments;
-  int device = 0, sms = 0, blocks = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, shared) != cudaSuccess || sms <= 0 || blocks <= 0) {
-    cudaGetLastError(); // a query that failed leaves no error behind: one thread a ray
-    return 1;
-  }
-  const double fourWaves = 4.0 * sms * blocks * 256.0;
-  int parts = 1;
-  while (parts < 4 && (double)rays * parts < fourWaves) parts *= 2;
-  return parts;
-}
-
 // Launch the frame's kernels on the context's stream after its start event: iso.cu's for isosurfaces and slices,
 // else the raycast_kernel instantiation for the blend mode, shading, skipping and filter, in the frame's launch shape
 // (1-D over a ray list).
@@ -784,8 +715,6 @@ int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *m
   }
   unsigned gx = (q.width + q.blockW - 1) / q.blockW, gy = (q.height + q.blockH - 1) / q.blockH;
   dim3 grid = q.transposed ? dim3(gy, gx) : dim3(gx, gy);
-  Frame g = f;
-  g.partsLog2 = 0;
   if (f.rays) { // 1-D launch over the list; the 2-D block shape no longer applies
     threads = 256;
     grid = dim3((unsigned)((f.rayCount + 255) / 256 > 0 ? (f.rayCount + 255) / 256 : 1), 1);
@@ -809,14 +738,8 @@ int launch_frame(CAVRGpuContext *ctx, const Frame &f, size_t tableBytes, char *m
   // Every frame: the limit is the kernel's, for the whole process (another device on this GPU may have set it).
   CAVR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared),
                   "cudaFuncSetAttribute (raycast_kernel shared memory)");
-  if (f.rays && q.blend == CAVR_BLEND_COMPOSITE) {
-    const int parts = ray_parts(ctx, kernel, f.rayCount, shared);
-    g.partsLog2 = parts == 4 ? 2 : parts == 2 ? 1 : 0;
-    const size_t n = (size_t)f.rayCount << g.partsLog2;
-    grid = dim3((unsigned)((n + 255) / 256 > 0 ? (n + 255) / 256 : 1), 1);
-  }
   CAVR_CUDA_CHECK(cudaEventRecord(ctx->start, ctx->stream), "cudaEventRecord");
-  kernel<<<grid, threads, shared, ctx->stream>>>(g, ctx->table);
+  kernel<<<grid, threads, shared, ctx->stream>>>(f, ctx->table);
   CAVR_CUDA_CHECK(cudaGetLastError(), "raycast_kernel launch");
   return 0;
 }

@@ -31,7 +31,6 @@ struct Frame {
   unsigned long long *samples;
   const unsigned *rays;   // compressive rendering: rayCount pixel indices (one thread each), else NULL
   unsigned rayCount;
-  int partsLog2;          // composite ray list: log2 of the threads a ray (ray segments, raycast.cu); 0 otherwise
   cudaTextureObject_t colorTex; // p.components > 1: the colour part (CAVRGpuColor), else 0
   const float *gtable;    // the table in global memory: count x (R, G, B, corrected A) (colour look-ups)
 };

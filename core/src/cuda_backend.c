@@ -92,8 +92,6 @@ static void gpu_config(const CAVREnv *env, CAVRGpuConfig *c) {
     c->raycastTransposed = t == 't';
   }
   c->raycastUncapped = env->raycastRegcap[0] == '0';
-  const int parts = atoi(env->raySegments);
-  c->raySegments = parts == 1 || parts == 2 || parts == 4 ? parts : 0;
   const long mib = atol(env->uploadChunkMiB);
   c->uploadChunkBytes = mib >= 1 && mib <= 256 ? (size_t)mib << 20 : 0;
   const int threads = atoi(env->uploadThreads);

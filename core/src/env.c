@@ -24,7 +24,7 @@ static const struct {
     FIELD("CAVR_CPU_PACKET_LANES", cpuPacketLanes), FIELD("CAVR_RAYCAST_BLOCK", raycastBlock),
     FIELD("CAVR_RAYCAST_REGCAP", raycastRegcap), FIELD("CAVR_UPLOAD_CHUNK_MIB", uploadChunkMiB),
     FIELD("CAVR_UPLOAD_THREADS", uploadThreads), FIELD("CAVR_CUDA_MAX_TEXTURE3D", maxTexture3D),
-    FIELD("CAVR_AUTO_TRACE", autoTrace),      FIELD("CAVR_RAY_SEGMENTS", raySegments),
+    FIELD("CAVR_AUTO_TRACE", autoTrace),
 #undef FIELD
 };
 
@@ -58,7 +58,6 @@ void cavr_env_read(CAVREnv *env) {
   copy(env->cpuPacketLanes, sizeof env->cpuPacketLanes, "CAVR_CPU_PACKET_LANES");
   copy(env->raycastBlock, sizeof env->raycastBlock, "CAVR_RAYCAST_BLOCK");
   copy(env->raycastRegcap, sizeof env->raycastRegcap, "CAVR_RAYCAST_REGCAP");
-  copy(env->raySegments, sizeof env->raySegments, "CAVR_RAY_SEGMENTS");
   copy(env->uploadChunkMiB, sizeof env->uploadChunkMiB, "CAVR_UPLOAD_CHUNK_MIB");
   copy(env->uploadThreads, sizeof env->uploadThreads, "CAVR_UPLOAD_THREADS");
   copy(env->maxTexture3D, sizeof env->maxTexture3D, "CAVR_CUDA_MAX_TEXTURE3D");

@@ -24,8 +24,6 @@ typedef struct CAVREnv {
   char cpuPacketLanes[16];                       /* CAVR_CPU_PACKET_LANES: 0, 8 or 16 lanes at most */
   char raycastBlock[32];                         /* CAVR_RAYCAST_BLOCK: WxH[t] launch override (benchmarks) */
   char raycastRegcap[8];                         /* CAVR_RAYCAST_REGCAP: "0" = the uncapped kernels (benchmarks) */
-  char raySegments[8];                           /* CAVR_RAY_SEGMENTS: 1, 2 or 4 threads a ray in a ray list
-                                                    (benchmarks; unset: by the launch's waves) */
   char uploadChunkMiB[16];                       /* CAVR_UPLOAD_CHUNK_MIB: staging chunk, 1-256 MiB */
   char uploadThreads[16];                        /* CAVR_UPLOAD_THREADS: host threads of an upload, 1-16 */
   char maxTexture3D[16];                         /* CAVR_CUDA_MAX_TEXTURE3D: lower 3-D texture limit (tests) */
