@@ -43,6 +43,7 @@
 #include "cavr/cavr.h"
 #include "cavr/cavr_io.h"
 #include "../../kernels/cavr_kernels.h"
+#include "gpu_tune.h" /* the table's candidate shapes */
 
 #define BENCH_NAME "cavr-bench"
 #include "bench_util.h"
@@ -685,7 +686,6 @@ static void big_one(CAVRDevice dev, const int vd[3], int size, FILE *sum) {
    per class of view, the cheapest shape and its cost against the standard 16x16 block. */
 static void tune_all(CAVRDevice dev, FILE *sum) {
   const CAVRScalarType types[3] = {CAVR_UINT8, CAVR_UINT16, CAVR_FLOAT32};
-  static const char *shapes[9] = {"16x16", "32x8", "64x4", "8x32", "4x64", "2x128", "1x256", "2x256t", "16x32t"};
   for (int k = 0; k < 3; ++k) {
     char path[1024];
     struct timespec t0, t1;
@@ -704,19 +704,20 @@ static void tune_all(CAVRDevice dev, FILE *sum) {
       char axis;
       int row, group, used = 0;
       if (sscanf(line, "class %d %c %d%n", &row, &axis, &group, &used) != 3 || row != 1) continue; /* the 768^3 row */
-      double c[9];
+      double c[CAVR_TUNE_SHAPES];
       const char *p = line + used;
       int best = -1;
-      for (int s = 0; s < 9; ++s) {
+      for (int s = 0; s < CAVR_TUNE_SHAPES; ++s) {
         char *end;
         c[s] = strtod(p, &end);
         p = end;
         if (c[s] > 0 && (best < 0 || c[s] < c[best])) best = s;
       }
       if (best < 0) continue;
-      printf("  %c %-8d %-8s %10.4f %11.2fx\n", axis, group, shapes[best], c[best], c[0] / c[best]);
-      if (sum) fprintf(sum, "tune %d class %c %d best %s ns %.5f vs16x16 %.4f\n", (int)types[k], axis, group, shapes[best],
-                       c[best], c[0] / c[best]);
+      printf("  %c %-8d %-8s %10.4f %11.2fx\n", axis, group, cavr_block_shapes[best].name, c[best], c[0] / c[best]);
+      if (sum)
+        fprintf(sum, "tune %d class %c %d best %s ns %.5f vs16x16 %.4f\n", (int)types[k], axis, group,
+                cavr_block_shapes[best].name, c[best], c[0] / c[best]);
     }
     fclose(f);
   }

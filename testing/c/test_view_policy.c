@@ -248,7 +248,6 @@ static void test_hysteresis(void) {
   CHECK(changes == 1 && rot == CAVR_ROT_Y);
 }
 
-/* AUTO with the measured H100 table: its shapes, no rotation where it does not pay, and the checks on the volume. */
 /* AUTO's block-shape checks on the volume (table H100): the pair, its verdict, the re-check of a kept shape that runs
    dearer (CAVR_AUTO_SHAPE_FOLLOW) and of one made more than CAVR_AUTO_PAIR_SPAN_DEG of obliquity away. */
 static void test_auto_shapes(void) {
@@ -343,6 +342,7 @@ static void test_auto_shapes(void) {
   CHECK(frame(&s, V, one, &t, &rot, 0, &h).shapeRepair); /* back on the axis: 15 degrees away again */
 }
 
+/* AUTO with the measured H100 table: its shapes, no rotation where it does not pay, and the checks on the volume. */
 static void test_auto(void) {
   const double one[3] = {1, 1, 1};
   CAVRTuneTable t;
