@@ -306,10 +306,16 @@ static size_t voxel_bytes(const CAVRVoxels *v) {
          (v->storage == CAVR_STORE_U8 ? 1u : v->storage == CAVR_STORE_U16 ? 2u : 4u);
 }
 
+/* Free voxels cavr copied; shared ones (cavrSetVolumeSharedData) stay the caller's. */
+static void free_voxels(CAVRVoxels *v) {
+  if (!v->shared) cavr_host_free(v->data, voxel_bytes(v));
+  v->data = NULL;
+}
+
 static void free_volume(CAVRVolume v) {
   if (v->device->ops->releaseVolume) v->device->ops->releaseVolume(v->device, v);
-  cavr_host_free(v->staged.data, voxel_bytes(&v->staged));
-  cavr_host_free(v->voxels.data, voxel_bytes(&v->voxels));
+  free_voxels(&v->staged);
+  free_voxels(&v->voxels);
   cavr_host_free(v->spare, v->spareBytes);
   free(v->cellMinMax);
   free(v->cpuCells);
@@ -329,6 +335,16 @@ CAVRVolume cavrNewVolume(CAVRDevice device) {
   return v;
 }
 
+/* Stage new voxels (copied or shared) in place of any staged ones; a one-component volume again. */
+static void stage_voxels(CAVRVolume volume, const CAVRVoxels *vox) {
+  free_voxels(&volume->staged);
+  volume->staged = *vox;
+  free(volume->stagedColor);
+  volume->stagedColor = NULL;
+  volume->stagedComponents = 1;
+  volume->dirty = 1;
+}
+
 CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int dims[3], const void *data,
                             size_t bytes) {
   CHECK_HANDLE(volume, "cavrSetVolumeData");
@@ -337,12 +353,19 @@ CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int di
   CAVRError e = cavr_convert_voxels(type, dims, data, bytes, &volume->spare, &volume->spareBytes,
                                     cavr_cpu_threads(volume->device), &vox, msg, sizeof msg);
   if (e != CAVR_ERROR_NONE) return cavr_set_error(volume->device, e, "cavrSetVolumeData: %s", msg);
-  cavr_host_free(volume->staged.data, voxel_bytes(&volume->staged));
-  volume->staged = vox;
-  free(volume->stagedColor);
-  volume->stagedColor = NULL;
-  volume->stagedComponents = 1;
-  volume->dirty = 1;
+  stage_voxels(volume, &vox);
+  return CAVR_ERROR_NONE;
+}
+
+CAVRError cavrSetVolumeSharedData(CAVRVolume volume, CAVRScalarType type, const int dims[3], const void *data,
+                                  size_t bytes) {
+  CHECK_HANDLE(volume, "cavrSetVolumeSharedData");
+  if (!cavr_stores_as_is(type)) return cavrSetVolumeData(volume, type, dims, data, bytes); /* converted: a copy */
+  char msg[400];
+  CAVRVoxels vox;
+  CAVRError e = cavr_share_voxels(type, dims, data, bytes, &vox, msg, sizeof msg);
+  if (e != CAVR_ERROR_NONE) return cavr_set_error(volume->device, e, "cavrSetVolumeSharedData: %s", msg);
+  stage_voxels(volume, &vox);
   return CAVR_ERROR_NONE;
 }
 
@@ -497,11 +520,12 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
     cavr_host_free(volume->spare, volume->spareBytes);
     volume->spare = NULL;
     volume->spareBytes = 0;
-    if (oldBytes && oldBytes == voxel_bytes(&volume->staged) && oldBytes <= CAVR_SPARE_MAX_BYTES) {
+    if (oldBytes && !volume->voxels.shared && !volume->staged.shared && oldBytes == voxel_bytes(&volume->staged) &&
+        oldBytes <= CAVR_SPARE_MAX_BYTES) {
       volume->spare = volume->voxels.data;
       volume->spareBytes = oldBytes;
     } else {
-      cavr_host_free(volume->voxels.data, oldBytes);
+      free_voxels(&volume->voxels);
     }
     volume->voxels = volume->staged;
     memset(&volume->staged, 0, sizeof volume->staged);
@@ -547,6 +571,7 @@ CAVRError cavrCommitVolume(CAVRVolume volume) {
   }
   volume->dirty = 0;
   volume->committed = 1;
+  cs->hostBytes = (vx->shared ? 0 : cs->voxelBytes) + volume->spareBytes;
   cs->milliseconds = now_ms() - t0;
   return CAVR_ERROR_NONE;
 }

@@ -42,6 +42,7 @@ typedef struct CAVRVoxels {
   CAVRStorage storage;
   float valueOffset;
   double range[2];               /* in original units */
+  int shared;                    /* 1: data is the caller's (cavrSetVolumeSharedData), never written or freed here */
 } CAVRVoxels;
 
 struct CAVRVolumeImpl {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * volume_data.c - validating and converting caller voxels into the stored layout (plain copies on several
- * threads, into the buffer of a replaced time step of the same size when there is one).
+ * threads, into the buffer of a replaced time step of the same size when there is one), or taking the caller's
+ * buffer as it is (shared voxels of a type stored as is).
  * uint8/uint16/float32 are copied; int8/int16 are stored offset by 128/32768 (exact);
  * uint32/int32/float64 become float32 (documented precision loss).
  */
@@ -72,9 +73,10 @@ static void parallel_copy(void *dst, const void *src, size_t bytes, int threads)
   }
 }
 
-CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, void **spare,
-                              size_t *spareBytes, int threads, CAVRVoxels *out, char *msg, size_t msgSize) {
-  memset(out, 0, sizeof *out);
+/* The caller's arguments: a known type, 2..CAVR_MAX_VOLUME_DIM voxels per axis, `bytes` matching; the voxel count
+   into *count. */
+static CAVRError check_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, size_t *count,
+                              char *msg, size_t msgSize) {
   size_t vsize = cavr_scalar_size(type);
   if (vsize == 0) {
     snprintf(msg, msgSize, "unsupported scalar type %d", (int)type);
@@ -112,7 +114,35 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
              dims[0], dims[1], dims[2], vsize, n * vsize);
     return CAVR_ERROR_INVALID_ARGUMENT;
   }
+  *count = n;
+  return CAVR_ERROR_NONE;
+}
 
+/* Floating-point voxels (n of them, dims as given): none may be NaN or infinite (no sensible colour exists for
+   them); else CAVR_ERROR_INVALID_DATA with the count and the first one's position. */
+static CAVRError check_finite(const float *f, size_t n, const int dims[3], char *msg, size_t msgSize) {
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!isfinite(f[i])) {
+      if (bad++ == 0) first = i;
+    }
+  }
+  if (!bad) return CAVR_ERROR_NONE;
+  size_t x = first % (size_t)dims[0], y = (first / (size_t)dims[0]) % (size_t)dims[1],
+         z = first / ((size_t)dims[0] * (size_t)dims[1]);
+  snprintf(msg, msgSize,
+           "volume contains %zu NaN or infinite voxel%s (first at x=%zu y=%zu z=%zu); replace them (e.g. by the "
+           "data minimum) before rendering",
+           bad, bad == 1 ? "" : "s", x, y, z);
+  return CAVR_ERROR_INVALID_DATA;
+}
+
+CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, void **spare,
+                              size_t *spareBytes, int threads, CAVRVoxels *out, char *msg, size_t msgSize) {
+  memset(out, 0, sizeof *out);
+  size_t n = 0;
+  CAVRError e = check_voxels(type, dims, data, bytes, &n, msg, msgSize);
+  if (e != CAVR_ERROR_NONE) return e;
   CAVRStorage storage;
   size_t ssize;
   switch (type) {
@@ -145,27 +175,39 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
   case CAVR_FLOAT64: CONVERT_LOOP(double, float, v); break;
   }
 
-  /* Floating point: no NaN/Inf (no sensible colour exists for them). The value range is computed at commit,
-     with the macro cells (on the GPU for the CUDA back end): no pass over the voxels here. */
+  /* The value range is computed at commit, with the macro cells (on the GPU for the CUDA back end): no pass over the
+     voxels here but the floating-point check. */
   if (storage == CAVR_STORE_F32) {
-    const float *f = (const float *)out->data;
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (!isfinite(f[i])) {
-        if (bad++ == 0) first = i;
-      }
-    }
-    if (bad) {
-      size_t x = first % (size_t)dims[0], y = (first / (size_t)dims[0]) % (size_t)dims[1],
-             z = first / ((size_t)dims[0] * (size_t)dims[1]);
-      snprintf(msg, msgSize,
-               "volume contains %zu NaN or infinite voxel%s (first at x=%zu y=%zu z=%zu); replace them (e.g. by the "
-               "data minimum) before rendering",
-               bad, bad == 1 ? "" : "s", x, y, z);
+    e = check_finite((const float *)out->data, n, dims, msg, msgSize);
+    if (e != CAVR_ERROR_NONE) {
       cavr_host_free(out->data, n * ssize);
       memset(out, 0, sizeof *out);
-      return CAVR_ERROR_INVALID_DATA;
+      return e;
     }
   }
   return CAVR_ERROR_NONE;
 }
+
+int cavr_stores_as_is(CAVRScalarType type) {
+  return type == CAVR_UINT8 || type == CAVR_UINT16 || type == CAVR_FLOAT32;
+}
+
+CAVRError cavr_share_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, CAVRVoxels *out,
+                            char *msg, size_t msgSize) {
+  memset(out, 0, sizeof *out);
+  size_t n = 0;
+  CAVRError e = check_voxels(type, dims, data, bytes, &n, msg, msgSize);
+  if (e != CAVR_ERROR_NONE) return e;
+  if (!cavr_stores_as_is(type)) {
+    snprintf(msg, msgSize, "scalar type %d is stored converted: it cannot be shared", (int)type);
+    return CAVR_ERROR_UNSUPPORTED;
+  }
+  if (type == CAVR_FLOAT32 && (e = check_finite((const float *)data, n, dims, msg, msgSize)) != CAVR_ERROR_NONE)
+    return e;
+  out->data = (void *)data; /* the caller's: never written, never freed by cavr */
+  out->shared = 1;
+  out->storage = type == CAVR_UINT8 ? CAVR_STORE_U8 : type == CAVR_UINT16 ? CAVR_STORE_U16 : CAVR_STORE_F32;
+  memcpy(out->dims, dims, sizeof out->dims);
+  return CAVR_ERROR_NONE;
+}
+

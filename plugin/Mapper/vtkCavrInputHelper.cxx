@@ -269,11 +269,16 @@ bool vtkCavrInputHelper::Upload(vtkDataArray* scalars, CAVRScalarType type, cons
     voxels = this->Derived.data();
     bytes = this->Derived.size() * sizeof(float);
   }
-  CAVRError e = this->Components > 1
-    ? cavrSetVolumeComponentData(volume, type, this->Components, dims, voxels, bytes)
-    : cavrSetVolumeData(volume, type, dims, voxels, bytes);
+  // A one-component array goes to cavr shared (no host copy: a piece that fits the GPU need not fit twice in host
+  // memory); the helper holds a reference to each array cavr may still read (staged, committed), so that VTK neither
+  // frees nor reuses it (vtkImageData::AllocateScalars reuses only arrays nobody else holds).
+  const bool share = this->Components == 1 && components == 1;
+  CAVRError e = this->Components > 1 ? cavrSetVolumeComponentData(volume, type, this->Components, dims, voxels, bytes)
+    : share                          ? cavrSetVolumeSharedData(volume, type, dims, voxels, bytes)
+                                     : cavrSetVolumeData(volume, type, dims, voxels, bytes);
   if (e == CAVR_ERROR_NONE)
   {
+    this->StagedArray = share ? scalars : nullptr;
     e = cavrSetVolumeSpacing(volume, spacing);
   }
   if (e == CAVR_ERROR_NONE)
@@ -299,6 +304,8 @@ bool vtkCavrInputHelper::Upload(vtkDataArray* scalars, CAVRScalarType type, cons
     *problem = vtkCavrDeviceError(device, e) + (this->HaveVolume ? "; keeping the last good volume" : "");
     return false;
   }
+  this->CommittedArray = this->StagedArray; // the previous array is no longer read
+  this->StagedArray = nullptr;
   return true;
 }
 

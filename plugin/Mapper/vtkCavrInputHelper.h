@@ -13,11 +13,13 @@
 
 #include "cavr/cavr.h"
 
+#include "vtkDataArray.h"    // for vtkSmartPointer<vtkDataArray>
+#include "vtkSmartPointer.h" // for the shared arrays
+
 #include <string> // for std::string
 #include <vector> // for std::vector
 
 class vtkCavrVolumeMapper;
-class vtkDataArray;
 class vtkImageData;
 class vtkVolume;
 
@@ -40,7 +42,8 @@ public:
    * point indices; the rest are ghost voxels). A vector array gives its magnitude or one component (the colour
    * map's vector mode on `vol`'s property), as float; with the property's independent components off, a 2- or
    * 4-component array goes as it is to cavrSetVolumeComponentData (Dependent). Uploads only when the array, its contents, the geometry or the
-   * vector choice changed; the render extent alone is committed on its own. When the input cannot be rendered (no
+   * vector choice changed (a one-component array shared, not copied: cavrSetVolumeSharedData); the render extent
+   * alone is committed on its own. When the input cannot be rendered (no
    * image, no array, RGB colours, an unsupported type, fewer than 2 voxels along an axis, a commit the core refuses),
    * Problem says why and the last good volume stays (HasVolume). Warns through `mapper` about a direction matrix,
    * which is ignored.
@@ -73,7 +76,8 @@ private:
   static bool ScalarType(vtkDataArray* scalars, int components, CAVRScalarType* type, std::string* problem);
 
   /** Upload the voxels (dims, `type`) of `scalars` (or its magnitude/component into Derived), with `spacing`, `first`
-      and, for the whole volume, the render extent, in one commit; false with *problem when refused. */
+      and, for the whole volume, the render extent, in one commit; false with *problem when refused. A one-component
+      array is shared with cavr (cavrSetVolumeSharedData: no host copy), and held (StagedArray, CommittedArray). */
   bool Upload(vtkDataArray* scalars, CAVRScalarType type, const int dims[3], const double spacing[3],
     const double first[3], const int local[6], CAVRDevice device, CAVRVolume volume, std::string* problem);
 
@@ -85,6 +89,8 @@ private:
   int VectorMode = -1;     // the vector array's vtkScalarsToColors mode (-1: one component), for Upload
   int VectorComponent = 0; // and the component it picks
   std::vector<float> Derived; // the magnitude or one component of a vector array, uploaded as float
+  vtkSmartPointer<vtkDataArray> StagedArray;    // shared with the cavr volume, staged and not yet committed
+  vtkSmartPointer<vtkDataArray> CommittedArray; // shared with the cavr volume, committed (read by CPU renders)
   int Components = 1;         // dependent components of the uploaded volume (2, 4), else 1
   bool DependentWarned = false; // the fallback from dependent components was warned about
 };

@@ -3,8 +3,10 @@
 
 #include "vtkCavrVolumeMapper.h"
 #include "vtkCommunicator.h"
+#include "vtkAlgorithm.h"
 #include "vtkDataObject.h"
 #include "vtkDataSetAttributes.h"
+#include "vtkExtentTranslator.h"
 #include "vtkGhostCellsGenerator.h"
 #include "vtkImageData.h"
 #include "vtkInformation.h"
@@ -27,11 +29,14 @@
 
 namespace
 {
-// How pieces get their ghost layers under MPI: from the pipeline (the default), from vtkGhostCellsGenerator
-// (CAVR_MPI_GHOSTS=generator), or not at all (CAVR_MPI_GHOSTS=none; lab timing only: seams).
+// How pieces get their ghost layers under MPI: from the pipeline (the default: the grown extent asked for where the
+// producer makes sub-extents, else ghost levels), from the pipeline as ghost levels only (CAVR_MPI_GHOSTS=levels),
+// from vtkGhostCellsGenerator (CAVR_MPI_GHOSTS=generator), or not at all (CAVR_MPI_GHOSTS=none; lab timing only:
+// seams).
 enum class Ghosts
 {
   Pipeline,
+  Levels,
   Generator,
   None
 };
@@ -39,7 +44,43 @@ Ghosts GhostsWay()
 {
   const char* way = std::getenv("CAVR_MPI_GHOSTS");
   const std::string w = way ? way : "";
-  return w == "generator" ? Ghosts::Generator : w == "none" ? Ghosts::None : Ghosts::Pipeline;
+  return w == "generator" ? Ghosts::Generator
+    : w == "none"         ? Ghosts::None
+    : w == "levels"       ? Ghosts::Levels
+                          : Ghosts::Pipeline;
+}
+
+// Whether the producer of `algorithm`'s input (whose output information is `inInfo`) makes any sub-extent asked
+// for (vtkAlgorithm::CAN_PRODUCE_SUB_EXTENT: image readers, Wavelet), looking through ParaView's vtkPVPostFilter,
+// which every source's output port passes through and which forwards the request unchanged.
+bool ProducesSubExtents(vtkAlgorithm* algorithm, vtkInformation* inInfo)
+{
+  auto says = [](vtkInformation* info) {
+    return info && info->Has(vtkAlgorithm::CAN_PRODUCE_SUB_EXTENT()) &&
+      info->Get(vtkAlgorithm::CAN_PRODUCE_SUB_EXTENT()) != 0;
+  };
+  if (says(inInfo))
+  {
+    return true;
+  }
+  vtkAlgorithm* producer =
+    algorithm->GetNumberOfInputConnections(0) > 0 ? algorithm->GetInputAlgorithm(0, 0) : nullptr;
+  return producer && producer->IsA("vtkPVPostFilter") && producer->GetNumberOfInputPorts() > 0 &&
+    producer->GetNumberOfInputConnections(0) > 0 && says(producer->GetInputInformation(0, 0));
+}
+
+// Whether `ext` holds `own` grown by `layers` voxels along each axis, clipped to `whole`.
+bool HoldsGrown(const int ext[6], const int own[6], const int whole[6], int layers)
+{
+  for (int a = 0; a < 3; ++a)
+  {
+    if (std::max(own[2 * a] - layers, whole[2 * a]) < ext[2 * a] ||
+      std::min(own[2 * a + 1] + layers, whole[2 * a + 1]) > ext[2 * a + 1])
+    {
+      return false;
+    }
+  }
+  return true;
 }
 
 // The piece's own point extent as its point ghost array marks it: the box of the points without the
@@ -141,8 +182,11 @@ int vtkCavrVolumeRepresentation::RequestUpdateExtent(
     return 0;
   }
   // CAVR_MPI_GHOSTS=generator asks for none: every piece then gets its layers from vtkGhostCellsGenerator (to
-  // compare the two ways); CAVR_MPI_GHOSTS=none asks for none and adds none (see RequestData).
-  if (GhostsWay() != Ghosts::Pipeline)
+  // compare the ways); CAVR_MPI_GHOSTS=none asks for none and adds none (see RequestData).
+  const Ghosts way = GhostsWay();
+  this->RequestedOwnExtent[0] = 0;
+  this->RequestedOwnExtent[1] = -1;
+  if (way != Ghosts::Pipeline && way != Ghosts::Levels)
   {
     return 1;
   }
@@ -153,12 +197,40 @@ int vtkCavrVolumeRepresentation::RequestUpdateExtent(
     {
       vtkInformation* inInfo = inputVector[port]->GetInformationObject(c);
       const int pieces = inInfo->Has(sddp::UPDATE_NUMBER_OF_PIECES()) ? inInfo->Get(sddp::UPDATE_NUMBER_OF_PIECES()) : 1;
-      if (pieces > 1)
+      if (pieces <= 1)
       {
-        const int levels =
-          inInfo->Has(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS()) ? inInfo->Get(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS()) : 0;
-        inInfo->Set(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS(), std::max(levels, static_cast<int>(GhostLevels)));
+        continue;
       }
+      if (way == Ghosts::Pipeline && port == 0 && c == 0 && inInfo->Has(sddp::WHOLE_EXTENT()) &&
+        ProducesSubExtents(this, inInfo))
+      {
+        // The piece's own extent as the executive would split the whole extent, grown by GhostLevels and clipped,
+        // asked for as one extent: no ghost levels, so no ghost arrays.
+        int whole[6], own[6], grown[6];
+        inInfo->Get(sddp::WHOLE_EXTENT(), whole);
+        const int piece = inInfo->Has(sddp::UPDATE_PIECE_NUMBER()) ? inInfo->Get(sddp::UPDATE_PIECE_NUMBER()) : 0;
+        vtkNew<vtkExtentTranslator> translator;
+        if (!translator->PieceToExtentThreadSafe(piece, pieces, 0, whole, own, vtkExtentTranslator::BLOCK_MODE, 0))
+        {
+          own[0] = own[2] = own[4] = 0; // no voxels for this piece
+          own[1] = own[3] = own[5] = -1;
+        }
+        for (int a = 0; a < 3; ++a)
+        {
+          const bool empty = own[2 * a] > own[2 * a + 1];
+          grown[2 * a] = empty ? own[2 * a] : std::max(own[2 * a] - GhostLevels, whole[2 * a]);
+          grown[2 * a + 1] = empty ? own[2 * a + 1] : std::min(own[2 * a + 1] + GhostLevels, whole[2 * a + 1]);
+        }
+        inInfo->Set(sddp::UPDATE_EXTENT(), grown, 6);
+        inInfo->Set(sddp::UPDATE_PIECE_NUMBER(), 0);
+        inInfo->Set(sddp::UPDATE_NUMBER_OF_PIECES(), 1);
+        inInfo->Set(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS(), 0);
+        std::copy(own, own + 6, this->RequestedOwnExtent);
+        continue;
+      }
+      const int levels =
+        inInfo->Has(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS()) ? inInfo->Get(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS()) : 0;
+      inInfo->Set(sddp::UPDATE_NUMBER_OF_GHOST_LEVELS(), std::max(levels, static_cast<int>(GhostLevels)));
     }
   }
   return 1;
@@ -213,19 +285,16 @@ int vtkCavrVolumeRepresentation::RequestData(
   vtkInformationVector* frameInputsPort[1] = { frameInputs.GetPointer() };
   if (parallel)
   {
-    // The piece's own extent: the part its ghost array leaves unflagged, else the whole piece (which is also the
-    // part rendered when vtkGhostCellsGenerator adds the layers). The ghost layers came with it when it holds that
-    // extent grown by GhostLevels (clipped to the whole extent).
-    bool layersArrived = true;
+    // The piece's own extent: the one asked for (RequestUpdateExtent) when the input holds it grown by GhostLevels
+    // (clipped to the whole extent), else the part its ghost array leaves unflagged, else the whole piece (which is
+    // also the part rendered when vtkGhostCellsGenerator adds the layers). The ghost layers came with it when it
+    // holds that extent grown by GhostLevels.
+    bool layersArrived = true, asked = false;
     const bool hasPiece = input && input->GetNumberOfPoints() > 0;
     if (hasPiece)
     {
       int ext[6], whole[6];
       input->GetExtent(ext);
-      if (!GhostArrayOwnExtent(input, own))
-      {
-        std::copy(ext, ext + 6, own);
-      }
       vtkInformation* inInfo = inputVector[0]->GetInformationObject(0);
       if (inInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
       {
@@ -235,11 +304,18 @@ int vtkCavrVolumeRepresentation::RequestData(
       {
         std::copy(ext, ext + 6, whole);
       }
-      for (int a = 0; a < 3; ++a)
+      const int* requested = this->RequestedOwnExtent;
+      asked = requested[0] <= requested[1] && requested[2] <= requested[3] && requested[4] <= requested[5] &&
+        HoldsGrown(ext, requested, whole, GhostLevels);
+      if (asked)
       {
-        layersArrived = layersArrived && std::max(own[2 * a] - GhostLevels, whole[2 * a]) >= ext[2 * a] &&
-          std::min(own[2 * a + 1] + GhostLevels, whole[2 * a + 1]) <= ext[2 * a + 1];
+        std::copy(requested, requested + 6, own);
       }
+      else if (!GhostArrayOwnExtent(input, own))
+      {
+        std::copy(ext, ext + 6, own);
+      }
+      layersArrived = HoldsGrown(ext, own, whole, GhostLevels);
     }
     // vtkGhostCellsGenerator is collective: every rank runs it when any rank's piece lacks its layers.
     // CAVR_MPI_GHOSTS=none renders the pieces without ghost layers (seams at the piece faces, where interpolation
@@ -268,8 +344,11 @@ int vtkCavrVolumeRepresentation::RequestData(
       ghosted->ShallowCopy(input);
       const int* ext = input->GetExtent();
       vtkVLogF(vtkLogger::VERBOSITY_INFO,
-        "cavr Volume: piece %d %d %d %d %d %d with ghost layers from the pipeline, own extent %d %d %d %d %d %d",
-        ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], own[0], own[1], own[2], own[3], own[4], own[5]);
+        "cavr Volume: piece %d %d %d %d %d %d with ghost layers from the pipeline (%s; ghost arrays: %s), own extent "
+        "%d %d %d %d %d %d",
+        ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], asked ? "the grown extent asked for" : "ghost levels asked for",
+        input->GetPointGhostArray() || input->GetCellGhostArray() ? "yes" : "none", own[0], own[1], own[2], own[3],
+        own[4], own[5]);
     }
     if (hasPiece && ghosted && ghosted->GetNumberOfPoints() > 0 && own[0] <= own[1])
     {

@@ -104,11 +104,15 @@ protected:
   ~vtkCavrVolumeRepresentation() override;
 
   /**
-   * As the superclass; besides, with more than one piece, asks upstream for GhostLevels ghost levels, so that a
-   * structured source or reader (NRRD and image readers, Wavelet, a Programmable Source that honours its update
-   * extent) delivers each piece grown by the neighbours' voxels, as ParaView's geometry representations ask for ghost
-   * cells. The environment variable CAVR_MPI_GHOSTS=generator turns this off (the layers then come from
-   * vtkGhostCellsGenerator, as RequestData says).
+   * As the superclass; besides, with more than one piece, asks upstream for the piece grown by GhostLevels layers of
+   * the neighbours' voxels. From a structured source or reader that produces sub-extents (NRRD and image readers,
+   * Wavelet, a Programmable Source that honours its update extent: vtkAlgorithm::CAN_PRODUCE_SUB_EXTENT), it asks for
+   * that extent itself: this process's piece of the whole extent (vtkExtentTranslator, block mode, as the executive
+   * splits it) grown by GhostLevels and clipped, with no ghost levels, so that the producer reads exactly those voxels
+   * and the executive adds no ghost arrays (a point and a cell flag per voxel: two more bytes a voxel, besides their
+   * time). From any other producer it asks for GhostLevels ghost levels, as ParaView's geometry representations ask
+   * for ghost cells. The environment variable CAVR_MPI_GHOSTS=generator asks for neither (the layers then come from
+   * vtkGhostCellsGenerator, as RequestData says); CAVR_MPI_GHOSTS=levels asks for ghost levels from every producer.
    */
   int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) override;
@@ -116,9 +120,10 @@ protected:
   /**
    * Under MPI, gives the mapper the piece with GhostLevels layers of the neighbouring pieces' voxels and tells it the
    * piece's own extent, the part it renders; the bounds used for ordered compositing stay the piece's own. The piece
-   * is rendered as it arrives when the pipeline delivered the ghost layers asked for (its ghost array marks the own
-   * extent, and the input holds that extent grown by GhostLevels, clipped to the whole extent); when any rank's piece
-   * lacks them, every rank adds them with vtkGhostCellsGenerator (a copy of the piece and an exchange).
+   * is rendered as it arrives when the pipeline delivered the ghost layers asked for (the input holds the own extent
+   * grown by GhostLevels, clipped to the whole extent; the own extent is the one RequestUpdateExtent computed, else
+   * the part the input's ghost array leaves unflagged); when any rank's piece lacks them, every rank adds them with
+   * vtkGhostCellsGenerator (a copy of the piece and an exchange).
    */
   int RequestData(vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) override;
@@ -139,6 +144,9 @@ protected:
 
   vtkNew<vtkPiecewiseFunction> GradientOpacityFunction;
   bool GradientOpacityEnabled = false;
+  /** The own extent of this process's piece when RequestUpdateExtent asked for it grown by GhostLevels (point
+      indices; x0 > x1 when it asked for ghost levels or for nothing). */
+  int RequestedOwnExtent[6] = { 0, -1, 0, -1, 0, -1 };
 
 private:
   vtkCavrVolumeRepresentation(const vtkCavrVolumeRepresentation&) = delete;

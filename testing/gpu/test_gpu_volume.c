@@ -10,7 +10,8 @@
  * - through the API, on the three real non-cubic volumes: the CUDA array's dims equal the volume's and the image
  *   equals the CPU back end's (PSNR >= 45 dB, as test_gpu_render: 8-bit texture weights); a second time step of
  *   the same size (different voxels) goes into the same allocation (reusedAllocation, deviceAllocations stay) and
- *   the image follows the new data (equal to the CPU's for the new voxels, different from the first step's);
+ *   the image follows the new data (equal to the CPU's for the new voxels, different from the first step's); that
+ *   step is shared (cavrSetVolumeSharedData): uploaded from the caller's buffer, no host copy (hostBytes 0);
  *   in-place rotation forced (SHAPED + rotation, side view) moves the volume into a padded cube once and still
  *   equals the CPU; a time step committed while rotated turns back and reuses the cube;
  * - a cube that does not fit (CAVR_CUDA_VOLUME_LIMIT between the volume and its cube) renders unrotated with a
@@ -178,8 +179,9 @@ static Scene make(CAVRDevice dev, const CAVRVolumeFile *f, const void *data, con
   return s;
 }
 
-static void step(Scene *s, const CAVRVolumeFile *f, const void *data) {
-  CHECK_OK(s->dev, cavrSetVolumeData(s->vol, f->type, f->dims, data, f->bytes));
+/* A new time step: the voxels copied, or shared (cavrSetVolumeSharedData: the caller's buffer is the host copy). */
+static void step(Scene *s, const CAVRVolumeFile *f, const void *data, int shared) {
+  CHECK_OK(s->dev, (shared ? cavrSetVolumeSharedData : cavrSetVolumeData)(s->vol, f->type, f->dims, data, f->bytes));
   CHECK_OK(s->dev, cavrCommitVolume(s->vol));
 }
 
@@ -265,14 +267,18 @@ int main(void) {
     double p = compare("step 1, front, no padding: GPU vs CPU", g, c, px);
     worst = p < worst ? p : worst;
     memcpy(first, g, px * 16);
-    /* Time step 2: same size and type, other voxels: the same allocation, the image follows. */
+    CHECK(cs.hostBytes == cs.voxelBytes); /* copied: cavr's host copy */
+    /* Time step 2: same size and type, other voxels: the same allocation, the image follows. Shared on the GPU (no
+       host copy: hostBytes 0, the copy of step 1 freed rather than kept for a next step), copied on the CPU. */
     void *data2 = next_step(f);
-    step(&sc, f, data2);
-    step(&sg, f, data2);
+    step(&sc, f, data2, 0);
+    step(&sg, f, data2, 1);
     CHECK_OK(gpu, cavrGetVolumeCommitStats(sg.vol, &cs));
-    printf("    time step 2: commit %.2f ms, upload %.2f ms (%.2f GB/s), reused %d, allocations %d\n", cs.milliseconds,
-           cs.uploadMilliseconds, cs.uploadGBps, cs.reusedAllocation, cs.deviceAllocations);
+    printf("    time step 2 (shared): commit %.2f ms, upload %.2f ms (%.2f GB/s), reused %d, allocations %d, host "
+           "bytes %llu\n", cs.milliseconds, cs.uploadMilliseconds, cs.uploadGBps, cs.reusedAllocation,
+           cs.deviceAllocations, (unsigned long long)cs.hostBytes);
     CHECK(cs.reusedAllocation == 1 && cs.deviceAllocations == 1 && cs.uploadBytes == cs.voxelBytes);
+    CHECK(cs.hostBytes == 0);
     CHECK_OK(gpu, cavrGetVolumeRange(sg.vol, rg));
     CHECK_OK(cpu, cavrGetVolumeRange(sc.vol, rc));
     CHECK(rg[0] == rc[0] && rg[1] == rc[1]);
@@ -297,9 +303,10 @@ int main(void) {
     p = compare("step 2, side view, rotated by copy: GPU vs CPU", g, c, px);
     worst = p < worst ? p : worst;
     /* Time step 3 (the first voxels again) while rotated: turned back (by copy), uploaded into that array. */
-    step(&sc, f, f->data);
-    step(&sg, f, f->data);
+    step(&sc, f, f->data, 0);
+    step(&sg, f, f->data, 0);
     CHECK_OK(gpu, cavrGetVolumeCommitStats(sg.vol, &cs));
+    CHECK(cs.hostBytes == cs.voxelBytes); /* copied again: no spare kept from the shared step */
     CHECK(cs.reusedAllocation == 1 && cs.deviceAllocations == 3 && cs.deviceDims[0] == f->dims[0] &&
           cs.deviceDims[2] == f->dims[2]);
     render(&sc, 0, 90, CAVR_STRATEGY_STANDARD, 0, &st, c, px);

@@ -33,6 +33,23 @@ CAVR_API void cavrReleaseVolume(CAVRVolume volume);
  */
 CAVR_API CAVRError cavrSetVolumeData(CAVRVolume volume, CAVRScalarType type, const int dims[3],
                                      const void *data, size_t bytes);
+/**
+ * Stage the voxel data without copying it: as cavrSetVolumeData (same `dims`, layout, `bytes` and errors), but cavr
+ * keeps the caller's `data` and reads it when it needs the voxels on the host: at cavrCommitVolume (the upload to the
+ * GPU, the macro cells on the CPU back end) and in every CPU render of the volume (the CPU back end, a CPU
+ * fallback). The caller keeps `data` allocated and unchanged until the volume gets other voxels
+ * (cavrSetVolumeData, cavrSetVolumeSharedData, cavrSetVolumeComponentData) and they are committed, or until the
+ * volume is released; to show changed voxels, call this again (the same pointer is fine) and commit. cavr never
+ * writes or frees it. What it saves: the host copy of the voxels, one volume-size of host memory (a volume that fits
+ * the GPU but not twice in host memory; a distributed volume's pieces under MPI): with the CUDA back end the only
+ * host copy is the caller's (CAVRVolumeCommitStats.hostBytes 0). Shared OSPRay-style (ospNewSharedData) for the
+ * types stored as they are (CAVR_UINT8, CAVR_UINT16, CAVR_FLOAT32); the types stored converted (INT8, INT16, UINT32,
+ * INT32, FLOAT64, see CAVRScalarType) are copied as by cavrSetVolumeData. A FLOAT32 volume is checked for NaN or Inf
+ * here (in place).
+ * Errors: those of cavrSetVolumeData. Not thread safe with other calls on the same volume.
+ */
+CAVR_API CAVRError cavrSetVolumeSharedData(CAVRVolume volume, CAVRScalarType type, const int dims[3],
+                                           const void *data, size_t bytes);
 /** Most components per voxel cavrSetVolumeComponentData takes. */
 #define CAVR_MAX_VOLUME_COMPONENTS 4
 
@@ -126,6 +143,9 @@ typedef struct CAVRVolumeCommitStats {
   int deviceDims[3];          /**< extent of the volume's CUDA array now: its dims, permuted while a render left it
                                    rotated; 0,0,0 when it is not on the GPU */
   uint64_t deviceBytes;       /**< bytes of that array (deviceDims product times bytes per stored value) */
+  uint64_t hostBytes;         /**< host memory cavr holds for the voxels after that call: its copy of them (0 when
+                                   shared, cavrSetVolumeSharedData) and the buffer kept for the next time step of
+                                   the same size (cavrCommitVolume); the CPU back end's padded copy is not counted */
 } CAVRVolumeCommitStats;
 
 /**
