@@ -6,7 +6,8 @@
  *
  * Synthetic uint8 volumes of N^3 (sizes that do not fit in host or device memory are skipped, with the reason):
  * the first commit on a fresh device (page-locked staging buffers made then), a new volume on the warm device,
- * and re-commits of new time steps of the same size (the same GPU allocation; median of --steps). Each row: the
+ * and re-commits of new time steps of the same size (the same GPU allocation; median of --steps), copied
+ * (cavrSetVolumeData: "set ms" is the host copy) and shared (cavrSetVolumeSharedData: no copy). Each row: the
  * commit's wall time, its upload and macro-cell parts (cavrGetVolumeCommitStats), GB/s of the upload and of the
  * whole commit, and the upload against the page-locked host-to-device bandwidth measured in the same run (the
  * ceiling: cudaMemcpy from cudaHostAlloc memory, 256 MiB, best of 5; pageable too). --ct adds the 512 x 512 x
@@ -98,15 +99,16 @@ static void print_row(const Row *r) {
   fflush(csv);
 }
 
-/* Set and commit `data` into vol; one row. */
-static Row commit(CAVRDevice dev, CAVRVolume vol, const int d[3], const uint8_t *data, const char *shape, const char *what) {
+/* Set (copied, or shared: cavrSetVolumeSharedData) and commit `data` into vol; one row. */
+static Row commit(CAVRDevice dev, CAVRVolume vol, const int d[3], const uint8_t *data, const char *shape, const char *what,
+                  int shared) {
   size_t n = (size_t)d[0] * d[1] * d[2];
   Row r;
   memset(&r, 0, sizeof r);
   snprintf(r.shape, sizeof r.shape, "%s", shape);
   snprintf(r.what, sizeof r.what, "%s", what);
   double t = now_ms();
-  OK(dev, cavrSetVolumeData(vol, CAVR_UINT8, d, data, n));
+  OK(dev, (shared ? cavrSetVolumeSharedData : cavrSetVolumeData)(vol, CAVR_UINT8, d, data, n));
   r.setMs = now_ms() - t;
   OK(dev, cavrCommitVolume(vol));
   CAVRVolumeCommitStats cs;
@@ -119,6 +121,35 @@ static Row commit(CAVRDevice dev, CAVRVolume vol, const int d[3], const uint8_t 
   r.deviceRatio = (double)cs.deviceBytes / (double)cs.voxelBytes;
   r.reused = cs.reusedAllocation;
   return r;
+}
+
+/* `steps` time steps of the same size (alternately a and b) into vol; the median set, commit and upload times. */
+static Row time_steps(CAVRDevice dev, CAVRVolume vol, const int d[3], const uint8_t *a, const uint8_t *b,
+                      const char *shape, int steps, int shared) {
+  double *set = (double *)malloc(sizeof(double) * steps), *ms = (double *)malloc(sizeof(double) * steps),
+         *up = (double *)malloc(sizeof(double) * steps);
+  Row r, med;
+  for (int i = 0; i < steps; ++i) {
+    r = commit(dev, vol, d, i % 2 ? a : b, shape, "time step", shared);
+    set[i] = r.setMs;
+    ms[i] = r.commitMs;
+    up[i] = r.uploadMs;
+    if (i == 0) med = r;
+  }
+  qsort(set, (size_t)steps, sizeof(double), bench_cmp_double);
+  qsort(ms, (size_t)steps, sizeof(double), bench_cmp_double);
+  qsort(up, (size_t)steps, sizeof(double), bench_cmp_double);
+  const double n = (double)d[0] * d[1] * d[2];
+  snprintf(med.what, sizeof med.what, "time step%s (median %d)", shared ? ", shared" : "", steps);
+  med.setMs = set[steps / 2];
+  med.commitMs = ms[steps / 2];
+  med.uploadMs = up[steps / 2];
+  med.uploadGBps = n / (med.uploadMs * 1e6);
+  med.commitGBps = n / (med.commitMs * 1e6);
+  free(set);
+  free(ms);
+  free(up);
+  return med;
 }
 
 int main(int argc, char **argv) {
@@ -181,28 +212,14 @@ int main(int argc, char **argv) {
     CAVRDevice dev = cavrNewDevice(CAVR_BACKEND_CUDA); /* fresh: no staging buffers yet */
     if (!dev) DIE("cavrNewDevice failed");
     CAVRVolume vol = cavrNewVolume(dev);
-    Row r = commit(dev, vol, d, a, shape, "first (fresh device)");
+    Row r = commit(dev, vol, d, a, shape, "first (fresh device)", 0);
     print_row(&r);
-    double *ms = (double *)malloc(sizeof(double) * steps), *up = (double *)malloc(sizeof(double) * steps);
-    Row med = r;
-    for (int i = 0; i < steps; ++i) {
-      r = commit(dev, vol, d, i % 2 ? a : b, shape, "time step");
-      ms[i] = r.commitMs;
-      up[i] = r.uploadMs;
-      if (i == 0) med = r;
+    for (int shared = 0; shared < 2; ++shared) {
+      Row med = time_steps(dev, vol, d, a, b, shape, steps, shared);
+      print_row(&med);
     }
-    qsort(ms, (size_t)steps, sizeof(double), bench_cmp_double);
-    qsort(up, (size_t)steps, sizeof(double), bench_cmp_double);
-    snprintf(med.what, sizeof med.what, "time step (median %d)", steps);
-    med.commitMs = ms[steps / 2];
-    med.uploadMs = up[steps / 2];
-    med.uploadGBps = n / (med.uploadMs * 1e6);
-    med.commitGBps = n / (med.commitMs * 1e6);
-    print_row(&med);
-    free(ms);
-    free(up);
     CAVRVolume vol2 = cavrNewVolume(dev);
-    r = commit(dev, vol2, d, a, shape, "new volume (warm)");
+    r = commit(dev, vol2, d, a, shape, "new volume (warm)", 0);
     print_row(&r);
     cavrReleaseVolume(vol2);
     cavrReleaseVolume(vol);
@@ -210,7 +227,7 @@ int main(int argc, char **argv) {
     if (s == 0 || s == nsizes) { /* the CPU back end: macro cells and range on host threads, no upload */
       CAVRDevice cpu = cavrNewDevice(CAVR_BACKEND_CPU);
       CAVRVolume cv = cavrNewVolume(cpu);
-      r = commit(cpu, cv, d, a, shape, "cpu back end");
+      r = commit(cpu, cv, d, a, shape, "cpu back end", 0);
       print_row(&r);
       cavrReleaseVolume(cv);
       cavrReleaseDevice(cpu);
