@@ -69,6 +69,27 @@ bool ProducesSubExtents(vtkAlgorithm* algorithm, vtkInformation* inInfo)
     producer->GetNumberOfInputConnections(0) > 0 && says(producer->GetInputInformation(0, 0));
 }
 
+// Piece `piece` of `pieces` of the whole extent as VTK's executive splits it (vtkExtentTranslator, block mode) into
+// `own`, and that grown by `layers` voxels along each axis, clipped to `whole`, into `grown` (both empty, x0 > x1,
+// when the piece has no voxels).
+void GrownPiece(int piece, int pieces, const int whole[6], int layers, int own[6], int grown[6])
+{
+  vtkNew<vtkExtentTranslator> translator;
+  int wholeCopy[6];
+  std::copy(whole, whole + 6, wholeCopy);
+  if (!translator->PieceToExtentThreadSafe(piece, pieces, 0, wholeCopy, own, vtkExtentTranslator::BLOCK_MODE, 0))
+  {
+    own[0] = own[2] = own[4] = 0;
+    own[1] = own[3] = own[5] = -1;
+  }
+  for (int a = 0; a < 3; ++a)
+  {
+    const bool empty = own[2 * a] > own[2 * a + 1];
+    grown[2 * a] = empty ? own[2 * a] : std::max(own[2 * a] - layers, whole[2 * a]);
+    grown[2 * a + 1] = empty ? own[2 * a + 1] : std::min(own[2 * a + 1] + layers, whole[2 * a + 1]);
+  }
+}
+
 // Whether `ext` holds `own` grown by `layers` voxels along each axis, clipped to `whole`.
 bool HoldsGrown(const int ext[6], const int own[6], const int whole[6], int layers)
 {
@@ -209,18 +230,7 @@ int vtkCavrVolumeRepresentation::RequestUpdateExtent(
         int whole[6], own[6], grown[6];
         inInfo->Get(sddp::WHOLE_EXTENT(), whole);
         const int piece = inInfo->Has(sddp::UPDATE_PIECE_NUMBER()) ? inInfo->Get(sddp::UPDATE_PIECE_NUMBER()) : 0;
-        vtkNew<vtkExtentTranslator> translator;
-        if (!translator->PieceToExtentThreadSafe(piece, pieces, 0, whole, own, vtkExtentTranslator::BLOCK_MODE, 0))
-        {
-          own[0] = own[2] = own[4] = 0; // no voxels for this piece
-          own[1] = own[3] = own[5] = -1;
-        }
-        for (int a = 0; a < 3; ++a)
-        {
-          const bool empty = own[2 * a] > own[2 * a + 1];
-          grown[2 * a] = empty ? own[2 * a] : std::max(own[2 * a] - GhostLevels, whole[2 * a]);
-          grown[2 * a + 1] = empty ? own[2 * a + 1] : std::min(own[2 * a + 1] + GhostLevels, whole[2 * a + 1]);
-        }
+        GrownPiece(piece, pieces, whole, GhostLevels, own, grown);
         inInfo->Set(sddp::UPDATE_EXTENT(), grown, 6);
         inInfo->Set(sddp::UPDATE_PIECE_NUMBER(), 0);
         inInfo->Set(sddp::UPDATE_NUMBER_OF_PIECES(), 1);
