@@ -11,7 +11,8 @@
 #   tests    every pvpython test with Back End = CUDA (CAVR_PV_BACKEND=CUDA: a frame on the CPU fails), the
 #            representation test with Back End Auto expecting CUDA, and the MPI/client-server tests on CUDA
 #   gui      the ParaView GUI under the same X server: cavr Volume on CUDA, a screenshot of the whole window
-#   volumes  the CT at 1024^3 and 2048^3 and a 20-step 512^3 series (make_volumes.py) in /dev/shm/cavr
+#   volumes  the CT at 1024^3 and 2048^3 (VOLUME_CUBES) and a 20-step 512^3 series (make_volumes.py; VOLUME_SERIES=0:
+#            none) in /dev/shm/cavr
 #   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
 #            still and interactive orbits (testing/bench/bench_pv_gpu.py)
 #   split    where a frame's time goes (frame_split.py: VTK's timer log per frame, Colin27 and the CT at 1024^3)
@@ -24,7 +25,7 @@
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS), made in
 #            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr); BIG_TYPE
 #            uint8 (default) or uint16
-# CAVR_MPI_GHOSTS (generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
+# CAVR_MPI_GHOSTS (levels, generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
 set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
@@ -133,7 +134,7 @@ step_tests() {
     fi
   }
   i=0
-  for t in ${TESTS_ONLY:-$list test_representation@auto test_mpi test_mpi_seams test_client_server}; do
+  for t in ${TESTS_ONLY:-$list test_representation@auto test_mpi test_mpi_seams test_mpi_sources test_client_server}; do
     local envs=(CAVR_PV_BACKEND=CUDA)
     [ "$t" = test_representation@auto ] && envs=(CAVR_PV_EXPECT_BACKEND=CUDA)
     one "$t" ":$((10 + i % jobs))" "${envs[@]}" >"$out/$t.result" &
@@ -169,8 +170,12 @@ step_gui() { # the GUI stays open after its script: photograph the X screen afte
 
 step_volumes() {
   local ct=$W/ct_shoulder_512x512x450_uint8.nhdr
-  [ -e "$W/ct_1024.nhdr" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" cube 1024 2048
-  [ -e "$W/series/step_19.vtk" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" series 512 20
+  local n
+  for n in ${VOLUME_CUBES:-1024 2048}; do
+    [ -e "$W/ct_$n.nhdr" ] || sys_python "$LAB/make_volumes.py" "$ct" "$W" cube "$n"
+  done
+  [ "${VOLUME_SERIES:-1}" = 0 ] || [ -e "$W/series/step_19.vtk" ] ||
+    sys_python "$LAB/make_volumes.py" "$ct" "$W" series 512 20
   df -h /dev/shm | tail -1
 }
 
