@@ -6,7 +6,7 @@ the opacity function; 4 components, RGB from components 0-2 each rescaled from i
 Data, made from data/'s headsq CT (64x64x93 uint16, s its voxels) and written as a .vti:
 - "rgba": unsigned char, RGB a blue-green-red colour map of s, alpha s scaled to 0-255;
 - "gs": float, component 0 the gradient magnitude of s (central differences per voxel), component 1 s.
-Each is rendered by "Volume" (GPU Based: Mesa llvmpipe under Xvfb) and by "cavr Volume" (Back End CPU) with the same
+Each is rendered by "Volume" (GPU Based: Mesa llvmpipe under Xvfb) and by "cavr Volume" (Back End CPU, or CAVR_PV_BACKEND) with the same
 colour map and opacity function, under Map Scalars off and under Multi Components Mapping on (Map Scalars on); the
 two must agree to THRESHOLD_DB. cavr's image must also change when both are back to their defaults (independent
 components: the colour map's magnitude), so the properties are seen to be honoured, and come back when one is set
@@ -15,7 +15,7 @@ the colour map's magnitude with one warning instead of failing."""
 import os
 
 import numpy as np
-from cavr_pvtest import (DATA, OUT, fail, headsq_camera, load_plugin, psnr, screenshot, view)
+from cavr_pvtest import (DATA, OUT, apply_backend, fail, headsq_camera, load_plugin, psnr, screenshot, view)
 from paraview import servermanager
 from paraview.simple import (ColorBy, GetColorTransferFunction, GetOpacityTransferFunction, Hide, OpenDataFile, Show)
 from vtkmodules.util.numpy_support import numpy_to_vtk, vtk_to_numpy
@@ -65,6 +65,7 @@ for array, (points, crange) in cases.items():
     d.SetRepresentationType("Volume")
     d.VolumeRenderingMode = "GPU Based"
     d.CavrBackEnd = "CPU"
+    apply_backend(d)  # CAVR_PV_BACKEND=CUDA on a GPU machine
     d.CavrSampleDistance = 0.25
     lut = GetColorTransferFunction(array)
     lut.AutomaticRescaleRangeMode = "Never"
