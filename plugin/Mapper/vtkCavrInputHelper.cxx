@@ -272,7 +272,8 @@ bool vtkCavrInputHelper::Upload(vtkDataArray* scalars, CAVRScalarType type, cons
   // A one-component array goes to cavr shared (no host copy: a piece that fits the GPU need not fit twice in host
   // memory); the helper holds a reference to each array cavr may still read (staged, committed), so that VTK neither
   // frees nor reuses it (vtkImageData::AllocateScalars reuses only arrays nobody else holds).
-  const bool share = this->Components == 1 && components == 1;
+  const bool share = this->Components == 1 && components == 1 &&
+    (type == CAVR_UINT8 || type == CAVR_UINT16 || type == CAVR_FLOAT32); // the types the core shares (others: copied)
   CAVRError e = this->Components > 1 ? cavrSetVolumeComponentData(volume, type, this->Components, dims, voxels, bytes)
     : share                          ? cavrSetVolumeSharedData(volume, type, dims, voxels, bytes)
                                      : cavrSetVolumeData(volume, type, dims, voxels, bytes);
