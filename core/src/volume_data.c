@@ -73,6 +73,15 @@ static void parallel_copy(void *dst, const void *src, size_t bytes, int threads)
   }
 }
 
+/* How voxels of `type` are stored (see CAVRScalarType). */
+static CAVRStorage storage_of(CAVRScalarType type) {
+  switch (type) {
+  case CAVR_UINT8: case CAVR_INT8: return CAVR_STORE_U8;
+  case CAVR_UINT16: case CAVR_INT16: return CAVR_STORE_U16;
+  default: return CAVR_STORE_F32;
+  }
+}
+
 /* The caller's arguments: a known type, 2..CAVR_MAX_VOLUME_DIM voxels per axis, `bytes` matching; the voxel count
    into *count. */
 static CAVRError check_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, size_t *count,
@@ -143,13 +152,8 @@ CAVRError cavr_convert_voxels(CAVRScalarType type, const int dims[3], const void
   size_t n = 0;
   CAVRError e = check_voxels(type, dims, data, bytes, &n, msg, msgSize);
   if (e != CAVR_ERROR_NONE) return e;
-  CAVRStorage storage;
-  size_t ssize;
-  switch (type) {
-  case CAVR_UINT8: case CAVR_INT8: storage = CAVR_STORE_U8; ssize = 1; break;
-  case CAVR_UINT16: case CAVR_INT16: storage = CAVR_STORE_U16; ssize = 2; break;
-  default: storage = CAVR_STORE_F32; ssize = 4; break;
-  }
+  const CAVRStorage storage = storage_of(type);
+  const size_t ssize = storage == CAVR_STORE_U8 ? 1 : storage == CAVR_STORE_U16 ? 2 : 4;
   if (spare && *spare && *spareBytes == n * ssize) { /* a new time step of this size: the buffer of an old one */
     out->data = *spare;
     *spare = NULL;
@@ -198,16 +202,11 @@ CAVRError cavr_share_voxels(CAVRScalarType type, const int dims[3], const void *
   size_t n = 0;
   CAVRError e = check_voxels(type, dims, data, bytes, &n, msg, msgSize);
   if (e != CAVR_ERROR_NONE) return e;
-  if (!cavr_stores_as_is(type)) {
-    snprintf(msg, msgSize, "scalar type %d is stored converted: it cannot be shared", (int)type);
-    return CAVR_ERROR_UNSUPPORTED;
-  }
   if (type == CAVR_FLOAT32 && (e = check_finite((const float *)data, n, dims, msg, msgSize)) != CAVR_ERROR_NONE)
     return e;
   out->data = (void *)data; /* the caller's: never written, never freed by cavr */
   out->shared = 1;
-  out->storage = type == CAVR_UINT8 ? CAVR_STORE_U8 : type == CAVR_UINT16 ? CAVR_STORE_U16 : CAVR_STORE_F32;
+  out->storage = storage_of(type);
   memcpy(out->dims, dims, sizeof out->dims);
   return CAVR_ERROR_NONE;
 }
-

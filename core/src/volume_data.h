@@ -23,8 +23,8 @@ int cavr_stores_as_is(CAVRScalarType type);
 
 /**
  * Validate dims/bytes (and, for FLOAT32, that every voxel is finite) and make `out` refer to the caller's `data`
- * (out->shared = 1: cavr neither writes nor frees it). Only for a type cavr_stores_as_is accepts, else
- * CAVR_ERROR_UNSUPPORTED. On failure returns the code and writes a message into msg; out is left empty.
+ * (out->shared = 1: cavr neither writes nor frees it). Only for a type cavr_stores_as_is accepts (the caller
+ * copies the others with cavr_convert_voxels). On failure returns the code and writes a message into msg; out is left empty.
  */
 CAVRError cavr_share_voxels(CAVRScalarType type, const int dims[3], const void *data, size_t bytes, CAVRVoxels *out,
                             char *msg, size_t msgSize);

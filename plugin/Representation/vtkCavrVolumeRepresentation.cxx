@@ -30,13 +30,11 @@
 namespace
 {
 // How pieces get their ghost layers under MPI: from the pipeline (the default: the grown extent asked for where the
-// producer makes sub-extents, else ghost levels), from the pipeline as ghost levels only (CAVR_MPI_GHOSTS=levels),
-// from vtkGhostCellsGenerator (CAVR_MPI_GHOSTS=generator), or not at all (CAVR_MPI_GHOSTS=none; lab timing only:
-// seams).
+// producer makes sub-extents, else ghost levels), from vtkGhostCellsGenerator (CAVR_MPI_GHOSTS=generator), or not at
+// all (CAVR_MPI_GHOSTS=none; lab timing only: seams).
 enum class Ghosts
 {
   Pipeline,
-  Levels,
   Generator,
   None
 };
@@ -44,10 +42,7 @@ Ghosts GhostsWay()
 {
   const char* way = std::getenv("CAVR_MPI_GHOSTS");
   const std::string w = way ? way : "";
-  return w == "generator" ? Ghosts::Generator
-    : w == "none"         ? Ghosts::None
-    : w == "levels"       ? Ghosts::Levels
-                          : Ghosts::Pipeline;
+  return w == "generator" ? Ghosts::Generator : w == "none" ? Ghosts::None : Ghosts::Pipeline;
 }
 
 // Whether the producer of `algorithm`'s input (whose output information is `inInfo`) makes any sub-extent asked
@@ -197,17 +192,17 @@ vtkCavrVolumeRepresentation::~vtkCavrVolumeRepresentation() = default;
 int vtkCavrVolumeRepresentation::RequestUpdateExtent(
   vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
-  // The superclass asks for this process's piece with no ghost levels; with several pieces, ask for GhostLevels.
+  // The superclass asks for this process's piece with no ghost levels; with several pieces, ask for it grown by
+  // GhostLevels layers (as one extent from a producer of sub-extents, else as ghost levels).
   if (!this->Superclass::RequestUpdateExtent(request, inputVector, outputVector))
   {
     return 0;
   }
   // CAVR_MPI_GHOSTS=generator asks for none: every piece then gets its layers from vtkGhostCellsGenerator (to
   // compare the ways); CAVR_MPI_GHOSTS=none asks for none and adds none (see RequestData).
-  const Ghosts way = GhostsWay();
   this->RequestedOwnExtent[0] = 0;
   this->RequestedOwnExtent[1] = -1;
-  if (way != Ghosts::Pipeline && way != Ghosts::Levels)
+  if (GhostsWay() != Ghosts::Pipeline)
   {
     return 1;
   }
@@ -222,7 +217,7 @@ int vtkCavrVolumeRepresentation::RequestUpdateExtent(
       {
         continue;
       }
-      if (way == Ghosts::Pipeline && port == 0 && c == 0 && inInfo->Has(sddp::WHOLE_EXTENT()) &&
+      if (port == 0 && c == 0 && inInfo->Has(sddp::WHOLE_EXTENT()) &&
         ProducesSubExtents(this, inInfo))
       {
         // The piece's own extent as the executive would split the whole extent, grown by GhostLevels and clipped,

@@ -112,7 +112,7 @@ protected:
    * and the executive adds no ghost arrays (a point and a cell flag per voxel: two more bytes a voxel, besides their
    * time). From any other producer it asks for GhostLevels ghost levels, as ParaView's geometry representations ask
    * for ghost cells. The environment variable CAVR_MPI_GHOSTS=generator asks for neither (the layers then come from
-   * vtkGhostCellsGenerator, as RequestData says); CAVR_MPI_GHOSTS=levels asks for ghost levels from every producer.
+   * vtkGhostCellsGenerator, as RequestData says).
    */
   int RequestUpdateExtent(vtkInformation* request, vtkInformationVector** inputVector,
     vtkInformationVector* outputVector) override;

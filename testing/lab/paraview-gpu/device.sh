@@ -25,7 +25,7 @@
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS), made in
 #            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr); BIG_TYPE
 #            uint8 (default) or uint16
-# CAVR_MPI_GHOSTS (levels, generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
+# CAVR_MPI_GHOSTS (generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
 set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
