@@ -26,10 +26,17 @@
 #            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr); BIG_TYPE
 #            uint8 (default) or uint16
 # CAVR_MPI_GHOSTS (generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
+# PVGPU_SUITE=sid: Debian sid's ParaView 6.1.1 instead (pack_sid.sh's parts .pvgpu/sid*): its root is unpacked into
+# /opt/pv61 once every piece has come, and its programs (pvpython, pvbatch, pvserver, mpiexec, Xvfb, glxinfo, ldd,
+# paraview) run in a chroot there through wrappers in /opt/pv61-bin, with /dev, /proc, /sys, /tmp and the checkout
+# mounted at the same paths and the machine's NVIDIA driver libraries copied in (sid's glibc is newer than the
+# machine's). Steps work as for 5.11 (the GUI's Qt plug-ins are not carried: no gui).
 set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
+SUITE=${PVGPU_SUITE:-bookworm}
 PV=/opt/pv
+[ "$SUITE" = sid ] && PV=/opt/pv61
 # Volumes in memory when /dev/shm can hold them (>= 40 GiB free), else on disk.
 W=/dev/shm/cavr
 [ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -1)" -ge $((40 << 20)) ] 2>/dev/null || W=/tmp/cavr
@@ -46,6 +53,11 @@ unpack() {
     name=$(basename "$d")
     [ -e "/tmp/pvgpu-done-$name" ] && continue
     case $name in
+    sid[0-9]*) # a piece of the sid root: kept until every piece is here (sidplugin says how many)
+      mkdir -p /opt/pv61-pieces && cp "$d"/root.tar.xz.* /opt/pv61-pieces/ ;;
+    sidplugin)
+      xz -dc -T8 "$d/build61.tar.xz" | tar xf - -C "$ROOT"
+      mkdir -p /opt/pv61-pieces && cp "$d/dirs.txt" "$d/pieces" /opt/pv61-pieces/ ;;
     glx*) # X server, Mesa, GL loaders into /: Ubuntu's /lib is a link to usr/lib, so unpack apart and copy with links kept
       rm -rf /tmp/x && mkdir -p /tmp/x
       for f in "$d"/*.deb; do dpkg -x "$f" /tmp/x; done
@@ -66,12 +78,48 @@ unpack() {
     touch "/tmp/pvgpu-done-$name"
     log "unpacked $name"
   done
+  local have
+  have=$(ls /opt/pv61-pieces/root.tar.xz.* 2>/dev/null | wc -l)
+  if [ -e /opt/pv61-pieces/pieces ] && [ ! -e /opt/pv61/.unpacked ] && [ "$have" -eq "$(cat /opt/pv61-pieces/pieces)" ]; then
+    mkdir -p /opt/pv61 && (cd /opt/pv61 && xargs -a /opt/pv61-pieces/dirs.txt mkdir -p)
+    cat /opt/pv61-pieces/root.tar.xz.* | xz -dc -T8 | tar xf - -C /opt/pv61 && touch /opt/pv61/.unpacked
+    rm -rf /opt/pv61-pieces/root.tar.xz.*
+    log "unpacked the sid root ($(du -sh /opt/pv61 | cut -f1))"
+  elif [ -e /opt/pv61-pieces/pieces ] && [ ! -e /opt/pv61/.unpacked ]; then
+    log "sid root: $have of $(cat /opt/pv61-pieces/pieces) pieces here"
+  fi
+}
+
+# The sid root as a chroot: mounts, the NVIDIA driver's libraries (CUDA, GLX; found through the machine's ldconfig)
+# copied in, and one wrapper a program that runs it there in the caller's folder with the caller's environment.
+sid_chroot() {
+  local R=$PV t
+  [ -e $R/.unpacked ] || { echo "FAIL: the sid root is not unpacked (pieces missing)"; exit 1; }
+  if ! mountpoint -q $R/proc; then
+    mkdir -p $R/proc $R/sys $R/dev $R/tmp $R/opt/nvidia-host "$R$ROOT"
+    mount -t proc proc $R/proc && mount --rbind /sys $R/sys && mount --rbind /dev $R/dev &&
+      mount --bind /tmp $R/tmp && mount --bind "$ROOT" "$R$ROOT" || { echo "FAIL: mounts for the sid chroot"; exit 1; }
+    ldconfig -p | awk '/^\t*(libcuda\.so|libnvidia-|libGLX_nvidia|libEGL_nvidia)/ { print $NF }' | sort -u |
+      xargs -r cp -L -t $R/opt/nvidia-host/
+  fi
+  mkdir -p /opt/pv61-bin
+  for t in pvpython pvbatch pvserver mpiexec Xvfb glxinfo ldd paraview; do
+    printf '#!/bin/sh\nexec chroot %s /usr/bin/env -C "$PWD" PATH=/usr/bin:/bin %s "$@"\n' "$R" "/usr/bin/$t" >/opt/pv61-bin/$t
+    chmod +x /opt/pv61-bin/$t
+  done
 }
 
 pv_env() {
+  if [ "$SUITE" = sid ]; then
+    sid_chroot
+    # Inside the chroot: sid's own Python and Open MPI; the driver's libraries on the library path.
+    export LD_LIBRARY_PATH=/opt/nvidia-host PYTHONHOME=/usr PYTHONPATH= PATH=/opt/pv61-bin:$PATH
+    unset QT_PLUGIN_PATH OPAL_PREFIX
+  else
   export LD_LIBRARY_PATH=$PV/usr/lib:$PV/lib:$PV/usr/lib/x86_64-linux-gnu:$PV/lib/x86_64-linux-gnu:$PV/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export PYTHONHOME=$PV/usr PYTHONPATH=$PV/usr/lib/python3/dist-packages OPAL_PREFIX=$PV/usr PATH=$PV/usr/bin:$PATH
   export QT_PLUGIN_PATH=$PV/usr/lib/x86_64-linux-gnu/qt5/plugins
+  fi
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=false
   export OMPI_MCA_btl_vader_single_copy_mechanism=none
   export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
@@ -80,7 +128,9 @@ pv_env() {
   export VTK_SMP_BACKEND_IN_USE=${PV_SMP:-STDThread}
   pgrep -f "Xvfb :5" >/dev/null || { (Xvfb :5 -screen 0 1280x1280x24 +extension GLX -noreset >/tmp/xvfb5.log 2>&1 &); sleep 3; }
   export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia
-  export CAVR_PLUGIN=$(find "$ROOT/build" -name cavr.so -path "*paraview-plugins*" | head -n 1)
+  local build=$ROOT/build
+  [ "$SUITE" = sid ] && build=$ROOT/build61
+  export CAVR_PLUGIN=$(find "$build" -name cavr.so -path "*paraview-plugins*" | head -n 1)
   export CAVR_DATA_DIR=$ROOT/data
 }
 
@@ -92,7 +142,9 @@ ngpus() { nvidia-smi -L 2>/dev/null | grep -c "^GPU"; }
 
 step_info() {
   nvidia-smi -L
-  env -u LD_LIBRARY_PATH glxinfo -B 2>&1 | grep -E "direct rendering|renderer string|core profile version" || true
+  # 5.11: the machine's GL loaders (the carried glx parts) without ParaView's library path; sid: the chroot's, with
+  # the driver's libraries on the path.
+  if [ "$SUITE" = sid ]; then glxinfo -B; else env -u LD_LIBRARY_PATH glxinfo -B; fi 2>&1 | grep -E "direct rendering|renderer string|core profile version" || true
   pvpython --version 2>&1 | tail -1
   echo "plugin: $CAVR_PLUGIN"
   ldd "$CAVR_PLUGIN" | grep -E "not found|cavr|cuda" || true
