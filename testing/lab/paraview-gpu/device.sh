@@ -30,7 +30,7 @@
 # /opt/pv61 once every piece has come, and its programs (pvpython, pvbatch, pvserver, mpiexec, Xvfb, glxinfo, ldd,
 # paraview) run in a chroot there through wrappers in /opt/pv61-bin, with /dev, /proc, /sys, /tmp and the checkout
 # mounted at the same paths and the machine's NVIDIA driver libraries copied in (sid's glibc is newer than the
-# machine's). Steps work as for 5.11 (the GUI's Qt plug-ins are not carried: no gui).
+# machine's). Steps work as for 5.11.
 set -uo pipefail
 ROOT=$(pwd)
 LAB=$ROOT/testing/lab/paraview-gpu
@@ -209,7 +209,9 @@ step_gui() { # the GUI stays open after its script: photograph the X screen afte
   ldd "$PV/usr/bin/paraview" | grep "not found" || true
   rm -f "$out/gui_script.log"
   # Qt finds the carried fonts (fonts-dejavu-core in /opt/pv) through a fontconfig file of our own.
-  mkdir -p /tmp/fc && printf '<?xml version="1.0"?>\n<fontconfig><dir>%s/usr/share/fonts</dir><cachedir>/tmp/fc</cachedir></fontconfig>\n' "$PV" >/tmp/fc/fonts.conf
+  local fonts=$PV/usr/share/fonts
+  [ "$SUITE" = sid ] && fonts=/usr/share/fonts # the chroot's own path
+  mkdir -p /tmp/fc && printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>/tmp/fc</cachedir></fontconfig>\n' "$fonts" >/tmp/fc/fonts.conf
   FONTCONFIG_FILE=/tmp/fc/fonts.conf CAVR_GUI_LOG=$out/gui_script.log PV_PLUGIN_PATH=$(dirname "$CAVR_PLUGIN") \
     timeout 120 paraview --dr --script="$LAB/gui_shot.py" >"$out/gui.log" 2>&1 &
   local pid=$! i

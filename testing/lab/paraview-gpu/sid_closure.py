@@ -5,7 +5,7 @@
     sid_closure.py ROOT FILES DIRS [ELF ...]
 
 Writes to FILES the files and links to keep, to DIRS the root's directories (one path a line, relative to ROOT): every
-file but documentation, headers, the GUI's Qt plug-ins, ParaView's optional plug-ins and Python packages ParaView does
+file but documentation, headers, ParaView's optional plug-ins and Python packages ParaView does
 not import; of the shared libraries in usr/lib/x86_64-linux-gnu only those that the programs, Python modules, Mesa's
 GLX/EGL/software driver and the extra ELF files given (e.g. the cavr plugin) need: their DT_NEEDED closure, resolved
 in ROOT."""
@@ -18,9 +18,9 @@ EXTRA = sys.argv[4:]
 LIBDIR = "usr/lib/x86_64-linux-gnu"
 SEARCH = [LIBDIR, LIBDIR + "/openmpi/lib", "usr/lib"]
 DROP = ["var/cache/apt/", "var/lib/apt/lists/", "usr/share/doc/", "usr/share/man/", "usr/share/locale/",
-        "usr/share/info/", "usr/include/", "usr/share/icons/", "usr/share/fonts/", "usr/share/unicode/",
+        "usr/share/info/", "usr/include/", "usr/share/icons/", "usr/share/unicode/",
         "usr/share/perl/", "usr/share/matplotlib/", "usr/share/opencascade/", "usr/lib/gcc/", "usr/libexec/gcc/",
-        LIBDIR + "/qt6/", LIBDIR + "/perl/", LIBDIR + "/paraview-6.1/plugins/",
+        LIBDIR + "/perl/", LIBDIR + "/paraview-6.1/plugins/",
         "usr/lib/python3/dist-packages/sympy/", "usr/lib/python3/dist-packages/mpl_toolkits/",
         "usr/lib/python3/dist-packages/matplotlib/", "usr/lib/python3/dist-packages/fontTools/"]
 SKIP_TOP = ("proc", "sys", "dev", "tmp", "run")
@@ -68,7 +68,18 @@ def link_chain(rel):
     return out
 
 
-keep, dirs, roots = set(), [], []
+# The C library whole (libc6's files): the NVIDIA driver's libraries, copied in from the machine, need its
+# compatibility libraries (libdl.so.2, libpthread.so.0, librt.so.1) that nothing in the root names.
+LIBC = set()
+with open(os.path.join(ROOT, "var/lib/dpkg/info/libc6:amd64.list")) as f:
+    for line in f:
+        rel = os.path.normpath(line.strip().lstrip("/"))
+        if rel.startswith("lib/") or rel.startswith("lib64/"):
+            rel = "usr/" + rel  # merged /usr: the package names /lib, the file is in /usr/lib
+        if not dropped(rel) and (os.path.isfile(os.path.join(ROOT, rel)) or os.path.islink(os.path.join(ROOT, rel))):
+            LIBC.add(rel)
+
+keep, dirs, roots = set(LIBC), [], []
 for top, subdirs, names in os.walk(ROOT):
     rel_top = os.path.relpath(top, ROOT)
     if rel_top.split("/")[0] in SKIP_TOP:
@@ -87,7 +98,7 @@ for top, subdirs, names in os.walk(ROOT):
             continue
         if rel.startswith(LIBDIR + "/dri/") and n not in DRI_KEPT:
             continue
-        if os.path.dirname(rel) == LIBDIR and ".so" in n and not n.startswith(DLOPENED):
+        if os.path.dirname(rel) == LIBDIR and ".so" in n and not n.startswith(DLOPENED) and rel not in LIBC:
             continue  # a library: kept when the closure below reaches it
         keep.add(rel)
         if not os.path.islink(path) and is_elf(path):
