@@ -16,6 +16,7 @@
 #   bench    cavr Volume vs ParaView's Volume (GPU Based) in one pvpython: Colin27, the CT, CT 1024^3, CT 2048^3,
 #            still and interactive orbits (testing/bench/bench_pv_gpu.py)
 #   split    where a frame's time goes (frame_split.py: VTK's timer log per frame, Colin27 and the CT at 1024^3)
+#   trace    ParaView's scopes over 0.1 s around the first frame (pvbatch --verbosity=TRACE, 1 rank, MPI_VOLUME)
 #   split_mpi the same under pvbatch with each of SPLIT_RANKS ("2") ranks, cavr Volume only (IceT's part in rank 0's
 #            log); MPI_VOLUME picks the volume (default the CT at 1024^3)
 #   series   the 20-step 512^3 time series played in both representations, from files and from memory
@@ -338,6 +339,17 @@ mpi_run() {
   awk -F', ' '{ if ($2 > m[$1]) m[$1] = $2 } END { for (g in m) printf "GPU %s: at most %d MiB used\n", g, m[g] }' \
     "$prefix.mem" | sort
   return $rc
+}
+
+# ParaView's own scopes over 0.1 s (pvbatch --verbosity=TRACE, one rank, MPI_VOLUME, CAVR_TUNE=0): where the time
+# before and in the first frame goes (the reader, data information gathers, the first still render).
+step_trace() {
+  local out=$O/trace vol=${MPI_VOLUME:-$W/ct_2048.nhdr}
+  mkdir -p "$out"
+  CAVR_TUNE=0 timeout 300 pvbatch --force-offscreen-rendering --verbosity=TRACE "$ROOT/testing/bench/bench_pv_mpi.py" \
+    --volume "$vol" --out "$out/t" --views 2 --blend Composite >"$out/trace.log" 2>&1
+  sed 's/\x1b\[[0-9;]*m//g' "$out/trace.log" | grep -E "\} [0-9.]+ s:|read in|first" | grep -vE "\} 0\.0[0-9]+ s" |
+    cut -c1-170 | tee "$out/trace_scopes.log"
 }
 
 mpi_compare() { # REF_PREFIX PREFIX: both blend modes' pictures >= 45 dB
