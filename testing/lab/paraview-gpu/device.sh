@@ -114,7 +114,7 @@ pv_env() {
   if [ "$SUITE" = sid ]; then
     sid_chroot
     # Inside the chroot: sid's own Python and Open MPI; the driver's libraries on the library path.
-    export LD_LIBRARY_PATH=/opt/nvidia-host PYTHONHOME=/usr PYTHONPATH= PATH=/opt/pv61-bin:$PATH
+    export LD_LIBRARY_PATH=/opt/nvidia-host PYTHONHOME=/usr PYTHONPATH='' PATH=/opt/pv61-bin:$PATH
     unset QT_PLUGIN_PATH OPAL_PREFIX
   else
   export LD_LIBRARY_PATH=$PV/usr/lib:$PV/lib:$PV/usr/lib/x86_64-linux-gnu:$PV/lib/x86_64-linux-gnu:$PV/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -131,7 +131,8 @@ pv_env() {
   export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia
   local build=$ROOT/build
   [ "$SUITE" = sid ] && build=$ROOT/build61
-  export CAVR_PLUGIN=$(find "$build" -name cavr.so -path "*paraview-plugins*" | head -n 1)
+  CAVR_PLUGIN=$(find "$build" -name cavr.so -path "*paraview-plugins*" | head -n 1)
+  export CAVR_PLUGIN
   export CAVR_DATA_DIR=$ROOT/data
 }
 
