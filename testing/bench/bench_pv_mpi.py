@@ -9,12 +9,17 @@ azimuths after two warm-up frames (the first one reads, ghosts and uploads the d
   pvpython bench_pv_mpi.py --server HOST:PORT --volume V.nhdr --out PREFIX   (a client of pvserver with N ranks: the
       frame is Render() on the client, which returns with the composited picture delivered to it)
 
+  ... --tile NX NY NZ: no file of that size: each rank makes its own piece of an NX x NY x NZ volume that repeats
+      V (mirrored, so without seams) in a Programmable Source that produces the extent asked of it, so a rank holds
+      its piece alone (a volume larger than the disk, or than host memory holds twice)
+
 Writes PREFIX_<blend>.png (the first view) and appends one CSV row per blend mode to PREFIX.csv (ranks, blend,
 first, median and minimum frame in ms, the back end and device rank 0 used). Every rank logs the device it renders on
 ("cavr Volume: rendering on CUDA (..., GPU i of n)") at verbosity INFO: run pvbatch with --verbosity=INFO and read
 the ranks' lines to see one GPU per rank (testing/lab/paraview-gpu/device.sh mpi does, and asserts it).
 """
 import argparse
+import builtins
 import csv
 import os
 import sys
@@ -37,6 +42,8 @@ p.add_argument("--views", type=int, default=12)
 p.add_argument("--backend", default="CUDA")
 p.add_argument("--blend", action="append", default=[], help="Composite, Maximum Intensity (default both)")
 p.add_argument("--server", help="HOST:PORT of a pvserver to connect to (the plugin is loaded on both sides)")
+p.add_argument("--tile", type=int, nargs=3, metavar=("NX", "NY", "NZ"),
+               help="make an NX x NY x NZ volume that repeats --volume, each rank its own piece (see above)")
 args = p.parse_args()
 if args.server:
     from paraview.simple import Connect
@@ -46,16 +53,63 @@ if args.server:
 LoadPlugin(args.plugin, remote=False, ns=globals())
 ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
 
+# --tile: the Programmable Source's two scripts. It says it can produce any sub-extent (as image readers do), so the
+# representation asks each rank for its piece grown by the ghost layers and the script makes exactly that extent.
+TILE_INFO = """
+executive = self.GetExecutive()
+info = executive.GetOutputInformation(0)
+info.Set(executive.WHOLE_EXTENT(), 0, %d, 0, %d, 0, %d)
+info.Set(vtk.vtkAlgorithm.CAN_PRODUCE_SUB_EXTENT(), 1)
+"""
+TILE_DATA = """
+import numpy as np
+from vtkmodules.util.numpy_support import numpy_to_vtk, vtk_to_numpy
+from vtkmodules.vtkIOImage import vtkNrrdReader
+r = vtkNrrdReader()
+r.SetFileName(%r)
+r.Update()
+cx, cy, cz = r.GetOutput().GetDimensions()
+src = vtk_to_numpy(r.GetOutput().GetPointData().GetScalars()).reshape(cz, cy, cx)
+out = self.GetOutput()
+out.Initialize()  # the last update's piece goes before this one is made: one piece a rank at a time
+executive = self.GetExecutive()
+info = executive.GetOutputInformation(0)
+e = [executive.UPDATE_EXTENT().Get(info, i) for i in range(6)]
+def mirrored(a, b, n):  # indices a..b into 0..n-1 repeated forwards then backwards
+    i = np.arange(a, b + 1) %% (2 * n)
+    return np.where(i < n, i, 2 * n - 1 - i)
+xi, yi, zi = mirrored(e[0], e[1], cx), mirrored(e[2], e[3], cy), mirrored(e[4], e[5], cz)
+v = np.empty((len(zi), len(yi), len(xi)), dtype=src.dtype)
+made = {}
+for k, z in enumerate(zi):  # a slice of the source is gathered once, then copied
+    if z in made:
+        v[k] = v[made[z]]
+    else:
+        v[k] = src[z][np.ix_(yi, xi)]
+        made[z] = k
+out.SetExtent(e)
+a = numpy_to_vtk(v.reshape(-1), deep=0)  # the VTK array keeps v alive: no copy
+a.SetName(r.GetOutput().GetPointData().GetScalars().GetName() or "tiled")
+out.GetPointData().SetScalars(a)
+"""
+
 t = time.perf_counter()
-reader = OpenDataFile(args.volume)
+if args.tile:
+    from paraview.simple import ProgrammableSource
+    reader = ProgrammableSource(OutputDataSetType="vtkImageData",
+                                ScriptRequestInformation=TILE_INFO % tuple(n - 1 for n in args.tile),
+                                Script=TILE_DATA % os.path.abspath(args.volume))
+else:
+    reader = OpenDataFile(args.volume)
 reader.UpdatePipeline()
 read_s = time.perf_counter() - t
 array = reader.PointData.keys()[0]
 lo, hi = reader.PointData[array].GetRange()
 b = reader.GetDataInformation().GetBounds()
 ext = reader.GetDataInformation().GetExtent()
-print("ranks %d, volume %s: extent %s, range %s, read in %.1f s" % (ranks, os.path.basename(args.volume), ext,
-                                                                     (lo, hi), read_s))
+print("ranks %d, volume %s%s: extent %s, range %s, read in %.1f s" % (
+    ranks, os.path.basename(args.volume), " tiled to %dx%dx%d" % tuple(args.tile) if args.tile else "", ext, (lo, hi),
+    read_s))
 
 v = view((args.size, args.size))
 v.UseFXAA = 0  # ParaView applies FXAA to the composited image under MPI only (mpi_seams.py): compare the renderer
@@ -65,7 +119,9 @@ d.SetRepresentationType("cavr Volume")
 d.CavrBackEnd = args.backend
 d.CavrSampleDistance = 0.5
 apply_tf(array, lo, hi)
-d.ScalarOpacityUnitDistance = min((b[2 * i + 1] - b[2 * i]) / max(ext[2 * i + 1] - ext[2 * i], 1) for i in range(3))
+# builtins': a Programmable Source's script (--tile) runs in this namespace and brings numpy's min and max into it
+d.ScalarOpacityUnitDistance = builtins.min((b[2 * i + 1] - b[2 * i]) / builtins.max(ext[2 * i + 1] - ext[2 * i], 1)
+                                           for i in range(3))
 center, radius = centre_radius(b)
 
 

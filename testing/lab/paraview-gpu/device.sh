@@ -25,7 +25,7 @@
 #   pvserver the same through pvserver with 1, 2 (and 4) ranks and a pvpython client (bench_pv_mpi.py --server)
 #   big      a volume of MPI_BIG_FACTOR (default 1.3) x one GPU's memory on 2 GPUs (and 4: MPI_BIG_RANKS), made in
 #            /dev/shm when it and the ranks' host memory fit, else on disk (BIG_DIR, default /tmp/cavr); BIG_TYPE
-#            uint8 (default) or uint16
+#            uint8 (default) or uint16; BIG_SOURCE=tile: no file, each rank makes its piece (the CT repeated)
 # CAVR_MPI_GHOSTS (generator, none) reaches every rank of mpi, split_mpi, pvserver and big: see docs/user-guide.md.
 # PVGPU_SUITE=sid: Debian sid's ParaView 6.1.1 instead (pack_sid.sh's parts .pvgpu/sid*): its root is unpacked into
 # /opt/pv61 once every piece has come, and its programs (pvpython, pvbatch, pvserver, mpiexec, Xvfb, glxinfo, ldd,
@@ -409,40 +409,48 @@ step_big() {
   nz=$(awk -v f="${MPI_BIG_FACTOR:-1.3}" -v m="$mib" -v b=$bytes 'BEGIN { printf "%d", int(f * m * 1048576 / 4096 / 4096 / 16 / b) * 16 }')
   gib=$(awk -v z="$nz" -v b=$bytes 'BEGIN { printf "%d", 4096 * 4096 * z * b / 1073741824 + 1 }')
   ranks=$(echo ${MPI_BIG_RANKS:-2} | tr ' ' '\n' | sort -n | tail -1)
-  # Host memory the ranks need (docs/benchmarks.md, "Not done"): each holds its piece as the reader
-  # gives it, grown by the ghost layers, plus the two ghost flag arrays (one byte a point, one a cell) the pipeline
-  # adds, about 3 x the volume in all for uint8, and about 2 GiB of its own. /dev/shm is host memory too: the
-  # volume goes there only when both fit, else to disk (BIG_DIR, default /tmp/cavr; the page cache is given back).
-  # Without ghost layers (CAVR_MPI_GHOSTS=none): the piece and cavr's host copy of it, 2 x the volume.
-  local need mem shm
-  need=$((3 * gib + 2 * ranks))
-  [ $bytes -eq 2 ] && need=$((2 * gib + gib / 2 * 2 + 2 * ranks)) # flags are a byte a voxel: half the bytes
-  [ "${CAVR_MPI_GHOSTS:-}" = generator ] && need=$((need + gib)) # the ghosted copy on top
-  [ "${CAVR_MPI_GHOSTS:-}" = none ] && need=$((2 * gib + 2 * ranks))
-  mem=$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) >> 20))
+  # Host memory the ranks need: since 2026-11-29 each holds its piece once (the grown extent from the reader, no ghost
+  # arrays; on CUDA no copy of cavr's: docs/benchmarks.md, "Host memory a rank") and about 2 GiB of its own;
+  # CAVR_MPI_GHOSTS=generator adds a ghosted copy. A file in /dev/shm is host memory too: it goes there only when both
+  # fit, else to disk (BIG_DIR, default /tmp/cavr). BIG_SOURCE=tile makes no file: each rank makes its own piece of a
+  # volume that repeats the CT (bench_pv_mpi.py --tile), for volumes over the disk or over memory twice (2.5 x an
+  # H200 on 4 of them: 352 GiB, against 235 GiB of disk and 512 of memory). The machines' MemTotal starts low and grows
+  # as memory is used (KINDS.md): BIG_HOST_GIB gives the host's real size when it misleads.
+  local need mem shm tile=${BIG_SOURCE:-file}
+  need=$((gib + 2 * ranks))
+  [ "${CAVR_MPI_GHOSTS:-}" = generator ] && need=$((need + gib))
+  mem=${BIG_HOST_GIB:-$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) >> 20))}
   shm=$(($(df --output=avail -k /dev/shm | tail -1) >> 20))
-  dir=${BIG_DIR:-}
-  if [ -z "$dir" ]; then
-    dir=/tmp/cavr
-    [ "$shm" -ge $((gib + 8)) ] && [ $((need + gib + 16)) -le "$mem" ] && dir=$W
+  local vol args=()
+  if [ "$tile" = tile ]; then
+    [ $bytes -eq 1 ] || { echo "FAIL: BIG_SOURCE=tile repeats the uint8 CT: BIG_TYPE uint8 only"; return 1; }
+    vol=$W/ct_shoulder_512x512x450_uint8.nhdr
+    args=(--tile 4096 4096 "$nz")
+    log "volume 4096x4096x$nz ($gib GiB) made by the ranks; they need about $need GiB of the host's $mem GiB ($ranks ranks)"
+  else
+    dir=${BIG_DIR:-}
+    if [ -z "$dir" ]; then
+      dir=/tmp/cavr
+      [ "$shm" -ge $((gib + 8)) ] && [ $((need + gib + 16)) -le "$mem" ] && dir=$W
+    fi
+    mkdir -p "$dir"
+    log "volume $gib GiB in $dir; the ranks need about $need GiB of the host's $mem GiB ($ranks ranks)"
+    vol=$dir/ct_4096x4096x$nz$suffix.nhdr
+    [ -e "$vol" ] || [ ! -e "$W/ct_4096x4096x$nz$suffix.nhdr" ] || vol=$W/ct_4096x4096x$nz$suffix.nhdr
+    if [ ! -e "$vol" ]; then
+      local free
+      free=$(($(df --output=avail -k "$dir" | tail -1) >> 20))
+      [ "$free" -ge $((gib + 2)) ] || { echo "FAIL: $free GiB free in $dir, the volume needs $gib GiB (set BIG_DIR, or BIG_SOURCE=tile)"; return 1; }
+      sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$dir" $mode 4096 4096 "$nz" ||
+        { rm -f "$dir/ct_4096x4096x$nz$suffix.raw"; echo "FAIL: make_volumes.py"; return 1; }
+    fi
+    df -h /dev/shm "$dir" | tail -2
   fi
-  mkdir -p "$dir"
-  log "volume $gib GiB in $dir; the ranks need about $need GiB of the host's $mem GiB ($ranks ranks)"
   [ $((need + 16)) -le "$mem" ] || echo "WARN: the ranks will likely run out of host memory ($need GiB > $mem GiB - 16)"
-  local vol=$dir/ct_4096x4096x$nz$suffix.nhdr
-  [ -e "$vol" ] || [ ! -e "$W/ct_4096x4096x$nz$suffix.nhdr" ] || vol=$W/ct_4096x4096x$nz$suffix.nhdr
-  if [ ! -e "$vol" ]; then
-    local free
-    free=$(($(df --output=avail -k "$dir" | tail -1) >> 20))
-    [ "$free" -ge $((gib + 2)) ] || { echo "FAIL: $free GiB free in $dir, the volume needs $gib GiB (set BIG_DIR)"; return 1; }
-    sys_python "$LAB/make_volumes.py" "$W/ct_shoulder_512x512x450_uint8.nhdr" "$dir" $mode 4096 4096 "$nz" ||
-      { rm -f "$dir/ct_4096x4096x$nz$suffix.raw"; echo "FAIL: make_volumes.py"; return 1; }
-  fi
-  df -h /dev/shm "$dir" | tail -2
   [ -n "${BIG_MAKE_ONLY:-}" ] && return 0
   for n in ${MPI_BIG_RANKS:-2}; do
     log "== $n ranks, 4096x4096x$nz ${BIG_TYPE:-uint8} ($(awk -v z="$nz" -v b=$bytes 'BEGIN { printf "%.1f", 4096 * 4096 * z * b / 1073741824 }') GiB; one GPU: $mib MiB)"
-    mpi_run "$n" "$vol" "$out/big_r$n" --views "${BIG_VIEWS:-6}" --blend Composite
+    mpi_run "$n" "$vol" "$out/big_r$n" --views "${BIG_VIEWS:-6}" --blend Composite "${args[@]}"
   done
   cat "$out"/big_r*.csv
 }
