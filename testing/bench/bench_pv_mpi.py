@@ -10,8 +10,8 @@ azimuths after two warm-up frames (the first one reads, ghosts and uploads the d
       frame is Render() on the client, which returns with the composited picture delivered to it)
 
   ... --tile NX NY NZ: no file of that size: each rank makes its own piece of an NX x NY x NZ volume that repeats
-      V (mirrored, so without seams) in a Programmable Source that produces the extent asked of it, so a rank holds
-      its piece alone (a volume larger than the disk, or than host memory holds twice)
+      V (mirrored, so without seams) in a Programmable Source that produces the extent asked of it: no file, for a
+      volume larger than the disk or than host memory holds beside its pieces
 
 Writes PREFIX_<blend>.png (the first view) and appends one CSV row per blend mode to PREFIX.csv (ranks, blend,
 first, median and minimum frame in ms, the back end and device rank 0 used). Every rank logs the device it renders on
@@ -71,7 +71,7 @@ r.Update()
 cx, cy, cz = r.GetOutput().GetDimensions()
 src = vtk_to_numpy(r.GetOutput().GetPointData().GetScalars()).reshape(cz, cy, cx)
 out = self.GetOutput()
-out.Initialize()  # the last update's piece goes before this one is made: one piece a rank at a time
+out.Initialize()  # this output's last piece goes before the next is made (a copy downstream may still hold it)
 executive = self.GetExecutive()
 info = executive.GetOutputInformation(0)
 e = [executive.UPDATE_EXTENT().Get(info, i) for i in range(6)]

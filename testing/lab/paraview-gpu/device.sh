@@ -100,8 +100,8 @@ sid_chroot() {
     mkdir -p $R/proc $R/sys $R/dev $R/tmp $R/opt/nvidia-host "$R$ROOT"
     mount -t proc proc $R/proc && mount --rbind /sys $R/sys && mount --rbind /dev $R/dev &&
       mount --bind /tmp $R/tmp && mount --bind "$ROOT" "$R$ROOT" || { echo "FAIL: mounts for the sid chroot"; exit 1; }
-    ldconfig -p | awk '/^\t*(libcuda\.so|libnvidia-|libGLX_nvidia|libEGL_nvidia)/ { print $NF }' | sort -u |
-      xargs -r cp -L -t $R/opt/nvidia-host/
+    ldconfig -p | awk '/^\t*(libcuda\.so|libnvidia-|libGLX_nvidia|libEGL_nvidia)/ { print $NF }' |
+      awk -F/ '!seen[$NF]++' | xargs -r cp -L -t $R/opt/nvidia-host/ # one file a name (the driver's folder and /lib)
   fi
   mkdir -p /opt/pv61-bin
   for t in pvpython pvbatch pvserver mpiexec Xvfb glxinfo ldd paraview; do
@@ -409,8 +409,10 @@ step_big() {
   nz=$(awk -v f="${MPI_BIG_FACTOR:-1.3}" -v m="$mib" -v b=$bytes 'BEGIN { printf "%d", int(f * m * 1048576 / 4096 / 4096 / 16 / b) * 16 }')
   gib=$(awk -v z="$nz" -v b=$bytes 'BEGIN { printf "%d", 4096 * 4096 * z * b / 1073741824 + 1 }')
   ranks=$(echo ${MPI_BIG_RANKS:-2} | tr ' ' '\n' | sort -n | tail -1)
-  # Host memory the ranks need: since 2026-11-29 each holds its piece once (the grown extent from the reader, no ghost
-  # arrays; on CUDA no copy of cavr's: docs/benchmarks.md, "Host memory a rank") and about 2 GiB of its own;
+  # Host memory the ranks need: since 2026-11-29 a rank keeps its piece once (the grown extent from the reader, no
+  # ghost arrays; on CUDA no copy of cavr's: docs/benchmarks.md, "Host memory a rank") and about 2 GiB of its own, but
+  # with several ranks it peaks at about two pieces (the update before Show makes the rank's own piece, then the
+  # representation asks for the grown one while the first is still held: 8.85 GiB a rank for 4 GiB pieces);
   # CAVR_MPI_GHOSTS=generator adds a ghosted copy. A file in /dev/shm is host memory too: it goes there only when both
   # fit, else to disk (BIG_DIR, default /tmp/cavr). BIG_SOURCE=tile makes no file: each rank makes its own piece of a
   # volume that repeats the CT (bench_pv_mpi.py --tile), for volumes over the disk or over memory twice (2.5 x an
@@ -418,6 +420,7 @@ step_big() {
   # as memory is used (KINDS.md): BIG_HOST_GIB gives the host's real size when it misleads.
   local need mem shm tile=${BIG_SOURCE:-file}
   need=$((gib + 2 * ranks))
+  [ "$ranks" -gt 1 ] && need=$((2 * gib + 2 * ranks))
   [ "${CAVR_MPI_GHOSTS:-}" = generator ] && need=$((need + gib))
   mem=${BIG_HOST_GIB:-$(($(awk '/MemTotal/ { print $2 }' /proc/meminfo) >> 20))}
   shm=$(($(df --output=avail -k /dev/shm | tail -1) >> 20))

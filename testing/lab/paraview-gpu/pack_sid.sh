@@ -4,7 +4,7 @@
 # machine (lab, not product). sid's glibc is newer than the GPU machine's (Ubuntu 24.04), so ParaView runs there in a
 # chroot of a sid root (device.sh with PVGPU_SUITE=sid). Run as root on this Debian machine from the checkout's root;
 # needs the network to a Debian mirror. Writes into .pvgpu/ (git-ignored):
-#   sid01 .. sidNN   one tar.xz of the pruned sid root (sid_closure.py: ParaView, Python 3.14, Xvfb, Mesa, Open MPI
+#   sid00 .. sidNN   one tar.xz of the pruned sid root (sid_closure.py: ParaView, Python 3.14, Xvfb, Mesa, Open MPI
 #                    and the shared libraries they need), cut in pieces of PIECE_MIB (default 37) MiB
 #   sidplugin        build61.tar.xz (the plugin) and dirs.txt (the root's directories), carried with the last piece
 # Two chroots under CAVR_CHROOT_ROOT (default /var/cache/cavr/chroots), kept and reused: sid-rt (the run-time root:
